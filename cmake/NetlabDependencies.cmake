@@ -1,0 +1,15 @@
+# Every dependency comes from a Debian 12 package (see scripts/setup), found the CMake way.
+find_package(Threads REQUIRED)
+find_package(fmt REQUIRED)
+find_package(Boost 1.74 REQUIRED)            # header-only Asio
+find_package(OpenSSL REQUIRED)
+find_package(CLI11 REQUIRED)
+find_package(nlohmann_json 3.10 REQUIRED)
+find_package(PkgConfig REQUIRED)
+pkg_check_modules(PCAP REQUIRED IMPORTED_TARGET libpcap)
+if(NETLAB_BUILD_TESTS)
+  find_package(GTest REQUIRED)
+endif()
+if(NETLAB_BUILD_BENCH)
+  find_package(benchmark REQUIRED)
+endif()

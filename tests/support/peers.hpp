@@ -1,0 +1,35 @@
+#pragma once
+// Real peers (curl, tshark, swaks, python3 modules...). A missing peer skips the test with the
+// reason printed, except under CI=true, where it is a failure: CI must install every peer.
+#include <gtest/gtest.h>
+
+#include <optional>
+#include <string>
+
+namespace netlab::test {
+
+// Full path of a program on PATH (or an absolute path), or nullopt.
+std::optional<std::string> find_program(const std::string& name);
+// True when CI=true is set in the environment.
+bool in_ci();
+// Whether /usr/bin/python3 can import a module.
+bool python_has_module(const std::string& module);
+
+}  // namespace netlab::test
+
+// Use at the top of a test: NETLAB_REQUIRE_PEER("curl");
+#define NETLAB_REQUIRE_PEER(name)                                                           \
+  do {                                                                                      \
+    if (!::netlab::test::find_program(name)) {                                              \
+      if (::netlab::test::in_ci()) FAIL() << "peer program '" << (name) << "' is missing in CI"; \
+      GTEST_SKIP() << "peer program '" << (name) << "' is not installed";                    \
+    }                                                                                       \
+  } while (0)
+
+#define NETLAB_REQUIRE_PYTHON_MODULE(module)                                                  \
+  do {                                                                                        \
+    if (!::netlab::test::python_has_module(module)) {                                         \
+      if (::netlab::test::in_ci()) FAIL() << "python module '" << (module) << "' is missing in CI"; \
+      GTEST_SKIP() << "python module '" << (module) << "' is not installed for /usr/bin/python3"; \
+    }                                                                                         \
+  } while (0)

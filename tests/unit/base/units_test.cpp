@@ -1,0 +1,51 @@
+#include "netlib/core/units.hpp"
+
+#include <gtest/gtest.h>
+
+namespace u = netlib::units;
+
+TEST(units, parses_textbook_notation) {
+  EXPECT_DOUBLE_EQ(u::parse_bits("1500B"), 12000);
+  EXPECT_DOUBLE_EQ(u::parse_bits("12000b"), 12000);
+  EXPECT_DOUBLE_EQ(u::parse_bytes("1KiB"), 1024);
+  EXPECT_DOUBLE_EQ(u::parse_bytes("2MB"), 2e6);
+  EXPECT_DOUBLE_EQ(u::parse_rate_bps("10Mbps"), 1e7);
+  EXPECT_DOUBLE_EQ(u::parse_rate_bps("1Gbps"), 1e9);
+  EXPECT_DOUBLE_EQ(u::parse_rate_bps("100kbps"), 1e5);
+  EXPECT_DOUBLE_EQ(u::parse_distance_m("2500km"), 2.5e6);
+  EXPECT_DOUBLE_EQ(u::parse_speed_mps("2.5e8m/s"), 2.5e8);
+  EXPECT_DOUBLE_EQ(u::parse_duration_s("30ms"), 0.03);
+  EXPECT_DOUBLE_EQ(u::parse_duration_s("1.5 s"), 1.5);
+  EXPECT_DOUBLE_EQ(u::parse_per_second("500/s"), 500);
+  EXPECT_DOUBLE_EQ(u::parse_fraction("10%"), 0.1);
+  EXPECT_DOUBLE_EQ(u::parse_fraction("0.25"), 0.25);
+}
+
+TEST(units, rejects_with_a_message_that_says_what_to_write) {
+  try {
+    u::parse_rate_bps("10Mbs");
+    FAIL() << "10Mbs accepted";
+  } catch (const u::unit_error& e) {
+    EXPECT_NE(std::string(e.what()).find("10Mbps"), std::string::npos) << e.what();
+  }
+  try {
+    u::parse_distance_m("-5km");
+    FAIL() << "-5km accepted";
+  } catch (const u::unit_error& e) {
+    EXPECT_NE(std::string(e.what()).find("negative"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(u::parse_bits("1500"), u::unit_error);       // the unit must be written
+  EXPECT_THROW(u::parse_bits("abc"), u::unit_error);
+  EXPECT_THROW(u::parse_bits(""), u::unit_error);
+  EXPECT_THROW(u::parse_duration_s("infms"), u::unit_error);
+  EXPECT_THROW(u::parse_fraction("1.5"), u::unit_error);
+  EXPECT_THROW(u::parse_rate_bps("10 furlongs"), u::unit_error);
+}
+
+TEST(units, formats_with_si_prefixes) {
+  EXPECT_EQ(u::format_seconds(0.012), "12 ms");
+  EXPECT_EQ(u::format_seconds(1.2), "1.2 s");
+  EXPECT_EQ(u::format_bps(1e7), "10 Mbps");
+  EXPECT_EQ(u::format_bytes(1500), "1.5 kB");
+  EXPECT_EQ(u::format_seconds(0), "0 s");
+}
