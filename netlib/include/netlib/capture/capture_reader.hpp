@@ -1,0 +1,89 @@
+#pragma once
+// An incremental reader of pcap and pcapng files, written from the format specifications
+// (no libpcap), so it can be fuzzed and runs anywhere:
+//   pcap: both byte orders, microsecond (0xa1b2c3d4) and nanosecond (0xa1b23c4d) magic;
+//   pcapng (draft-ietf-opsawg-pcapng): several sections, several interfaces per section with their
+//   own link types and if_tsresol/if_tsoffset; Enhanced, Simple and obsolete Packet Blocks; other
+//   blocks skipped.
+//
+//   auto reader = netlib::capture::capture_reader::open("x.pcapng");
+//   while (auto rec = reader.next()) { ... rec->interface_id, rec->ts, rec->data ... }
+//
+// Errors (capture_error, one line): unreadable file, empty file, bad magic, truncated file header,
+// corrupt block or record length. A packet cut short by the end of the file is counted in
+// truncated_records() and ends the reading without an error, as tcpdump does.
+#include <cstdint>
+#include <filesystem>
+#include <iosfwd>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "netlib/capture/packet_record.hpp"
+
+namespace netlib::capture {
+
+class capture_reader {
+ public:
+  // Largest captured length and pcapng block accepted; larger ones are reported as corrupt.
+  static constexpr std::uint32_t max_record_bytes = 256 * 1024;
+  static constexpr std::uint32_t max_block_bytes = 16 * 1024 * 1024;
+
+  static capture_reader open(const std::filesystem::path& path);
+  // Reads from memory (tests, fuzzing).
+  static capture_reader from_bytes(std::string bytes, std::string name = "<memory>");
+  capture_reader(std::unique_ptr<std::istream> in, std::string name);
+  capture_reader(capture_reader&&) noexcept;
+  capture_reader& operator=(capture_reader&&) noexcept;
+  ~capture_reader();
+
+  // The next packet, or nullopt at the end of the file. Throws capture_error on a corrupt file.
+  std::optional<packet_record> next();
+
+  [[nodiscard]] capture_format format() const noexcept { return format_; }
+  [[nodiscard]] const std::string& name() const noexcept { return name_; }
+  // Interfaces of the current section (pcap: one).
+  [[nodiscard]] const std::vector<interface_info>& interfaces() const noexcept { return interfaces_; }
+  // Number of the current pcapng section, from 0.
+  [[nodiscard]] std::uint32_t section() const noexcept { return section_; }
+  [[nodiscard]] std::uint64_t packets_read() const noexcept { return packets_; }
+  // Packets cut short by the end of the file (at most 1) and blocks skipped as unknown or unusable.
+  [[nodiscard]] std::uint64_t truncated_records() const noexcept { return truncated_; }
+  [[nodiscard]] std::uint64_t skipped_blocks() const noexcept { return skipped_; }
+
+ private:
+  void read_file_header();
+  void read_pcap_header(const std::byte* magic);
+  std::optional<packet_record> next_pcap();
+  std::optional<packet_record> next_pcapng();
+  bool read_block();  // false at a clean or truncated end
+  void on_section_header();
+  void on_interface_description();
+  std::optional<packet_record> on_enhanced_packet();
+  std::optional<packet_record> on_simple_packet();
+  std::optional<packet_record> on_obsolete_packet();
+  std::optional<packet_record> make_record(std::uint32_t iface, std::uint64_t ticks, std::size_t offset,
+                                           std::uint32_t caplen, std::uint32_t orig_len);
+  std::size_t read_up_to(std::byte* out, std::size_t n);
+  [[nodiscard]] std::uint16_t u16(const std::byte* p) const noexcept;
+  [[nodiscard]] std::uint32_t u32(const std::byte* p) const noexcept;
+  [[noreturn]] void fail(const std::string& what) const;
+
+  std::unique_ptr<std::istream> in_;
+  std::string name_;
+  capture_format format_ = capture_format::pcap;
+  bool big_endian_ = false;
+  std::vector<interface_info> interfaces_;
+  std::vector<std::byte> buffer_;   // current record or block
+  std::uint32_t block_type_ = 0;
+  std::uint32_t section_ = 0;
+  bool first_section_ = true;
+  bool have_magic_ = false;        // the first block's type was read with the file magic
+  std::uint64_t packets_ = 0;
+  std::uint64_t truncated_ = 0;
+  std::uint64_t skipped_ = 0;
+  std::uint64_t offset_ = 0;        // file offset of the current record, for error messages
+};
+
+}  // namespace netlib::capture

@@ -1,0 +1,160 @@
+// Reading pcap and pcapng files from bytes.
+//
+// Theory of operation: the first four bytes choose the format. pcap: a 24-byte file header
+// (magic, version, snaplen, link type) then records of a 16-byte header and the captured bytes;
+// the magic's byte order is the file's. pcapng (draft-ietf-opsawg-pcapng §3.1): a sequence of
+// blocks type(4) length(4) body length(4); a Section Header Block's byte-order magic sets the
+// byte order of its section and resets the interface list; Interface Description Blocks append
+// interfaces; packet blocks name an interface by index. Every block is read whole into `buffer_`
+// after its length was checked against the limits, so later field reads are bounds-checked once.
+// A file that ends inside a record counts one truncated record and ends the reading.
+#include "netlib/capture/capture_reader.hpp"
+
+#include <fmt/format.h>
+
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+#include "netlib/packet/wire.hpp"
+
+namespace netlib::capture {
+namespace {
+
+constexpr std::uint32_t shb_type = 0x0A0D0D0A;
+
+}  // namespace
+
+capture_reader capture_reader::open(const std::filesystem::path& path) {
+  auto in = std::make_unique<std::ifstream>(path, std::ios::binary);
+  if (!*in) {
+    throw capture_error(fmt::format("{}: cannot open ({})", path.string(), std::strerror(errno)));
+  }
+  return capture_reader(std::move(in), path.string());
+}
+
+capture_reader capture_reader::from_bytes(std::string bytes, std::string name) {
+  return capture_reader(std::make_unique<std::istringstream>(std::move(bytes)), std::move(name));
+}
+
+capture_reader::capture_reader(std::unique_ptr<std::istream> in, std::string name)
+    : in_(std::move(in)), name_(std::move(name)) {
+  read_file_header();
+}
+
+capture_reader::capture_reader(capture_reader&&) noexcept = default;
+capture_reader& capture_reader::operator=(capture_reader&&) noexcept = default;
+capture_reader::~capture_reader() = default;
+
+void capture_reader::fail(const std::string& what) const {
+  throw capture_error(fmt::format("{}: {}", name_, what));
+}
+
+std::size_t capture_reader::read_up_to(std::byte* out, std::size_t n) {
+  in_->read(reinterpret_cast<char*>(out), static_cast<std::streamsize>(n));
+  const auto got = static_cast<std::size_t>(in_->gcount());
+  offset_ += got;
+  return got;
+}
+
+std::uint16_t capture_reader::u16(const std::byte* p) const noexcept {
+  return big_endian_ ? packet::wire::be16(p) : packet::wire::le16(p);
+}
+std::uint32_t capture_reader::u32(const std::byte* p) const noexcept {
+  return big_endian_ ? packet::wire::be32(p) : packet::wire::le32(p);
+}
+
+void capture_reader::read_file_header() {
+  std::byte magic[4];
+  const std::size_t got = read_up_to(magic, 4);
+  if (got == 0) fail("empty file (no capture header)");
+  if (got < 4) fail(fmt::format("truncated file header ({} of 24 bytes)", got));
+  const std::uint32_t be = packet::wire::be32(magic);
+  if (be == shb_type) {
+    format_ = capture_format::pcapng;
+    buffer_.assign(magic, magic + 4);
+    have_magic_ = true;
+    if (!read_block()) fail("truncated file header (section header block)");
+    return;
+  }
+  read_pcap_header(magic);
+}
+
+void capture_reader::read_pcap_header(const std::byte* magic) {
+  const std::uint32_t be = packet::wire::be32(magic);
+  const std::uint32_t le = packet::wire::le32(magic);
+  interface_info info;
+  if (be == 0xa1b2c3d4 || le == 0xa1b2c3d4) {
+    info.ticks_per_second = 1'000'000;
+  } else if (be == 0xa1b23c4d || le == 0xa1b23c4d) {
+    info.ticks_per_second = 1'000'000'000;
+  } else {
+    fail(fmt::format("bad magic 0x{:08x} (not a pcap or pcapng file)", be));
+  }
+  big_endian_ = (be == 0xa1b2c3d4 || be == 0xa1b23c4d);
+  std::byte rest[20];
+  const std::size_t got = read_up_to(rest, 20);
+  if (got < 20) fail(fmt::format("truncated file header ({} of 24 bytes)", got + 4));
+  const std::uint16_t major = u16(rest);
+  if (major != 2) fail(fmt::format("unsupported pcap version {}.{}", major, u16(rest + 2)));
+  info.snaplen = u32(rest + 12);
+  info.link = static_cast<packet::link_type>(u32(rest + 16) & 0xffff);
+  interfaces_.push_back(std::move(info));
+}
+
+std::optional<packet_record> capture_reader::next() {
+  return format_ == capture_format::pcap ? next_pcap() : next_pcapng();
+}
+
+std::optional<packet_record> capture_reader::next_pcap() {
+  const std::uint64_t record_offset = offset_;
+  std::byte header[16];
+  const std::size_t got = read_up_to(header, 16);
+  if (got == 0) return std::nullopt;
+  if (got < 16) {
+    ++truncated_;
+    return std::nullopt;
+  }
+  const std::uint32_t caplen = u32(header + 8);
+  const std::uint32_t limit = std::max(max_record_bytes, std::min(interfaces_[0].snaplen, max_block_bytes));
+  if (caplen > limit) {
+    fail(fmt::format("record at offset {}: captured length {} exceeds {} (corrupt file)", record_offset,
+                     caplen, limit));
+  }
+  buffer_.resize(caplen);
+  if (read_up_to(buffer_.data(), caplen) < caplen) {
+    ++truncated_;
+    return std::nullopt;
+  }
+  const std::uint64_t sec = u32(header);
+  const std::uint64_t frac = u32(header + 4);
+  const std::uint64_t scale = interfaces_[0].ticks_per_second == 1'000'000 ? 1000 : 1;
+  packet_record rec;
+  rec.ts = from_nanoseconds(static_cast<std::int64_t>(sec * 1'000'000'000ULL + frac * scale));
+  rec.link = interfaces_[0].link;
+  rec.data = byte_view(buffer_.data(), caplen);
+  rec.orig_len = u32(header + 12);
+  ++packets_;
+  return rec;
+}
+
+std::optional<packet_record> capture_reader::next_pcapng() {
+  while (read_block()) {
+    std::optional<packet_record> rec;
+    switch (block_type_) {
+      case 1: on_interface_description(); break;
+      case 2: rec = on_obsolete_packet(); break;
+      case 3: rec = on_simple_packet(); break;
+      case 6: rec = on_enhanced_packet(); break;
+      case shb_type: break;  // handled by read_block
+      default: break;        // name resolution, statistics, custom... not needed
+    }
+    if (rec) {
+      ++packets_;
+      return rec;
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace netlib::capture
