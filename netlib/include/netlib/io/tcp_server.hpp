@@ -1,0 +1,63 @@
+#pragma once
+// A TCP server that accepts connections and runs one handler coroutine per connection.
+//
+//   netlib::io::server_options opts{.host = "127.0.0.1", .port = 0};
+//   netlib::io::tcp_server server(opts, [](netlib::io::connection& c) -> awaitable<void> { ... });
+//   server.run();   // prints "listening on HOST:PORT", returns after SIGINT/SIGTERM or stop()
+//
+// Limits: max_connections (over the cap, busy_reply is sent and the connection closed), the idle
+// timeout of every connection, and raising RLIMIT_NOFILE as far as the system allows.
+// Threads: threads > 1 runs one io_context per thread, connections spread round-robin.
+#include <atomic>
+#include <chrono>
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "netlib/io/asio.hpp"
+#include "netlib/io/connection.hpp"
+
+namespace netlib::io {
+
+struct server_options {
+  std::string host = "127.0.0.1";
+  unsigned short port = 0;
+  std::size_t max_connections = 1024;
+  std::chrono::milliseconds idle_timeout{std::chrono::seconds(60)};
+  unsigned threads = 1;
+  std::string busy_reply;                  // written to a connection over the cap, then closed
+  std::shared_ptr<ssl::context> tls;       // enables connection::start_tls
+  bool implicit_tls = false;               // handshake before the handler runs (HTTPS)
+  bool handle_signals = true;              // SIGINT/SIGTERM stop the server
+  bool print_listening = true;             // "listening on HOST:PORT" on stdout, flushed
+};
+
+using connection_handler = std::function<awaitable<void>(connection&)>;
+
+class tcp_server {
+ public:
+  // Binds and listens (throws io_error with a clear message, e.g. address in use).
+  tcp_server(server_options options, connection_handler handler);
+  ~tcp_server();
+  tcp_server(const tcp_server&) = delete;
+  tcp_server& operator=(const tcp_server&) = delete;
+
+  [[nodiscard]] tcp::endpoint local_endpoint() const;
+  // Serves until stop() or a signal; then closes the listener and every connection and returns.
+  void run();
+  // Thread-safe; may be called from a handler or another thread.
+  void stop();
+  [[nodiscard]] std::size_t active_connections() const noexcept;
+  [[nodiscard]] std::size_t total_accepted() const noexcept;
+  // The first io_context's executor (for servers that need extra work, e.g. FTP data listeners).
+  [[nodiscard]] asio::any_io_executor executor();
+
+ private:
+  struct impl;
+  std::unique_ptr<impl> impl_;
+};
+
+// Raises the soft RLIMIT_NOFILE to the hard limit; returns the new soft limit.
+std::size_t raise_fd_limit();
+
+}  // namespace netlib::io

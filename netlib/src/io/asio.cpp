@@ -1,0 +1,16 @@
+#include "netlib/io/asio.hpp"
+
+namespace netlib::io {
+namespace {
+template <class Endpoint>
+std::string endpoint_text(const Endpoint& ep) {
+  const auto addr = ep.address();
+  if (addr.is_v6()) return "[" + addr.to_string() + "]:" + std::to_string(ep.port());
+  return addr.to_string() + ":" + std::to_string(ep.port());
+}
+}  // namespace
+
+std::string to_string(const tcp::endpoint& ep) { return endpoint_text(ep); }
+std::string to_string(const udp::endpoint& ep) { return endpoint_text(ep); }
+
+}  // namespace netlib::io

@@ -1,0 +1,153 @@
+// Theory of operation: a connection is a socket, an optional TLS stream layered on it, and a
+// watchdog coroutine. The watchdog sleeps until the earlier of the idle deadline (refreshed by
+// every read and write) and the total deadline, re-checks (deadlines only move later, except
+// set_deadline, which wakes it), and closes the socket when one has passed, which completes any
+// pending read with an error that read_some reports as 0. All of it runs on the connection's
+// executor, one thread, so the state needs no locks.
+#include "netlib/io/connection.hpp"
+
+namespace netlib::io {
+
+struct connection::state {
+  state(tcp::socket s, std::shared_ptr<ssl::context> ctx, std::chrono::milliseconds idle_timeout)
+      : socket(std::move(s)), tls_ctx(std::move(ctx)), timer(socket.get_executor()), idle(idle_timeout) {
+    touch();
+  }
+  tcp::socket socket;
+  std::shared_ptr<ssl::context> tls_ctx;
+  std::unique_ptr<ssl::stream<tcp::socket&>> tls;
+  asio::steady_timer timer;
+  std::chrono::milliseconds idle;
+  steady::time_point idle_deadline;
+  std::optional<steady::time_point> total_deadline;
+  bool timed_out = false;
+  bool closed = false;
+
+  void touch() {
+    idle_deadline = idle.count() > 0 ? steady::now() + idle : steady::time_point::max();
+  }
+  steady::time_point next_deadline() const {
+    return total_deadline ? std::min(idle_deadline, *total_deadline) : idle_deadline;
+  }
+  void close() {
+    if (closed) return;
+    closed = true;
+    boost::system::error_code ec;
+    timer.cancel();
+    socket.shutdown(tcp::socket::shutdown_both, ec);
+    socket.close(ec);
+  }
+};
+
+awaitable<void> connection::watchdog(std::shared_ptr<state> s) {
+  while (!s->closed) {
+    const auto deadline = s->next_deadline();
+    if (deadline <= connection::steady::now()) {
+      s->timed_out = true;
+      s->close();
+      co_return;
+    }
+    s->timer.expires_at(deadline);
+    boost::system::error_code ec;
+    co_await s->timer.async_wait(asio::redirect_error(use_awaitable, ec));
+  }
+}
+
+connection::connection(tcp::socket socket, std::shared_ptr<ssl::context> tls, std::chrono::milliseconds idle_timeout)
+    : state_(std::make_shared<state>(std::move(socket), std::move(tls), idle_timeout)) {
+  boost::system::error_code ec;
+  state_->socket.set_option(tcp::no_delay(true), ec);
+  asio::co_spawn(state_->socket.get_executor(), watchdog(state_), asio::detached);
+}
+
+connection::~connection() { state_->close(); }
+
+awaitable<std::size_t> connection::read_some(std::span<std::byte> buffer) {
+  auto s = state_;
+  if (s->closed) co_return 0;
+  s->touch();
+  boost::system::error_code ec;
+  std::size_t n = 0;
+  if (s->tls) {
+    n = co_await s->tls->async_read_some(asio::buffer(buffer.data(), buffer.size()),
+                                         asio::redirect_error(use_awaitable, ec));
+  } else {
+    n = co_await s->socket.async_read_some(asio::buffer(buffer.data(), buffer.size()),
+                                           asio::redirect_error(use_awaitable, ec));
+  }
+  if (ec) {
+    if (ec != asio::error::eof) s->close();
+    co_return n;
+  }
+  s->touch();
+  co_return n;
+}
+
+awaitable<bool> connection::write(byte_view data) {
+  auto s = state_;
+  if (s->closed) co_return false;
+  s->touch();
+  boost::system::error_code ec;
+  if (s->tls) {
+    co_await asio::async_write(*s->tls, asio::buffer(data.data(), data.size()), asio::redirect_error(use_awaitable, ec));
+  } else {
+    co_await asio::async_write(s->socket, asio::buffer(data.data(), data.size()), asio::redirect_error(use_awaitable, ec));
+  }
+  if (ec) {
+    s->close();
+    co_return false;
+  }
+  s->touch();
+  co_return true;
+}
+
+awaitable<bool> connection::start_tls() {
+  auto s = state_;
+  if (!s->tls_ctx || s->closed || s->tls) co_return false;
+  s->tls = std::make_unique<ssl::stream<tcp::socket&>>(s->socket, *s->tls_ctx);
+  s->touch();
+  boost::system::error_code ec;
+  co_await s->tls->async_handshake(ssl::stream_base::server, asio::redirect_error(use_awaitable, ec));
+  if (ec) {
+    s->close();
+    co_return false;
+  }
+  co_return true;
+}
+
+void connection::shutdown_send() {
+  boost::system::error_code ec;
+  state_->socket.shutdown(tcp::socket::shutdown_send, ec);
+}
+void connection::close() { state_->close(); }
+bool connection::tls_available() const noexcept { return state_->tls_ctx != nullptr; }
+bool connection::tls_active() const noexcept { return state_->tls != nullptr; }
+bool connection::timed_out() const noexcept { return state_->timed_out; }
+bool connection::is_open() const noexcept { return !state_->closed; }
+void connection::set_idle_timeout(std::chrono::milliseconds idle) {
+  state_->idle = idle;
+  state_->touch();
+  state_->timer.cancel();  // re-arm with the new deadline
+}
+void connection::set_deadline(std::optional<steady::time_point> deadline) {
+  state_->total_deadline = deadline;
+  state_->timer.cancel();
+}
+tcp::endpoint connection::remote_endpoint() const {
+  boost::system::error_code ec;
+  return state_->socket.remote_endpoint(ec);
+}
+tcp::endpoint connection::local_endpoint() const {
+  boost::system::error_code ec;
+  return state_->socket.local_endpoint(ec);
+}
+asio::any_io_executor connection::executor() { return state_->socket.get_executor(); }
+tcp::socket& connection::socket() { return state_->socket; }
+
+std::function<void()> connection::make_closer() const {
+  return [weak = std::weak_ptr<state>(state_)] {
+    if (auto s = weak.lock()) s->close();
+  };
+}
+
+}  // namespace netlib::io

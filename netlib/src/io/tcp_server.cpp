@@ -1,0 +1,188 @@
+// Theory of operation: one io_context per thread (threads >= 1), each kept alive by a work guard
+// until stop(). The acceptor lives on the first context; each accepted socket is created on the
+// next context round-robin and its session coroutine runs there, so a connection's handler, reads,
+// writes and watchdog all run on one thread. Live sessions are registered (id -> executor + weak
+// state) so stop() can close each on its own executor. Over max_connections, a connection gets
+// busy_reply and is closed. stop() closes the listener and every connection and releases the work
+// guards; run() returns when every context has run out of work.
+#include "netlib/io/tcp_server.hpp"
+
+#include <sys/resource.h>
+
+#include <iostream>
+#include <map>
+#include <mutex>
+#include <thread>
+
+namespace netlib::io {
+
+std::size_t raise_fd_limit() {
+  rlimit lim{};
+  if (getrlimit(RLIMIT_NOFILE, &lim) != 0) return 0;
+  if (lim.rlim_cur < lim.rlim_max) {
+    lim.rlim_cur = lim.rlim_max;
+    setrlimit(RLIMIT_NOFILE, &lim);
+    getrlimit(RLIMIT_NOFILE, &lim);
+  }
+  return static_cast<std::size_t>(lim.rlim_cur);
+}
+
+struct tcp_server::impl {
+  using guard = asio::executor_work_guard<asio::io_context::executor_type>;
+  struct live {
+    asio::any_io_executor executor;
+    std::function<void()> close;
+  };
+
+  server_options options;
+  connection_handler handler;
+  std::vector<std::unique_ptr<asio::io_context>> contexts;
+  std::vector<guard> guards;
+  tcp::acceptor acceptor;
+  asio::signal_set signals;
+  std::atomic<std::size_t> active{0};
+  std::atomic<std::size_t> accepted{0};
+  std::atomic<bool> stopping{false};
+  std::mutex mutex;
+  std::map<std::uint64_t, live> sessions;
+  std::uint64_t next_id = 0;
+
+  impl(server_options o, connection_handler h)
+      : options(std::move(o)), handler(std::move(h)), contexts(make_contexts(options.threads)),
+        acceptor(*contexts.front()), signals(*contexts.front()) {
+    for (auto& ctx : contexts) guards.emplace_back(ctx->get_executor());
+  }
+
+  static std::vector<std::unique_ptr<asio::io_context>> make_contexts(unsigned threads) {
+    std::vector<std::unique_ptr<asio::io_context>> v;
+    for (unsigned i = 0; i < std::max(1u, threads); ++i) v.push_back(std::make_unique<asio::io_context>(1));
+    return v;
+  }
+
+  void bind() {
+    boost::system::error_code ec;
+    const auto addr = asio::ip::make_address(options.host, ec);
+    if (ec) throw io_error("cannot listen on '" + options.host + "': not an IP address (use e.g. 127.0.0.1 or ::1)");
+    const tcp::endpoint ep(addr, options.port);
+    acceptor.open(ep.protocol(), ec);
+    if (!ec) acceptor.set_option(tcp::acceptor::reuse_address(true), ec);
+    if (!ec) acceptor.bind(ep, ec);
+    if (!ec) acceptor.listen(asio::socket_base::max_listen_connections, ec);
+    if (ec) {
+      std::string hint;
+      if (ec == asio::error::address_in_use) hint = " (another program uses this port; pick another or use port 0)";
+      if (ec == asio::error::access_denied) hint = " (ports below 1024 need root; use a port above 1024 or 0)";
+      throw io_error("cannot listen on " + to_string(ep) + ": " + ec.message() + hint);
+    }
+  }
+
+  std::uint64_t enroll(connection& c) {
+    std::lock_guard lock(mutex);
+    const auto id = next_id++;
+    sessions[id] = live{c.executor(), c.make_closer()};
+    return id;
+  }
+  void leave(std::uint64_t id) {
+    std::lock_guard lock(mutex);
+    sessions.erase(id);
+  }
+
+  awaitable<void> session(tcp::socket socket) {
+    connection c(std::move(socket), options.tls, options.idle_timeout);
+    const auto id = enroll(c);
+    if (stopping) c.close();
+    try {
+      if (!options.implicit_tls || co_await c.start_tls()) co_await handler(c);
+    } catch (const std::exception& e) {
+      std::cerr << "connection from " << to_string(c.remote_endpoint()) << " ended by an error: " << e.what() << '\n';
+    }
+    c.close();
+    leave(id);
+    --active;
+  }
+
+  awaitable<void> refuse(tcp::socket socket) {
+    if (!options.busy_reply.empty()) {
+      boost::system::error_code ec;
+      co_await asio::async_write(socket, asio::buffer(options.busy_reply), asio::redirect_error(use_awaitable, ec));
+    }
+    boost::system::error_code ec;
+    socket.shutdown(tcp::socket::shutdown_both, ec);
+    socket.close(ec);
+  }
+
+  awaitable<void> accept_loop() {
+    std::size_t next = 0;
+    asio::steady_timer backoff(*contexts.front());
+    while (acceptor.is_open()) {
+      auto& ctx = *contexts[next++ % contexts.size()];
+      boost::system::error_code ec;
+      tcp::socket socket = co_await acceptor.async_accept(ctx, asio::redirect_error(use_awaitable, ec));
+      if (ec) {
+        if (ec == asio::error::operation_aborted || !acceptor.is_open()) co_return;
+        // Out of descriptors or memory: wait a little for connections to finish, then go on.
+        backoff.expires_after(std::chrono::milliseconds(20));
+        co_await backoff.async_wait(asio::redirect_error(use_awaitable, ec));
+        continue;
+      }
+      ++accepted;
+      if (active.load() >= options.max_connections) {
+        asio::co_spawn(ctx, refuse(std::move(socket)), asio::detached);
+        continue;
+      }
+      ++active;
+      asio::co_spawn(ctx, session(std::move(socket)), asio::detached);
+    }
+  }
+
+  void stop() {
+    if (stopping.exchange(true)) return;
+    asio::post(*contexts.front(), [this] {
+      boost::system::error_code ec;
+      acceptor.close(ec);
+      signals.cancel(ec);
+      std::lock_guard lock(mutex);
+      for (auto& [id, s] : sessions) {
+        asio::post(s.executor, s.close);
+      }
+      for (auto& g : guards) g.reset();
+    });
+  }
+};
+
+tcp_server::tcp_server(server_options options, connection_handler handler)
+    : impl_(std::make_unique<impl>(std::move(options), std::move(handler))) {
+  impl_->bind();
+}
+
+tcp_server::~tcp_server() = default;
+
+tcp::endpoint tcp_server::local_endpoint() const {
+  boost::system::error_code ec;
+  return impl_->acceptor.local_endpoint(ec);
+}
+
+void tcp_server::run() {
+  raise_fd_limit();
+  if (impl_->options.handle_signals) {
+    impl_->signals.add(SIGINT);
+    impl_->signals.add(SIGTERM);
+    impl_->signals.async_wait([this](const boost::system::error_code& ec, int) {
+      if (!ec) stop();
+    });
+  }
+  asio::co_spawn(*impl_->contexts.front(), impl_->accept_loop(), asio::detached);
+  if (impl_->options.print_listening) std::cout << "listening on " << to_string(local_endpoint()) << std::endl;
+  std::vector<std::thread> threads;
+  for (std::size_t i = 1; i < impl_->contexts.size(); ++i)
+    threads.emplace_back([ctx = impl_->contexts[i].get()] { ctx->run(); });
+  impl_->contexts.front()->run();
+  for (auto& t : threads) t.join();
+}
+
+void tcp_server::stop() { impl_->stop(); }
+std::size_t tcp_server::active_connections() const noexcept { return impl_->active.load(); }
+std::size_t tcp_server::total_accepted() const noexcept { return impl_->accepted.load(); }
+asio::any_io_executor tcp_server::executor() { return impl_->contexts.front()->get_executor(); }
+
+}  // namespace netlib::io

@@ -1,0 +1,244 @@
+// The live runners over real sockets on 127.0.0.1 port 0, driving the line-echo test core.
+#include <gtest/gtest.h>
+
+#include <csignal>
+#include <filesystem>
+#include <thread>
+
+#include "netlib/core/bytes.hpp"
+#include "netlib/io/tcp_client.hpp"
+#include "netlib/io/tcp_server.hpp"
+#include "netlib/io/tls.hpp"
+#include "support/line_echo.hpp"
+#include "support/process.hpp"
+
+namespace {
+
+using namespace netlib::io;
+using namespace std::chrono_literals;
+
+// The thin driver: read, feed, execute actions, repeat.
+awaitable<void> echo_driver(connection& c) {
+  netlab::test::line_echo core;
+  netlib::input_buffer in;
+  std::array<std::byte, 4096> buf{};
+  if (!co_await c.write("hello\r\n")) co_return;
+  for (;;) {
+    const std::size_t n = co_await c.read_some(buf);
+    if (n == 0) co_return;
+    in.append(netlib::byte_view(buf.data(), n));
+    auto result = core.receive(in.data());
+    in.consume(result.consumed);
+    for (auto& action : result.actions) {
+      if (auto* reply = std::get_if<netlab::test::send_reply>(&action)) {
+        if (!co_await c.write(reply->text)) co_return;
+      } else if (std::holds_alternative<netlab::test::start_tls>(action)) {
+        in.clear();  // plaintext pipelined after STARTTLS is discarded, never processed
+        if (!co_await c.start_tls()) co_return;
+      } else {
+        co_return;
+      }
+    }
+  }
+}
+
+// A server on a background thread, stopped and joined at scope exit.
+struct running_server {
+  explicit running_server(server_options o) : server(std::move(o), echo_driver) {
+    thread = std::thread([this] { server.run(); });
+  }
+  ~running_server() {
+    server.stop();
+    thread.join();
+  }
+  unsigned short port() const { return server.local_endpoint().port(); }
+  tcp_server server;
+  std::thread thread;
+};
+
+server_options quiet(server_options o = {}) {
+  o.print_listening = false;
+  o.handle_signals = false;
+  return o;
+}
+
+std::string read_line(tcp_client& c, std::string& pending) {
+  std::array<std::byte, 4096> buf{};
+  for (;;) {
+    if (auto nl = pending.find("\r\n"); nl != std::string::npos) {
+      std::string line = pending.substr(0, nl);
+      pending.erase(0, nl + 2);
+      return line;
+    }
+    const std::size_t n = c.read_some(buf);
+    if (n == 0) return "<eof>";
+    pending.append(reinterpret_cast<const char*>(buf.data()), n);
+  }
+}
+
+// Polls a condition the test cannot wait for otherwise (server-side bookkeeping), bounded.
+template <class F>
+bool eventually(F condition, std::chrono::milliseconds limit = 5s) {
+  const auto end = std::chrono::steady_clock::now() + limit;
+  while (std::chrono::steady_clock::now() < end) {
+    if (condition()) return true;
+    std::this_thread::yield();
+  }
+  return condition();
+}
+
+TEST(runner, echoes_lines_and_quits) {
+  running_server s(quiet());
+  tcp_client c;
+  c.connect("127.0.0.1", s.port());
+  std::string pending;
+  EXPECT_EQ(read_line(c, pending), "hello");
+  c.write("one\r\n");
+  EXPECT_EQ(read_line(c, pending), "echo: one");
+  c.write("QUIT\r\n");
+  EXPECT_EQ(read_line(c, pending), "221 bye");
+  EXPECT_EQ(read_line(c, pending), "<eof>");
+}
+
+TEST(runner, answers_pipelined_lines_in_order) {
+  running_server s(quiet());
+  tcp_client c;
+  c.connect("127.0.0.1", s.port());
+  std::string pending;
+  ASSERT_EQ(read_line(c, pending), "hello");
+  std::string batch;
+  for (int i = 0; i < 100; ++i) batch += "line " + std::to_string(i) + "\r\n";
+  c.write(batch);
+  for (int i = 0; i < 100; ++i) ASSERT_EQ(read_line(c, pending), "echo: line " + std::to_string(i));
+}
+
+TEST(runner, serves_200_concurrent_clients) {
+  for (unsigned threads : {1u, 2u}) {
+    running_server s(quiet({.threads = threads}));
+    // 200 clients on one io_context, each sending 10 lines and checking every echo.
+    asio::io_context ctx;
+    std::atomic<int> good{0};
+    for (int i = 0; i < 200; ++i) {
+      asio::co_spawn(ctx, [&, i]() -> awaitable<void> {
+        tcp::socket sock(ctx);
+        co_await sock.async_connect({asio::ip::make_address("127.0.0.1"), s.port()}, use_awaitable);
+        std::string expected = "hello\r\n", sent;
+        for (int k = 0; k < 10; ++k) {
+          sent += "c" + std::to_string(i) + " m" + std::to_string(k) + "\r\n";
+          expected += "echo: c" + std::to_string(i) + " m" + std::to_string(k) + "\r\n";
+        }
+        co_await asio::async_write(sock, asio::buffer(sent), use_awaitable);
+        std::string got(expected.size(), '\0');
+        co_await asio::async_read(sock, asio::buffer(got), use_awaitable);
+        if (got == expected) ++good;
+      }, asio::detached);
+    }
+    ctx.run_for(30s);
+    EXPECT_EQ(good.load(), 200) << "threads=" << threads;
+    EXPECT_TRUE(eventually([&] { return s.server.active_connections() == 0; }));
+  }
+}
+
+TEST(runner, survives_a_client_that_disconnects_mid_line) {
+  running_server s(quiet());
+  {
+    tcp_client c;
+    c.connect("127.0.0.1", s.port());
+    c.write("half a li");
+  }
+  EXPECT_TRUE(eventually([&] { return s.server.active_connections() == 0; }));
+  tcp_client c2;
+  c2.connect("127.0.0.1", s.port());
+  std::string pending;
+  EXPECT_EQ(read_line(c2, pending), "hello");
+  c2.write("still fine\r\n");
+  EXPECT_EQ(read_line(c2, pending), "echo: still fine");
+}
+
+TEST(runner, closes_an_idle_client_at_the_timeout) {
+  running_server s(quiet({.idle_timeout = 300ms}));
+  tcp_client c(5s);
+  c.connect("127.0.0.1", s.port());
+  std::string pending;
+  const auto start = std::chrono::steady_clock::now();
+  EXPECT_EQ(read_line(c, pending), "hello");
+  EXPECT_EQ(read_line(c, pending), "<eof>");
+  EXPECT_GE(std::chrono::steady_clock::now() - start, 250ms);
+}
+
+TEST(runner, refuses_connections_over_the_cap_with_the_busy_reply) {
+  running_server s(quiet({.max_connections = 2, .busy_reply = "421 too many connections\r\n"}));
+  tcp_client a, b, c;
+  std::string pa, pb, pc;
+  a.connect("127.0.0.1", s.port());
+  ASSERT_EQ(read_line(a, pa), "hello");
+  b.connect("127.0.0.1", s.port());
+  ASSERT_EQ(read_line(b, pb), "hello");
+  c.connect("127.0.0.1", s.port());
+  EXPECT_EQ(read_line(c, pc), "421 too many connections");
+  EXPECT_EQ(read_line(c, pc), "<eof>");
+}
+
+TEST(runner, sigterm_stops_the_server_and_closes_open_connections) {
+  tcp_server server(server_options{.handle_signals = true, .print_listening = false}, echo_driver);
+  std::thread t([&] { server.run(); });
+  tcp_client a, b;
+  std::string pa, pb;
+  a.connect("127.0.0.1", server.local_endpoint().port());
+  b.connect("127.0.0.1", server.local_endpoint().port());
+  ASSERT_EQ(read_line(a, pa), "hello");
+  ASSERT_EQ(read_line(b, pb), "hello");
+  ::kill(::getpid(), SIGTERM);
+  t.join();  // run() returns after the signal
+  EXPECT_EQ(read_line(a, pa), "<eof>");
+  EXPECT_EQ(read_line(b, pb), "<eof>");
+}
+
+TEST(runner, switches_to_tls_mid_connection_and_discards_pipelined_plaintext) {
+  const auto dir = std::filesystem::temp_directory_path() / ("netlab-tls-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  const auto cert = (dir / "cert.pem").string(), key = (dir / "key.pem").string();
+  auto made = netlab::test::run({"openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key,
+                                 "-out", cert, "-subj", "/CN=localhost", "-days", "1"});
+  ASSERT_EQ(made.exit_code, 0) << made.err;
+  running_server s(quiet({.tls = make_server_tls(cert, key)}));
+  tcp_client c;
+  c.connect("127.0.0.1", s.port());
+  std::string pending;
+  ASSERT_EQ(read_line(c, pending), "hello");
+  c.write("STARTTLS\r\nINJECTED\r\n");  // the injected line must never be answered
+  ASSERT_EQ(read_line(c, pending), "220 go ahead");
+  ASSERT_TRUE(pending.empty());
+  c.start_tls(make_client_tls(false), "localhost");
+  EXPECT_TRUE(c.tls_active());
+  c.write("secret\r\n");
+  EXPECT_EQ(read_line(c, pending), "echo: secret");
+  std::filesystem::remove_all(dir);
+}
+
+TEST(runner, reports_a_port_in_use_clearly) {
+  running_server s(quiet());
+  try {
+    tcp_server second(quiet({.port = s.port()}), echo_driver);
+    FAIL() << "bound the same port twice";
+  } catch (const io_error& e) {
+    EXPECT_NE(std::string(e.what()).find("in use"), std::string::npos) << e.what();
+  }
+}
+
+TEST(client, says_what_failed_when_nothing_listens) {
+  unsigned short port;
+  {
+    running_server s(quiet());
+    port = s.port();
+  }
+  tcp_client c(2s);
+  try {
+    c.connect("127.0.0.1", port);
+    FAIL() << "connected to a closed port";
+  } catch (const io_error& e) {
+    EXPECT_NE(std::string(e.what()).find("cannot connect to 127.0.0.1:"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
