@@ -1,0 +1,74 @@
+#pragma once
+// The filtering database of a learning bridge (IEEE 802.1D-2004 §7.9): (VLAN, MAC) -> port, with
+// aging, a capacity and a full-table policy, and static entries. One logical table per VLAN
+// (independent VLAN learning, IEEE 802.1Q-2018 §8.8.8); VLAN 0 when the switch is not VLAN-aware.
+#include "netlib/core/clock.hpp"
+#include "netlib/l2/fdb_event.hpp"
+#include "netlib/l2/mac_address.hpp"
+#include "netlib/l2/switch_config.hpp"
+
+#include <cstdint>
+#include <deque>
+#include <list>
+#include <optional>
+#include <unordered_map>
+#include <vector>
+
+namespace netlib::l2 {
+
+struct fdb_entry {
+  mac_address mac;
+  vlan_id vlan = 0;
+  port_id port = 0;
+  duration age{};  // time since last seen (0 for static entries)
+  bool is_static = false;
+};
+
+class forwarding_table {
+ public:
+  forwarding_table(duration aging, std::size_t capacity, full_table_policy policy);
+
+  // Learns or refreshes `mac` in `vlan` on `port` at `now`; appends learned/moved/evicted/
+  // learn_refused events. A static entry is never overwritten.
+  void learn(mac_address mac, vlan_id vlan, port_id port, time_point now, std::vector<fdb_event>& events);
+  // Removes every dynamic entry not seen for the aging time (none when aging is 0).
+  void expire(time_point now, std::vector<fdb_event>& events);
+  // Removes the dynamic entries of a port (port down).
+  void flush_port(port_id port, std::vector<fdb_event>& events);
+  // Adds (or replaces any entry with) a static entry: never aged, never overwritten, not counted
+  // against the capacity.
+  void add_static(mac_address mac, vlan_id vlan, port_id port);
+
+  [[nodiscard]] std::optional<port_id> lookup(mac_address mac, vlan_id vlan) const;
+  // Every entry, sorted by VLAN then MAC; ages measured at `now`.
+  [[nodiscard]] std::vector<fdb_entry> entries(time_point now) const;
+  [[nodiscard]] std::size_t size() const noexcept { return map_.size(); }
+  [[nodiscard]] std::size_t dynamic_size() const noexcept { return dynamic_count_; }
+  [[nodiscard]] std::size_t dynamic_size(port_id port) const noexcept;
+  [[nodiscard]] duration aging() const noexcept { return aging_; }
+  [[nodiscard]] std::size_t capacity() const noexcept { return capacity_; }
+
+ private:
+  using key = std::uint64_t;  // VLAN in bits 48..59, MAC in bits 0..47
+  struct entry {
+    port_id port = 0;
+    time_point last_seen{};
+    bool is_static = false;
+    std::list<key>::iterator lru;  // position in lru_[port] (dynamic entries only)
+  };
+  static key make_key(mac_address mac, vlan_id vlan) noexcept;
+  std::list<key>& lru_of(port_id port);
+  void insert_dynamic(key k, port_id port, time_point now);
+  void erase_dynamic(std::unordered_map<key, entry>::iterator it);
+  bool make_room(std::vector<fdb_event>& events);
+
+  duration aging_;
+  std::size_t capacity_;
+  full_table_policy policy_;
+  std::unordered_map<key, entry> map_;
+  std::deque<std::list<key>> lru_;  // per port, dynamic entries, least recently seen first (a deque:
+                                    // growing it never moves a list, so entry iterators stay valid)
+  std::size_t dynamic_count_ = 0;
+};
+
+}  // namespace netlib::l2
