@@ -1,63 +1,22 @@
 #pragma once
-// A process harness for integration tests: start a program, wait for a line on its stdout with a
-// deadline (never a sleep), talk to it, and always kill it when the harness goes out of scope.
-#include <sys/types.h>
-
-#include <chrono>
-#include <optional>
+// The process harness for integration tests is netlib::app's (shared with netlab-tour and
+// netlab-grade): start a program, wait for its readiness line with a deadline (never a sleep),
+// talk to it, always kill it. Here: the names tests use, and paths of the build and source trees.
 #include <string>
-#include <vector>
+
+#include "netlib/app/process.hpp"
 
 namespace netlab::test {
 
-struct run_result {
-  int exit_code = -1;  // exit status, or 128 + signal
-  std::string out;
-  std::string err;
-};
+using netlib::app::process;
+using netlib::app::run;
+using netlib::app::run_result;
 
 // Path of a netlab program built with the tests: bin_path("lab-http").
-std::string bin_path(const std::string& program);
+inline std::string bin_path(const std::string& program) { return std::string(NETLAB_BIN_DIR) + "/" + program; }
 // Path inside the source tree: source_path("captures/http").
-std::string source_path(const std::string& relative);
-
-// Run a program to completion with optional stdin, capturing both streams; kills it at the deadline.
-run_result run(const std::vector<std::string>& argv, const std::string& input = {},
-               std::chrono::milliseconds deadline = std::chrono::seconds(60));
-
-class process {
- public:
-  explicit process(const std::vector<std::string>& argv);
-  ~process();
-  process(const process&) = delete;
-  process& operator=(const process&) = delete;
-
-  // Waits until a stdout line starts with `prefix`; returns the whole line, or nullopt at the
-  // deadline or when the program exits first.
-  std::optional<std::string> wait_for_line(const std::string& prefix,
-                                           std::chrono::milliseconds deadline = std::chrono::seconds(20));
-  // Waits for `listening on HOST:PORT` and returns "HOST:PORT".
-  std::string wait_listening(std::chrono::milliseconds deadline = std::chrono::seconds(20));
-  // The port of a "HOST:PORT" string.
-  static int port_of(const std::string& host_port);
-
-  void signal(int sig);
-  // Waits for exit (killing with SIGKILL at the deadline); returns the exit code or 128 + signal.
-  int wait(std::chrono::milliseconds deadline = std::chrono::seconds(20));
-  [[nodiscard]] pid_t pid() const { return pid_; }
-  // Everything read from stdout/stderr so far (wait() drains the rest).
-  [[nodiscard]] const std::string& out() const { return out_; }
-  [[nodiscard]] const std::string& err() const { return err_; }
-
- private:
-  bool pump(std::chrono::milliseconds timeout);
-  pid_t pid_ = -1;
-  int out_fd_ = -1;
-  int err_fd_ = -1;
-  std::string out_;
-  std::string err_;
-  std::size_t scanned_ = 0;
-  std::optional<int> status_;
-};
+inline std::string source_path(const std::string& relative) {
+  return std::string(NETLAB_SOURCE_DIR) + "/" + relative;
+}
 
 }  // namespace netlab::test

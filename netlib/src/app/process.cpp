@@ -1,4 +1,4 @@
-#include "support/process.hpp"
+#include "netlib/app/process.hpp"
 
 #include <fcntl.h>
 #include <poll.h>
@@ -13,7 +13,7 @@
 
 extern char** environ;
 
-namespace netlab::test {
+namespace netlib::app {
 namespace {
 
 using clock = std::chrono::steady_clock;
@@ -92,9 +92,12 @@ bool drain(int& out_fd, int& err_fd, std::string& out, std::string& err, int tim
 
 }  // namespace
 
-std::string bin_path(const std::string& program) { return std::string(NETLAB_BIN_DIR) + "/" + program; }
-std::string source_path(const std::string& relative) {
-  return std::string(NETLAB_SOURCE_DIR) + "/" + relative;
+std::string own_directory() {
+  char buf[4096];
+  const ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
+  if (n <= 0) return ".";
+  std::string path(buf, static_cast<std::size_t>(n));
+  return path.substr(0, path.rfind('/'));
 }
 
 run_result run(const std::vector<std::string>& argv, const std::string& input,
@@ -201,4 +204,4 @@ int process::wait(std::chrono::milliseconds deadline) {
   return *status_;
 }
 
-}  // namespace netlab::test
+}  // namespace netlib::app
