@@ -1,0 +1,41 @@
+#pragma once
+// The syntax of a message head (RFC 9112 §2-§5), shared by the request and response parsers:
+// finding where a head ends, and parsing its start line and field lines. Pure functions on text.
+#include <cstddef>
+#include <optional>
+#include <string_view>
+
+#include "netlib/http/errc.hpp"
+#include "netlib/http/message.hpp"
+
+namespace netlib::http {
+
+struct section_scan {
+  enum class result { incomplete, complete, first_line_too_long, too_large };
+  result status = result::incomplete;
+  std::size_t skipped = 0;  // empty lines before the start line (RFC 9112 §2.2), request side
+  std::size_t length = 0;   // the section after `skipped`, its final empty line included
+};
+
+// Finds the empty line that ends a head. Lines end with LF, optionally preceded by CR (RFC 9112
+// §2.2 allows a recipient to accept a bare LF). With skip_leading_empty, empty lines before the
+// start line are skipped (at most max_bytes of them).
+section_scan find_head_end(std::string_view in, std::size_t max_first_line, std::size_t max_bytes,
+                           bool skip_leading_empty);
+// Finds the end of a trailer section (it may be just the empty line).
+section_scan find_section_end(std::string_view in, std::size_t max_bytes);
+
+// Splits a complete head (as found above) into lines without terminators. Returns bare_cr when a
+// CR appears anywhere but right before a LF.
+std::optional<errc> check_bare_cr(std::string_view head);
+
+std::optional<errc> parse_request_line(std::string_view line, request_head& out);
+std::optional<errc> parse_status_line(std::string_view line, response_head& out);
+// Parses the field lines of `block` (lines ended by LF or CRLF, final empty line excluded) into
+// `out`, enforcing RFC 9112 §5.1/§5.2 and RFC 9110 §5.5.
+std::optional<errc> parse_field_lines(std::string_view block, fields& out, std::size_t max_fields);
+
+bool is_tchar(char c) noexcept;
+bool is_token(std::string_view s) noexcept;
+
+}  // namespace netlib::http

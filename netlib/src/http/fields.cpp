@@ -1,0 +1,88 @@
+// Header field list with case-insensitive names (RFC 9110 §5).
+#include "netlib/http/fields.hpp"
+
+#include <algorithm>
+
+namespace netlib::http {
+namespace {
+char lower(char c) noexcept { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c; }
+}  // namespace
+
+bool iequals(std::string_view a, std::string_view b) noexcept {
+  if (a.size() != b.size()) return false;
+  for (std::size_t i = 0; i < a.size(); ++i)
+    if (lower(a[i]) != lower(b[i])) return false;
+  return true;
+}
+
+std::string to_lower(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) c = lower(c);
+  return out;
+}
+
+std::string_view trim_ows(std::string_view s) noexcept {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
+  return s;
+}
+
+std::vector<std::string_view> split_list(std::string_view value) {
+  std::vector<std::string_view> out;
+  while (!value.empty()) {
+    const std::size_t comma = value.find(',');
+    const std::string_view item = trim_ows(value.substr(0, comma));
+    if (!item.empty()) out.push_back(item);
+    if (comma == std::string_view::npos) break;
+    value.remove_prefix(comma + 1);
+  }
+  return out;
+}
+
+void fields::add(std::string_view name, std::string_view value) {
+  lines_.push_back({std::string(name), std::string(value)});
+}
+
+void fields::set(std::string_view name, std::string_view value) {
+  remove(name);
+  add(name, value);
+}
+
+std::size_t fields::remove(std::string_view name) {
+  const auto before = lines_.size();
+  std::erase_if(lines_, [&](const field& f) { return iequals(f.name, name); });
+  return before - lines_.size();
+}
+
+std::optional<std::string_view> fields::get(std::string_view name) const {
+  for (const auto& f : lines_)
+    if (iequals(f.name, name)) return std::string_view(f.value);
+  return std::nullopt;
+}
+
+std::size_t fields::count(std::string_view name) const {
+  return static_cast<std::size_t>(
+      std::count_if(lines_.begin(), lines_.end(), [&](const field& f) { return iequals(f.name, name); }));
+}
+
+std::optional<std::string> fields::combined(std::string_view name) const {
+  std::optional<std::string> out;
+  for (const auto& f : lines_) {
+    if (!iequals(f.name, name)) continue;
+    if (out) *out += ", ";
+    else out.emplace();
+    *out += f.value;
+  }
+  return out;
+}
+
+bool fields::has_token(std::string_view name, std::string_view token) const {
+  for (const auto& f : lines_) {
+    if (!iequals(f.name, name)) continue;
+    for (auto item : split_list(f.value))
+      if (iequals(item, token)) return true;
+  }
+  return false;
+}
+
+}  // namespace netlib::http
