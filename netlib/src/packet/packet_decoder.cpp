@@ -1,0 +1,119 @@
+// Layered packet decoding. Theory of operation: decode_link() strips the link header and yields
+// an ethertype and the network bytes; decode_network() dispatches on the ethertype; then the IP
+// protocol number picks the transport decoder. Each step records a decode_error and stops when
+// its layer is malformed; unknown protocols stop quietly.
+#include "netlib/packet/packet_decoder.hpp"
+
+#include "netlib/packet/wire.hpp"
+
+namespace netlib::packet {
+namespace {
+
+// BSD address families for IPv6 differ per OS (NetBSD/OpenBSD 24, FreeBSD 28, Darwin 30).
+std::uint16_t family_to_ethertype(std::uint32_t family) {
+  if (family == 2) return ethertype::ipv4;
+  if (family == 24 || family == 28 || family == 30) return ethertype::ipv6;
+  return 0;
+}
+
+std::uint16_t version_to_ethertype(byte_view b) {
+  if (b.empty()) return 0;
+  const auto version = wire::u8(b.data()) >> 4;
+  return version == 4 ? ethertype::ipv4 : version == 6 ? ethertype::ipv6 : 0;
+}
+
+// Fills p.ethertype and returns the network-layer bytes, or sets p.error.
+byte_view decode_link(decoded_packet& p, byte_view f) {
+  switch (p.link) {
+    case link_type::ethernet: {
+      auto e = decode_ethernet(f);
+      if (!e) return p.error = e.error(), byte_view{};
+      p.ethertype = e->ethertype;
+      p.ethernet = *e;
+      return e->payload;
+    }
+    case link_type::null_bsd:
+    case link_type::loop: {
+      if (f.size() < 4) return p.error = decode_error{"loopback", "truncated header"}, byte_view{};
+      // NULL stores the family in the capturing host's byte order; accept either.
+      const std::uint32_t be = wire::be32(f.data());
+      const std::uint32_t le = wire::le32(f.data());
+      p.ethertype = family_to_ethertype(p.link == link_type::loop ? be : (be < 256 ? be : le));
+      return f.subspan(4);
+    }
+    case link_type::raw: p.ethertype = version_to_ethertype(f); return f;
+    case link_type::ipv4: p.ethertype = ethertype::ipv4; return f;
+    case link_type::ipv6: p.ethertype = ethertype::ipv6; return f;
+    case link_type::linux_sll:  // https://www.tcpdump.org/linktypes/LINKTYPE_LINUX_SLL.html
+      if (f.size() < 16) return p.error = decode_error{"linux_sll", "truncated header"}, byte_view{};
+      p.ethertype = wire::be16(f.data() + 14);
+      return f.subspan(16);
+    case link_type::linux_sll2:  // https://www.tcpdump.org/linktypes/LINKTYPE_LINUX_SLL2.html
+      if (f.size() < 20) return p.error = decode_error{"linux_sll2", "truncated header"}, byte_view{};
+      p.ethertype = wire::be16(f.data());
+      return f.subspan(20);
+  }
+  p.error = decode_error{"link", "unsupported link type"};
+  return {};
+}
+
+template <class T>
+bool keep(decoded_packet& p, decoded<T> d, auto& slot) {
+  if (!d) {
+    p.error = d.error();
+    return false;
+  }
+  slot = std::move(d).value();
+  return true;
+}
+
+void decode_transport(decoded_packet& p, std::uint8_t protocol, byte_view b) {
+  if (protocol == ip_protocol::tcp) keep(p, decode_tcp(b), p.transport);
+  else if (protocol == ip_protocol::udp) keep(p, decode_udp(b), p.transport);
+  else if (protocol == ip_protocol::icmp) keep(p, decode_icmp(b, false), p.transport);
+  else if (protocol == ip_protocol::icmpv6) keep(p, decode_icmp(b, true), p.transport);
+}
+
+}  // namespace
+
+decoded_packet decode_packet(link_type link, byte_view frame) {
+  decoded_packet p;
+  p.link = link;
+  const byte_view net = decode_link(p, frame);
+  if (p.error) return p;
+  if (p.ethertype == ethertype::arp) {
+    keep(p, decode_arp(net), p.network);
+  } else if (p.ethertype == ethertype::ipv4) {
+    if (keep(p, decode_ipv4(net), p.network) && p.ipv4()->fragment_offset == 0) {
+      decode_transport(p, p.ipv4()->protocol, p.ipv4()->payload);
+    }
+  } else if (p.ethertype == ethertype::ipv6) {
+    if (keep(p, decode_ipv6(net), p.network) && p.ipv6()->fragment_offset == 0) {
+      decode_transport(p, p.ipv6()->protocol, p.ipv6()->payload);
+    }
+  }
+  return p;
+}
+
+std::optional<ip_address> decoded_packet::src_ip() const noexcept {
+  if (const auto* h = ipv4()) return h->src;
+  if (const auto* h = ipv6()) return h->src;
+  return std::nullopt;
+}
+std::optional<ip_address> decoded_packet::dst_ip() const noexcept {
+  if (const auto* h = ipv4()) return h->dst;
+  if (const auto* h = ipv6()) return h->dst;
+  return std::nullopt;
+}
+bool decoded_packet::is_fragment() const noexcept {
+  if (const auto* h = ipv4()) return h->is_fragment();
+  if (const auto* h = ipv6()) return h->is_fragment;
+  return false;
+}
+bool decoded_packet::is_truncated() const noexcept {
+  if (const auto* h = ipv4()) return h->truncated;
+  if (const auto* h = ipv6()) return h->truncated;
+  return false;
+}
+
+}  // namespace netlib::packet
