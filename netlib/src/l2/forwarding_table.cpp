@@ -24,7 +24,7 @@ forwarding_table::forwarding_table(duration aging, std::size_t capacity, full_ta
     : aging_(aging), capacity_(capacity), policy_(policy) {}
 
 forwarding_table::key forwarding_table::make_key(mac_address mac, vlan_id vlan) noexcept {
-  return (static_cast<key>(vlan & 0xfffU) << 48U) | mac.to_u64();
+  return (static_cast<key>(vlan & 0xfffU) << 48U) | to_u64(mac);
 }
 
 std::list<forwarding_table::key>& forwarding_table::lru_of(port_id port) {
@@ -58,7 +58,7 @@ bool forwarding_table::make_room(std::vector<fdb_event>& events) {
     if (lru_[p].size() > lru_[victim_port].size()) victim_port = p;
   }
   const key victim = lru_[victim_port].front();
-  events.push_back(evicted{mac_address::from_u64(victim & 0xffffffffffffULL),
+  events.push_back(evicted{mac_from_u64(victim & 0xffffffffffffULL),
                            static_cast<vlan_id>(victim >> 48U), static_cast<port_id>(victim_port)});
   erase_dynamic(map_.find(victim));
   return true;
@@ -96,7 +96,7 @@ void forwarding_table::expire(time_point now, std::vector<fdb_event>& events) {
       auto it = map_.find(list.front());
       if (now - it->second.last_seen < aging_) break;  // §7.9.2: removed once aging time elapsed
       const key k = it->first;
-      events.push_back(aged{mac_address::from_u64(k & 0xffffffffffffULL), static_cast<vlan_id>(k >> 48U),
+      events.push_back(aged{mac_from_u64(k & 0xffffffffffffULL), static_cast<vlan_id>(k >> 48U),
                             static_cast<port_id>(p)});
       erase_dynamic(it);
     }
@@ -107,7 +107,7 @@ void forwarding_table::flush_port(port_id port, std::vector<fdb_event>& events) 
   if (port >= lru_.size()) return;
   while (!lru_[port].empty()) {
     const key k = lru_[port].front();
-    events.push_back(flushed{mac_address::from_u64(k & 0xffffffffffffULL), static_cast<vlan_id>(k >> 48U), port});
+    events.push_back(flushed{mac_from_u64(k & 0xffffffffffffULL), static_cast<vlan_id>(k >> 48U), port});
     erase_dynamic(map_.find(k));
   }
 }
@@ -133,7 +133,7 @@ std::vector<fdb_entry> forwarding_table::entries(time_point now) const {
   out.reserve(sorted.size());
   for (const auto& [k, e] : sorted) {
     const duration age = e->is_static ? duration::zero() : std::max(duration::zero(), now - e->last_seen);
-    out.push_back(fdb_entry{mac_address::from_u64(k & 0xffffffffffffULL), static_cast<vlan_id>(k >> 48U), e->port,
+    out.push_back(fdb_entry{mac_from_u64(k & 0xffffffffffffULL), static_cast<vlan_id>(k >> 48U), e->port,
                             age, e->is_static});
   }
   return out;

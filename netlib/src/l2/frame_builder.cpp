@@ -11,7 +11,7 @@ void put16(std::vector<std::byte>& out, std::uint16_t v) {
   out.push_back(static_cast<std::byte>(v & 0xffU));
 }
 void put_mac(std::vector<std::byte>& out, mac_address mac) {
-  for (auto o : mac.octets()) out.push_back(static_cast<std::byte>(o));
+  for (auto o : mac.octets) out.push_back(static_cast<std::byte>(o));
 }
 void put_ip(std::vector<std::byte>& out, ipv4_address ip) {
   for (auto o : ip) out.push_back(static_cast<std::byte>(o));
@@ -45,17 +45,12 @@ std::uint16_t internet_checksum(std::span<const std::byte> data) noexcept {
 
 std::vector<std::byte> build_ethernet(mac_address dst, mac_address src, std::uint16_t ethertype,
                                       std::span<const std::byte> payload, std::optional<std::uint16_t> vid) {
-  std::vector<std::byte> f;
-  f.reserve(18 + payload.size());
-  put_mac(f, dst);
-  put_mac(f, src);
-  if (vid) {
-    put16(f, 0x8100);
-    put16(f, static_cast<std::uint16_t>(*vid & 0x0fffU));
-  }
-  put16(f, ethertype);
-  f.insert(f.end(), payload.begin(), payload.end());
-  return f;
+  netlib::packet::ethernet_frame header;
+  header.dst = dst;
+  header.src = src;
+  if (vid) header.tags.push_back(netlib::packet::vlan_tag{tpid_8021q, 0, false, static_cast<std::uint16_t>(*vid & 0x0fffU)});
+  header.ethertype = ethertype;
+  return netlib::packet::encode_ethernet(header, payload);
 }
 
 std::vector<std::byte> build_arp_request(mac_address sender, ipv4_address sender_ip, ipv4_address target_ip,

@@ -106,9 +106,11 @@ forwarding_decision learning_switch::receive(port_id in, byte_view frame, time_p
   forwarding_decision d;
   now_ = std::max(now_, now);
   table_.expire(now_, d.events);  // §7.9.2 aging, before this frame is looked at
-  d.header = decode_frame_header(frame);
-  if (!d.header) {
+  auto decoded = decode_frame_header(frame);
+  if (decoded) d.header = *decoded;
+  if (!decoded) {
     d.reason = drop_reason::malformed;
+    d.malformed = decoded.error();
   } else if (!up_[in]) {
     d.reason = drop_reason::port_down;
   } else {
@@ -126,19 +128,19 @@ forwarding_decision learning_switch::receive(port_id in, byte_view frame, time_p
 }
 
 bool is_link_local(const mac_address& mac) noexcept {
-  const auto& o = mac.octets();
+  const auto& o = mac.octets;
   return o[0] == 0x01 && o[1] == 0x80 && o[2] == 0xc2 && o[3] == 0x00 && o[4] == 0x00 && (o[5] & 0xf0U) == 0x00;
 }
 
 // Steps 1..5 for a frame classified into `vlan`.
 void learning_switch::decide(port_id in, const frame_header& h, vlan_id vlan, forwarding_decision& d) {
   // (1) learn the source on the ingress port; only individual addresses (§7.8)
-  if (h.src.is_unicast() && !h.src.is_zero()) table_.learn(h.src, vlan, in, now_, d.events);
+  if (is_learnable_source(h.src)) table_.learn(h.src, vlan, in, now_, d.events);
   if (is_link_local(h.dst)) {
     d.reason = drop_reason::link_local;  // (2) reserved addresses are never relayed (§7.12.6)
     return;
   }
-  const std::optional<port_id> known = h.dst.is_unicast() ? table_.lookup(h.dst, vlan) : std::nullopt;
+  const std::optional<port_id> known = !h.dst.is_multicast() ? table_.lookup(h.dst, vlan) : std::nullopt;
   if (!known) {
     flood(in, vlan, d);  // (3) broadcast, multicast and unknown unicast
   } else if (*known == in && !ports_[in].hairpin) {

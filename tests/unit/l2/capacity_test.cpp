@@ -11,7 +11,7 @@ using netlib::l2::full_table_policy;
 using netlib::l2::learn_refused;
 
 mac_address attacker_mac(std::uint32_t i) {
-  return mac_address::from_u64(0x0a0000000000ULL | i);  // locally administered, unicast
+  return netlib::l2::mac_from_u64(0x0a0000000000ULL | i);  // locally administered, unicast
 }
 
 TEST(Capacity, DefaultIs2048AndEvictFair) {

@@ -32,7 +32,7 @@ class four_hosts {
  public:
   four_hosts() : switch_(switch_scenario::config_for(4)) {
     for (std::uint8_t i = 0; i < 4; ++i) {
-      hosts_.push_back(host{mac_address({0x02, 0, 0, 0, 0, static_cast<std::uint8_t>(0x10 + i)}),
+      hosts_.push_back(host{mac_address{{0x02, 0, 0, 0, 0, static_cast<std::uint8_t>(0x10 + i)}},
                             ipv4_address{10, 0, 0, static_cast<std::uint8_t>(1 + i)}, {}, {}});
     }
   }
@@ -67,7 +67,7 @@ class four_hosts {
 
   void deliver(std::size_t to, const std::vector<std::byte>& f) {
     host& h = hosts_[to];
-    const auto dst = mac_address::from_bytes(f);
+    const auto dst = mac_address::from_bytes(f.data());
     if (dst != h.mac && !dst.is_broadcast()) {
       ++misdelivered;  // a NIC would drop it; a learning switch should not have sent it here
       return;
@@ -81,7 +81,7 @@ class four_hosts {
 
   void on_arp(std::size_t to, const std::vector<std::byte>& f) {
     host& h = hosts_[to];
-    const auto sender = mac_address::from_bytes(std::span(f).subspan(22, 6));
+    const auto sender = mac_address::from_bytes(f.data() + 22);
     const ipv4_address sender_ip = ip_at(f, 28);
     // RFC 826 "Packet Reception": update a known mapping; add it only when we are the target
     if (h.arp_cache.contains(sender_ip) || ip_at(f, 38) == h.ip) h.arp_cache[sender_ip] = sender;
@@ -106,7 +106,7 @@ class four_hosts {
     const ipv4_address src_ip = ip_at(f, 26);
     if (std::to_integer<int>(f[34]) == 8) {
       ++pings;
-      send(to, netlib::l2::build_icmp_echo(h.mac, mac_address::from_bytes(std::span(f).subspan(6, 6)), h.ip,
+      send(to, netlib::l2::build_icmp_echo(h.mac, mac_address::from_bytes(f.data() + 6), h.ip,
                                            src_ip, be16(f, 38), be16(f, 40), true));
     } else if (std::to_integer<int>(f[34]) == 0) {
       ++pongs;

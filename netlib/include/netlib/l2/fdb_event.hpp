@@ -1,6 +1,6 @@
 #pragma once
 // Changes to the filtering database (IEEE 802.1D-2004 §7.9), reported by the table as they happen.
-#include "netlib/l2/mac_address.hpp"
+#include "netlib/l2/frame_header.hpp"
 #include "netlib/l2/switch_config.hpp"
 
 #include <string_view>

@@ -4,7 +4,7 @@
 // (independent VLAN learning, IEEE 802.1Q-2018 §8.8.8); VLAN 0 when the switch is not VLAN-aware.
 #include "netlib/core/clock.hpp"
 #include "netlib/l2/fdb_event.hpp"
-#include "netlib/l2/mac_address.hpp"
+#include "netlib/l2/frame_header.hpp"
 #include "netlib/l2/switch_config.hpp"
 
 #include <cstdint>

@@ -1,9 +1,9 @@
 #pragma once
 // Builders for the frames the switch lab sends around: Ethernet II with an optional 802.1Q tag,
 // ARP requests and replies (RFC 826), ICMP echo over IPv4 (RFC 792, RFC 791). Used by scenario
-// tests, the capture generator and fuzz seeds; the bytes are what a real host would send (without
-// padding to 60 bytes or an FCS, as captures record outgoing frames).
-#include "netlib/l2/mac_address.hpp"
+// tests, the capture generator and fuzz seeds. Frames are padded to the 60-byte minimum (no FCS),
+// as netlib::packet::encode_ethernet does.
+#include "netlib/l2/frame_header.hpp"
 
 #include <array>
 #include <cstddef>

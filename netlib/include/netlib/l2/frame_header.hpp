@@ -1,36 +1,50 @@
 #pragma once
-// The part of an Ethernet II / IEEE 802.3 frame a bridge looks at: destination, source and an
-// optional IEEE 802.1Q tag (IEEE 802.1Q-2018 §9.6). No FCS is expected (captures omit it).
-#include "netlib/l2/mac_address.hpp"
+// The part of an Ethernet frame a bridge looks at: destination, source and the outer IEEE 802.1Q
+// C-tag if there is one (IEEE 802.1Q-2018 §9.6). Decoded with netlib::packet::decode_ethernet; no
+// FCS is expected (captures omit it).
+#include "netlib/core/bytes.hpp"
+#include "netlib/packet/decode_result.hpp"
+#include "netlib/packet/ethernet.hpp"
 
 #include <cstddef>
 #include <cstdint>
 #include <optional>
-#include <span>
 
 namespace netlib::l2 {
 
-inline constexpr std::uint16_t tpid_8021q = 0x8100;   // IEEE 802.1Q-2018 §9.5, C-VLAN tag
-inline constexpr std::size_t ethernet_header_size = 14;  // dst(6) src(6) type/length(2)
-inline constexpr std::size_t vlan_tag_size = 4;          // TPID(2) TCI(2)
-inline constexpr std::size_t max_frame_size = 65535;     // largest frame a port accepts
+using mac_address = netlib::packet::mac_address;
+using netlib::packet::vlan_tag;
 
-struct vlan_tag {
-  std::uint8_t pcp = 0;   // priority code point, 3 bits
-  bool dei = false;       // drop eligible indicator
-  std::uint16_t vid = 0;  // 12 bits; 0 = priority tag only, 0xfff reserved
-};
+inline constexpr std::uint16_t tpid_8021q = netlib::packet::ethertype::vlan;  // C-VLAN tag
+inline constexpr std::size_t vlan_tag_size = 4;                               // TPID(2) TCI(2)
+inline constexpr std::size_t max_frame_size = 65535;  // largest frame a port accepts
 
 struct frame_header {
   mac_address dst;
   mac_address src;
-  std::optional<vlan_tag> tag;  // the outer 802.1Q tag, if any
-  std::uint16_t ethertype = 0;  // type/length after the tag
-  std::size_t header_size = 0;  // 14, or 18 with a tag
+  std::optional<vlan_tag> tag;  // the outer tag when it is an 802.1Q C-tag (TPID 0x8100)
+  std::uint16_t ethertype = 0;  // type/length after all tags
+  std::size_t header_size = 0;  // 14 + 4 per tag
 };
 
-// Decodes the header of a frame; nullopt when the frame is shorter than its header or longer than
-// max_frame_size (a malformed frame, counted and skipped by the caller).
-std::optional<frame_header> decode_frame_header(std::span<const std::byte> frame) noexcept;
+// Decodes the header of a frame; an error (counted and skipped by the caller) when it is shorter
+// than its header, has too many tags, or is longer than max_frame_size.
+netlib::packet::decoded<frame_header> decode_frame_header(byte_view frame);
+
+// Helpers on MAC addresses the switch needs.
+constexpr std::uint64_t to_u64(const mac_address& mac) noexcept {
+  std::uint64_t v = 0;
+  for (auto o : mac.octets) v = (v << 8U) | o;
+  return v;
+}
+constexpr mac_address mac_from_u64(std::uint64_t v) noexcept {
+  mac_address m;
+  for (int i = 5; i >= 0; --i, v >>= 8U) m.octets[static_cast<std::size_t>(i)] = static_cast<std::uint8_t>(v & 0xffU);
+  return m;
+}
+// An individual (unicast), non-zero address: the only kind of source a bridge learns.
+constexpr bool is_learnable_source(const mac_address& mac) noexcept {
+  return (mac.octets[0] & 0x01U) == 0 && mac != mac_address{};
+}
 
 }  // namespace netlib::l2
