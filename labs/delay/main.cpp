@@ -7,5 +7,6 @@ int main(int argc, char** argv) {
                                    "lab-delay nodal --length 1500B --rate 10Mbps --distance 2500km --explain");
   app->require_subcommand(0, 1);
   netlab::lab_delay::add_calculator_commands(*app);
+  netlab::lab_delay::add_quiz_command(*app);
   return netlib::app::run(*app, argc, argv);
 }
