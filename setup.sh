@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# netlab set-up: the one entry point behind the README's two commands.
+#
+#   ./setup.sh tour   install what is missing, build (Release), run netlab-tour
+#   ./setup.sh test   install what is missing, build (Release), run every test with ctest
+#   ./setup.sh deps   only install what is missing (add --test for the test peers)
+#
+# Packages come from Debian 12. As root, missing ones are installed with apt-get (daemons that
+# packages would start, such as nginx or vsftpd, are kept from starting). Otherwise the exact
+# apt-get line is printed and the script exits 1.
+set -euo pipefail
+cd "$(dirname "$0")"
+
+# What building needs.
+build_packages=(g++ cmake ninja-build pkg-config libssl-dev libpcap-dev libfmt-dev libcli11-dev
+                nlohmann-json3-dev libgtest-dev libgmock-dev libbenchmark-dev openssl)
+# Boost: 1.81 unless a Boost 1.74 development package is already installed (both work).
+if dpkg-query -W -f='${Status}' libboost1.74-dev 2>/dev/null | grep -q 'install ok installed'; then
+  build_packages+=(libboost1.74-dev)
+else
+  build_packages+=(libboost1.81-dev)
+fi
+# Real peers the tour uses.
+tour_packages=(curl python3)
+# Real peers and tools the tests use.
+test_packages=(curl wget python3 python3-pyftpdlib python3-aiosmtpd swaks tshark iproute2 iputils-ping
+               clang libclang-rt-14-dev procps)
+
+missing_packages() {
+  local p
+  for p in "$@"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || echo "$p"
+  done
+}
+
+install_packages() {
+  local missing
+  mapfile -t missing < <(missing_packages "$@" | sort -u)
+  [ ${#missing[@]} -eq 0 ] && return 0
+  if [ "$(id -u)" -ne 0 ]; then
+    echo "netlab needs these Debian packages; install them as root, then run this again:" >&2
+    echo "  sudo apt-get install -y ${missing[*]}" >&2
+    exit 1
+  fi
+  echo "installing: ${missing[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  # tshark asks whether non-root users may capture; answer no without a prompt.
+  echo "wireshark-common wireshark-common/install-setuid boolean false" | debconf-set-selections
+  # Keep packages from starting daemons on the user's ports (80, 21, 25).
+  local policy=/usr/sbin/policy-rc.d created_policy=0
+  if [ ! -e "$policy" ]; then
+    printf '#!/bin/sh\nexit 101\n' > "$policy" && chmod +x "$policy" && created_policy=1
+  fi
+  apt-get update -qq
+  apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  [ "$created_policy" -eq 1 ] && rm -f "$policy"
+  return 0
+}
+
+build() {
+  cmake --preset release >/dev/null
+  cmake --build --preset release
+}
+
+case "${1:-}" in
+  tour)
+    install_packages "${build_packages[@]}" "${tour_packages[@]}"
+    build
+    exec ./build/release/bin/netlab-tour
+    ;;
+  test)
+    install_packages "${build_packages[@]}" "${tour_packages[@]}" "${test_packages[@]}"
+    build
+    exec ctest --preset release
+    ;;
+  deps)
+    if [ "${2:-}" = "--test" ]; then
+      install_packages "${build_packages[@]}" "${tour_packages[@]}" "${test_packages[@]}"
+    else
+      install_packages "${build_packages[@]}" "${tour_packages[@]}"
+    fi
+    ;;
+  *)
+    echo "usage: ./setup.sh tour | test | deps [--test]" >&2
+    exit 2
+    ;;
+esac
