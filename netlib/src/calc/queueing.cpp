@@ -80,6 +80,35 @@ loss_result finite_buffer_loss(double traffic_intensity, long long capacity) {
   return r;
 }
 
+finite_queue_result finite_buffer_delay(double length_bits, double rate_bps, double arrivals_per_s,
+                                        long long capacity) {
+  require_positive(length_bits, "the packet length L");
+  require_positive(rate_bps, "the link rate R");
+  require_positive(arrivals_per_s, "the arrival rate a");
+  if (capacity < 1 || capacity > 10'000'000) throw input_error("the system capacity K must be 1..10000000 packets");
+  const double service = length_bits / rate_bps;
+  const double i = arrivals_per_s * service;
+  // Weights I^n scaled by the largest one, in log space so that large K stays finite.
+  const double log_i = std::log(i);
+  const double log_max = i > 1 ? double(capacity) * log_i : 0;
+  double norm = 0, mean_n = 0;
+  for (long long n = 0; n <= capacity; ++n) {
+    const double w = std::exp(double(n) * log_i - log_max);
+    norm += w;
+    mean_n += double(n) * w;
+  }
+  finite_queue_result r;
+  r.loss_probability = std::exp(double(capacity) * log_i - log_max) / norm;
+  mean_n /= norm;
+  const double time_in_system = mean_n / (arrivals_per_s * (1 - r.loss_probability));
+  r.queueing_delay_s = std::max(0.0, time_in_system - service);
+  r.explanation = fmt::format(
+      "M/M/1/K with K = {}, I = {}: L = Σ n·p_n = {}, P_loss = p_K = {}, "
+      "W = L/(a(1 - p_K)) = {} s, d_queue = W - L/R = {} s",
+      capacity, num(i), num(mean_n), num(r.loss_probability), num(time_in_system), num(r.queueing_delay_s));
+  return r;
+}
+
 little_result littles_law(std::optional<double> in_system, std::optional<double> arrival_rate,
                           std::optional<double> time_s) {
   const int given = int(in_system.has_value()) + int(arrival_rate.has_value()) + int(time_s.has_value());

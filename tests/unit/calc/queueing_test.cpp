@@ -79,3 +79,29 @@ TEST(Queueing, ModelNames) {
 }
 
 }  // namespace
+
+namespace {
+
+using namespace netlib::calc;
+
+TEST(Queueing, FiniteBufferDelayApproachesMM1WithALargeBuffer) {
+  // L/R = 1 ms, I = 0.5: M/M/1 gives 1 ms; K = 200 is effectively infinite.
+  const auto r = finite_buffer_delay(1000, 1e6, 500, 200);
+  EXPECT_NEAR(r.queueing_delay_s, 0.001, 1e-12);
+  EXPECT_NEAR(r.loss_probability, 0, 1e-50);
+}
+
+TEST(Queueing, FiniteBufferDelayByHand) {
+  // K = 1: nobody ever waits. K = 2, I = 1: p = 1/3 each; L = 1; λ_eff = 2a/3; W = 1.5/a;
+  // with a = 1000/s (L/R = 1 ms): W = 1.5 ms, d_queue = 0.5 ms.
+  EXPECT_DOUBLE_EQ(finite_buffer_delay(1000, 1e6, 500, 1).queueing_delay_s, 0);
+  const auto r = finite_buffer_delay(1000, 1e6, 1000, 2);
+  EXPECT_NEAR(r.loss_probability, 1.0 / 3, 1e-12);
+  EXPECT_NEAR(r.queueing_delay_s, 0.0005, 1e-12);
+  // Above I = 1 it stays finite and agrees with the loss formula.
+  const auto over = finite_buffer_delay(1000, 1e6, 2000, 50);
+  EXPECT_NEAR(over.loss_probability, finite_buffer_loss(2.0, 50).loss_probability, 1e-12);
+  EXPECT_NEAR(over.queueing_delay_s, 0.048, 0.001);  // nearly full: about 48 packets ahead
+}
+
+}  // namespace

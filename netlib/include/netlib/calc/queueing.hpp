@@ -40,6 +40,16 @@ struct loss_result {
 // M/M/1/K loss probability.
 loss_result finite_buffer_loss(double traffic_intensity, long long capacity);
 
+// M/M/1/K average queueing delay of the packets that get in (finite for any I):
+// p_n ∝ I^n (n = 0..K), L = Σ n p_n, W = L / (λ (1 - p_K)), d_queue = W - L/R.
+struct finite_queue_result {
+  double loss_probability = 0;
+  double queueing_delay_s = 0;
+  std::string explanation;
+};
+finite_queue_result finite_buffer_delay(double length_bits, double rate_bps, double arrivals_per_s,
+                                        long long capacity);
+
 struct little_result {
   double in_system = 0;       // N
   double arrival_rate = 0;    // λ (per second)
