@@ -1,0 +1,89 @@
+#pragma once
+// TCP conversations from decoded packets: each 4-tuple becomes a conversation with a client (the
+// side that sent the SYN, or that sent the first packet when the handshake was not captured), a
+// handshake/teardown state, and both directions reassembled by tcp_stream. A visitor receives
+// every segment, the in-order bytes of each direction with their capture timestamps, gaps with
+// their size, and the conversation when it is released.
+//
+//   struct printer : netlib::packet::tcp_visitor {
+//     void on_data(const conversation& c, tcp_direction d, byte_view b, time_point t) override {...}
+//   } v;
+//   netlib::packet::tcp_reassembler r(v);
+//   for (each packet) r.feed(decode_packet(link, bytes), ts);
+//   r.finish();
+//
+// Memory: a conversation's buffers are freed when both directions are finished (FIN delivered)
+// or reset; the conversation itself is released (on_close) `closed_linger` of capture time later,
+// so late ACKs and retransmitted FINs still count in it, or after `idle_timeout` without packets.
+#include <cstdint>
+#include <memory>
+#include <unordered_map>
+
+#include "netlib/core/bytes.hpp"
+#include "netlib/core/clock.hpp"
+#include "netlib/packet/ip_address.hpp"
+#include "netlib/packet/packet_decoder.hpp"
+#include "netlib/packet/tcp.hpp"
+#include "netlib/packet/tcp_conversation.hpp"
+
+namespace netlib::packet {
+
+class tcp_visitor {
+ public:
+  virtual ~tcp_visitor() = default;
+  virtual void on_open(const tcp_conversation&) {}
+  // Every TCP segment of the conversation, before its data is delivered.
+  virtual void on_segment(const tcp_conversation&, tcp_direction, const tcp_header&, time_point) {}
+  virtual void on_data(const tcp_conversation&, tcp_direction, byte_view, time_point) {}
+  virtual void on_gap(const tcp_conversation&, tcp_direction, std::uint64_t /*size*/, time_point) {}
+  // The conversation is released; its counters are final.
+  virtual void on_close(const tcp_conversation&) {}
+};
+
+struct reassembly_limits {
+  std::size_t max_buffered_bytes = 1 << 20;  // per direction, waiting out-of-order bytes
+  duration closed_linger = std::chrono::seconds(120);
+  duration idle_timeout = std::chrono::hours(1);
+  std::size_t max_conversations = 1'000'000; // open at once; the least recent is released beyond
+};
+
+class tcp_reassembler {
+ public:
+  explicit tcp_reassembler(tcp_visitor& visitor, reassembly_limits limits = {});
+  ~tcp_reassembler();
+  tcp_reassembler(const tcp_reassembler&) = delete;
+  tcp_reassembler& operator=(const tcp_reassembler&) = delete;
+
+  // Feeds a decoded packet; packets without TCP, and IP fragments, are counted and ignored.
+  void feed(const decoded_packet& packet, time_point ts);
+  void feed(const ip_address& src, const ip_address& dst, const tcp_header& tcp, time_point ts);
+  // End of the capture: flushes and releases every conversation, in the order they began.
+  void finish();
+
+  [[nodiscard]] std::size_t open_conversations() const noexcept { return flows_.size(); }
+  [[nodiscard]] std::uint64_t conversations_seen() const noexcept { return next_id_; }
+  [[nodiscard]] std::uint64_t ignored_packets() const noexcept { return ignored_; }
+
+ private:
+  struct flow;
+  struct flow_key {
+    endpoint a, b;  // a < b
+    friend bool operator==(const flow_key&, const flow_key&) = default;
+  };
+  struct flow_key_hash {
+    std::size_t operator()(const flow_key& k) const noexcept;
+  };
+  flow& open(const flow_key& key, const endpoint& src, const endpoint& dst, const tcp_header& tcp, time_point ts);
+  void close_streams(flow& f, time_point ts);
+  void release(const flow_key& key);
+  void sweep(time_point now);
+
+  tcp_visitor& visitor_;
+  reassembly_limits limits_;
+  std::unordered_map<flow_key, std::unique_ptr<flow>, flow_key_hash> flows_;
+  std::uint64_t next_id_ = 0;
+  std::uint64_t ignored_ = 0;
+  time_point next_sweep_{};
+};
+
+}  // namespace netlib::packet

@@ -1,0 +1,202 @@
+// TCP conversations.
+//
+// Theory of operation: flows_ maps the unordered 4-tuple to a flow (conversation + one tcp_stream
+// per direction). A packet on an unknown tuple opens a conversation whose client is the SYN sender
+// (the SYN-ACK receiver, or else the first packet's sender). Each packet then: updates counters,
+// advances the state (one transition function, advance()), is shown to the visitor, and feeds the
+// stream of its direction (its ACK feeds the other stream's loss detection). When both directions
+// are finished or a RST is seen, the streams are flushed and freed; the conversation lingers for
+// late packets and is released by sweep() after `closed_linger` (or `idle_timeout` without
+// packets). A SYN on a closed or reset tuple with a new ISN starts a new conversation (port reuse).
+#include "netlib/packet/tcp_reassembler.hpp"
+
+#include <algorithm>
+#include <vector>
+
+#include "netlib/packet/tcp_stream.hpp"
+
+namespace netlib::packet {
+
+std::string_view state_name(tcp_conversation_state s) noexcept {
+  switch (s) {
+    case tcp_conversation_state::syn_sent: return "syn_sent";
+    case tcp_conversation_state::syn_received: return "syn_received";
+    case tcp_conversation_state::established: return "established";
+    case tcp_conversation_state::closing: return "closing";
+    case tcp_conversation_state::closed: return "closed";
+    case tcp_conversation_state::reset: return "reset";
+  }
+  return "unknown";
+}
+
+struct tcp_reassembler::flow {
+  tcp_conversation conv;
+  tcp_stream to_server;
+  tcp_stream to_client;
+  tcp_stream::sink to_server_sink;
+  tcp_stream::sink to_client_sink;
+  bool streams_closed = false;
+  time_point closed_at{};
+
+  flow(std::size_t limit, tcp_visitor* v) : to_server(limit), to_client(limit) {
+    to_server_sink = {[this, v](byte_view b, time_point t) { v->on_data(conv, tcp_direction::client_to_server, b, t); },
+                      [this, v](std::uint64_t n, time_point t) { v->on_gap(conv, tcp_direction::client_to_server, n, t); }};
+    to_client_sink = {[this, v](byte_view b, time_point t) { v->on_data(conv, tcp_direction::server_to_client, b, t); },
+                      [this, v](std::uint64_t n, time_point t) { v->on_gap(conv, tcp_direction::server_to_client, n, t); }};
+  }
+  tcp_stream& stream(tcp_direction d) { return d == tcp_direction::client_to_server ? to_server : to_client; }
+  tcp_direction_stats& stats(tcp_direction d) {
+    return d == tcp_direction::client_to_server ? conv.to_server : conv.to_client;
+  }
+  void sync() {
+    for (auto d : {tcp_direction::client_to_server, tcp_direction::server_to_client}) {
+      auto& s = stats(d);
+      const auto& st = stream(d);
+      s.payload_bytes = st.delivered_bytes();
+      s.gap_bytes = st.gap_bytes();
+      s.gaps = st.gaps();
+      s.retransmitted_bytes = st.retransmitted_bytes();
+    }
+  }
+};
+
+namespace {
+
+// The one transition function of the observed connection (RFC 9293 §3.3.2, §3.6).
+tcp_conversation_state advance(const tcp_conversation& c, tcp_direction d, const tcp_header& t) {
+  using s = tcp_conversation_state;
+  if (c.state == s::reset || t.has(tcp_flag::rst)) return s::reset;
+  if (c.to_server.fin && c.to_client.fin) return s::closed;
+  if (t.has(tcp_flag::fin)) return s::closing;
+  switch (c.state) {
+    case s::syn_sent:
+      if (d == tcp_direction::server_to_client && t.has(tcp_flag::syn) && t.has(tcp_flag::ack)) return s::syn_received;
+      return s::syn_sent;
+    case s::syn_received:
+      if (d == tcp_direction::client_to_server && t.has(tcp_flag::ack) && !t.has(tcp_flag::syn)) return s::established;
+      return s::syn_received;
+    default: return c.state;
+  }
+}
+
+}  // namespace
+
+std::size_t tcp_reassembler::flow_key_hash::operator()(const flow_key& k) const noexcept {
+  const std::hash<endpoint> h;
+  return h(k.a) * 31 + h(k.b);
+}
+
+tcp_reassembler::tcp_reassembler(tcp_visitor& visitor, reassembly_limits limits)
+    : visitor_(visitor), limits_(limits) {}
+
+tcp_reassembler::~tcp_reassembler() = default;
+
+void tcp_reassembler::feed(const decoded_packet& packet, time_point ts) {
+  const auto* tcp = packet.tcp();
+  if (tcp == nullptr || packet.is_fragment()) {
+    ++ignored_;
+    return;
+  }
+  feed(*packet.src_ip(), *packet.dst_ip(), *tcp, ts);
+}
+
+tcp_reassembler::flow& tcp_reassembler::open(const flow_key& key, const endpoint& src, const endpoint& dst,
+                                             const tcp_header& tcp, time_point ts) {
+  if (flows_.size() >= limits_.max_conversations) {
+    auto oldest = std::min_element(flows_.begin(), flows_.end(), [](const auto& x, const auto& y) {
+      return x.second->conv.last_ts < y.second->conv.last_ts;
+    });
+    release(oldest->first);
+  }
+  auto f = std::make_unique<flow>(limits_.max_buffered_bytes, &visitor_);
+  const bool syn = tcp.has(tcp_flag::syn);
+  const bool ack = tcp.has(tcp_flag::ack);
+  auto& c = f->conv;
+  c.id = next_id_++;
+  c.client = syn && ack ? dst : src;
+  c.server = syn && ack ? src : dst;
+  c.handshake_seen = syn && !ack;
+  c.state = syn ? (ack ? tcp_conversation_state::syn_received : tcp_conversation_state::syn_sent)
+                : tcp_conversation_state::established;
+  c.first_ts = ts;
+  visitor_.on_open(c);
+  return *flows_.emplace(key, std::move(f)).first->second;
+}
+
+void tcp_reassembler::feed(const ip_address& src_ip, const ip_address& dst_ip, const tcp_header& tcp, time_point ts) {
+  const endpoint src{src_ip, tcp.src_port};
+  const endpoint dst{dst_ip, tcp.dst_port};
+  const flow_key key = src < dst ? flow_key{src, dst} : flow_key{dst, src};
+  auto it = flows_.find(key);
+  if (it != flows_.end() && tcp.has(tcp_flag::syn) && !tcp.has(tcp_flag::ack)) {
+    const auto& old = *it->second;
+    const bool finished = old.conv.state == tcp_conversation_state::closed || old.conv.state == tcp_conversation_state::reset;
+    if (finished && old.to_server.isn() != tcp.seq) {  // port reuse: a new connection
+      release(key);
+      it = flows_.end();
+    }
+  }
+  flow& f = it == flows_.end() ? open(key, src, dst, tcp, ts) : *it->second;
+  const auto dir = src == f.conv.client ? tcp_direction::client_to_server : tcp_direction::server_to_client;
+  auto& stats = f.stats(dir);
+  ++f.conv.packets;
+  ++stats.packets;
+  f.conv.last_ts = ts;
+  stats.syn = stats.syn || tcp.has(tcp_flag::syn);
+  stats.fin = stats.fin || tcp.has(tcp_flag::fin);
+  stats.rst = stats.rst || tcp.has(tcp_flag::rst);
+  if (dir == tcp_direction::client_to_server && tcp.has(tcp_flag::syn) && !tcp.has(tcp_flag::ack)) f.conv.handshake_seen = true;
+  f.conv.state = advance(f.conv, dir, tcp);
+  visitor_.on_segment(f.conv, dir, tcp, ts);
+  if (!f.streams_closed) {
+    const auto other = dir == tcp_direction::client_to_server ? tcp_direction::server_to_client : tcp_direction::client_to_server;
+    if (!tcp.has(tcp_flag::rst)) {
+      f.stream(dir).on_segment(tcp.seq, tcp.has(tcp_flag::syn), tcp.has(tcp_flag::fin), tcp.payload, ts,
+                               dir == tcp_direction::client_to_server ? f.to_server_sink : f.to_client_sink);
+    }
+    if (tcp.has(tcp_flag::ack)) f.stream(other).on_peer_ack(tcp.ack);
+    f.sync();
+    if ((f.to_server.finished() && f.to_client.finished()) || tcp.has(tcp_flag::rst)) close_streams(f, ts);
+  }
+  sweep(ts);
+}
+
+void tcp_reassembler::close_streams(flow& f, time_point ts) {
+  if (f.streams_closed) return;
+  f.to_server.flush(ts, f.to_server_sink);
+  f.to_client.flush(ts, f.to_client_sink);
+  f.sync();
+  f.streams_closed = true;
+  f.closed_at = ts;
+}
+
+void tcp_reassembler::release(const flow_key& key) {
+  auto it = flows_.find(key);
+  if (it == flows_.end()) return;
+  auto f = std::move(it->second);
+  flows_.erase(it);
+  close_streams(*f, f->conv.last_ts);
+  visitor_.on_close(f->conv);
+}
+
+void tcp_reassembler::sweep(time_point now) {
+  if (now < next_sweep_) return;
+  next_sweep_ = now + std::chrono::seconds(1);
+  std::vector<std::pair<std::uint64_t, flow_key>> done;
+  for (const auto& [key, f] : flows_) {
+    const bool lingered = f->streams_closed && now - f->closed_at > limits_.closed_linger;
+    const bool idle = now - f->conv.last_ts > limits_.idle_timeout;
+    if (lingered || idle) done.emplace_back(f->conv.id, key);
+  }
+  std::sort(done.begin(), done.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
+  for (const auto& [id, key] : done) release(key);
+}
+
+void tcp_reassembler::finish() {
+  std::vector<std::pair<std::uint64_t, flow_key>> all;
+  for (const auto& [key, f] : flows_) all.emplace_back(f->conv.id, key);
+  std::sort(all.begin(), all.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
+  for (const auto& [id, key] : all) release(key);
+}
+
+}  // namespace netlib::packet
