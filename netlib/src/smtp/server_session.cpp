@@ -1,0 +1,189 @@
+// Theory of operation: the SMTP server session (RFC 5321 §3, §4.1.4 command order).
+//
+// States (server_state): awaiting_helo -> awaiting_mail -> awaiting_rcpt -> awaiting_data ->
+// in_data -> awaiting_mail ...; awaiting_auth_response while an AUTH exchange runs (RFC 4954 §4);
+// awaiting_tls after "220 Ready to start TLS" (RFC 3207 §4); closed after 221 or 421.
+//
+// Input: receive() frames lines with a strict line framer: 512 bytes for commands
+// (§4.5.3.1.4), 1000 for text lines (§4.5.3.1.6); a bare LF or bare CR is never a line end
+// (SMTP smuggling defence, §2.3.8). One call handles every complete line (PIPELINING, RFC 2920)
+// and stops after STARTTLS or a closing reply, so the driver can discard the pipelined plaintext.
+//
+// Invariants: only a line that is exactly "." after CRLF ends DATA; a message with a bare line
+// end, an over-long line or over the size limit is read to its end and refused whole; nothing is
+// stored for a message unless its end arrived; replies come out in command order.
+#include "netlib/smtp/server_session.hpp"
+
+#include <utility>
+
+#include <fmt/format.h>
+
+#include "netlib/smtp/reply.hpp"
+
+namespace netlib::smtp {
+
+server_session::server_session(server_config config, session_info info, mail::mail_store& store,
+                               const mail::users_table& users)
+    : config_(std::move(config)), info_(std::move(info)), store_(store), users_(users) {}
+
+std::vector<server_action> server_session::start() {
+  // RFC 5321 §4.3.1 / §3.1: the greeting.
+  return {send_reply{format_reply(220, config_.hostname + " ESMTP netlab lab-smtp ready")}};
+}
+
+server_step server_session::receive(byte_view input, std::chrono::sys_seconds now) {
+  server_step step;
+  // Bounded: every iteration consumes at least one byte or returns.
+  while (state_ != server_state::awaiting_tls && state_ != server_state::closed) {
+    auto& framer = state_ == server_state::in_data ? data_framer_ : command_framer_;
+    const line_result line = framer.next(input.subspan(step.consumed));
+    step.consumed += line.consumed;
+    if (line.status == line_status::need_more) break;
+    on_line(line, now, step);
+  }
+  return step;
+}
+
+void server_session::on_line(line_result line, std::chrono::sys_seconds now, server_step& step) {
+  if (state_ == server_state::in_data) return on_data_line(line, now, step);
+  switch (line.status) {
+    case line_status::too_long:
+      return error(step, 500, "5.5.2 Line too long (512 bytes at most, RFC 5321 4.5.3.1.4)");
+    case line_status::bare_lf:
+    case line_status::bare_cr:
+      return error(step, 500, "5.5.2 Bare LF or CR: lines must end with CRLF (RFC 5321 2.3.8)");
+    default:
+      break;
+  }
+  if (state_ == server_state::awaiting_auth_response) return on_auth_response(line.text, step);
+  on_command(line.text, step);
+}
+
+void server_session::on_command(std::string_view line, server_step& step) {
+  const command c = split_command(line);
+  const std::string& v = c.verb;
+  if (v == "EHLO" || v == "HELO") return on_helo(c, v == "EHLO", step);
+  if (v == "MAIL") return on_mail(c, step);
+  if (v == "RCPT") return on_rcpt(c, step);
+  if (v == "DATA") return on_data(c, step);
+  if (v == "STARTTLS") return on_starttls(c, step);
+  if (v == "AUTH") return on_auth(c, step);
+  if (v == "RSET") {  // §4.1.1.5
+    if (!c.argument.empty()) return error(step, 501, "5.5.4 RSET takes no argument");
+    reset_transaction();
+    return reply(step, 250, "2.0.0 OK");
+  }
+  if (v == "NOOP") return reply(step, 250, "2.0.0 OK");  // §4.1.1.9: a parameter is ignored
+  if (v == "VRFY") {                                    // §4.1.1.6, §7.3: do not reveal users
+    if (c.argument.empty()) return error(step, 501, "5.5.4 Syntax: VRFY <address>");
+    if (blocked_by_require_tls(step)) return;
+    return reply(step, 252, "2.5.2 Cannot VRFY user, but will accept message and attempt delivery");
+  }
+  if (v == "HELP") return reply(step, 214, "2.0.0 Commands: EHLO HELO MAIL RCPT DATA RSET NOOP VRFY STARTTLS AUTH QUIT");
+  if (v == "QUIT") {  // §4.1.1.10
+    reply(step, 221, "2.0.0 " + config_.hostname + " closing connection");
+    state_ = server_state::closed;
+    step.actions.emplace_back(close_connection{});
+    return;
+  }
+  error(step, 500, "5.5.2 Command not recognized");
+}
+
+void server_session::on_data_line(line_result line, std::chrono::sys_seconds now, server_step& step) {
+  // §4.1.1.4: only CRLF "." CRLF ends the data, so a "." line after a bare LF is data (smuggling).
+  const bool after_bare_lf = std::exchange(after_bare_lf_, line.status == line_status::bare_lf);
+  if (line.status == line_status::line && line.text == "." && !after_bare_lf) return end_of_data(now, step);
+  if (line.status == line_status::too_long) {
+    data_problem_ = data_problem::line_too_long;
+    return;
+  }
+  if (line.status != line_status::line) {  // bare LF / bare CR: never a line end (§2.3.8)
+    if (data_problem_ == data_problem::none) data_problem_ = data_problem::bare_line_end;
+    return;
+  }
+  std::string_view text = line.text;
+  if (!text.empty() && text.front() == '.') text.remove_prefix(1);  // dot-unstuffing, §4.5.2
+  message_size_ += text.size() + 2;
+  if (message_size_ > config_.max_message_bytes) {
+    if (data_problem_ == data_problem::none) data_problem_ = data_problem::too_big;
+    message_.clear();
+    return;
+  }
+  if (data_problem_ != data_problem::none) return;
+  message_.append(text);
+  message_.append("\r\n");
+}
+
+void server_session::end_of_data(std::chrono::sys_seconds now, server_step& step) {
+  const data_problem problem = data_problem_;
+  state_ = server_state::awaiting_mail;
+  if (problem == data_problem::bare_line_end) {
+    reset_transaction();
+    return error(step, 550, "5.6.11 Message refused: bare LF or CR in the data (RFC 5321 2.3.8)");
+  }
+  if (problem == data_problem::line_too_long) {
+    reset_transaction();
+    return error(step, 500, "5.5.2 Message refused: a text line over 1000 bytes (RFC 5321 4.5.3.1.6)");
+  }
+  if (problem == data_problem::too_big) {
+    reset_transaction();
+    return error(step, 552, fmt::format("5.3.4 Message too big ({} bytes at most)", config_.max_message_bytes));
+  }
+  const std::string id = fmt::format("{}.{}", info_.session_id, messages_ + 1);
+  const std::string stored = received_header(now, id) + message_;
+  bool ok = true;
+  for (const auto& user : local_recipients_) ok = store_.deliver(user, stored) && ok;
+  if (!relay_recipients_.empty()) ok = store_.queue_relay(sender_, relay_recipients_, stored) && ok;
+  reset_transaction();
+  if (!ok) return reply(step, 451, "4.3.0 Local error in processing: the message could not be stored");
+  ++messages_;
+  reply(step, 250, "2.0.0 OK: queued as " + id);
+}
+
+std::vector<server_action> server_session::receive_eof() {
+  if (state_ == server_state::closed) return {};
+  reset_transaction();  // a message whose end never came is dropped whole
+  state_ = server_state::closed;
+  return {close_connection{}};
+}
+
+void server_session::tls_started() {
+  if (state_ != server_state::awaiting_tls) throw std::logic_error("tls_started() without STARTTLS");
+  // RFC 3207 §4.2: discard all knowledge obtained from the client, start over at EHLO.
+  tls_active_ = true;
+  helo_name_.clear();
+  extended_ = false;
+  auth_user_.clear();
+  reset_transaction();
+  command_framer_ = line_framer({.max_length = 512, .strict = true});
+  data_framer_ = line_framer({.max_length = 1000, .strict = true});
+  state_ = server_state::awaiting_helo;
+}
+
+void server_session::reply(server_step& step, int code, std::string_view text) {
+  step.actions.emplace_back(send_reply{format_reply(code, text)});
+}
+
+void server_session::error(server_step& step, int code, std::string_view text) {
+  reply(step, code, text);
+  if (++errors_ < config_.max_errors) return;
+  reply(step, 421, "4.7.0 " + config_.hostname + " too many errors, closing connection");
+  state_ = server_state::closed;
+  step.actions.emplace_back(close_connection{});
+}
+
+void server_session::reset_transaction() {
+  sender_.clear();
+  local_recipients_.clear();
+  relay_recipients_.clear();
+  all_recipients_.clear();
+  message_.clear();
+  message_size_ = 0;
+  data_problem_ = data_problem::none;
+  after_bare_lf_ = false;
+  if (state_ == server_state::awaiting_rcpt || state_ == server_state::awaiting_data ||
+      state_ == server_state::in_data)
+    state_ = server_state::awaiting_mail;
+}
+
+}  // namespace netlib::smtp

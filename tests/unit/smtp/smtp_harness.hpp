@@ -1,0 +1,83 @@
+#pragma once
+// In-memory drivers for the SMTP cores: feed pieces to a server session exactly as the live
+// driver does (input_buffer, consume, execute actions) and collect what it sends.
+#include <chrono>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "netlib/mail/memory_store.hpp"
+#include "netlib/mail/users_table.hpp"
+#include "netlib/smtp/client_session.hpp"
+#include "netlib/smtp/server_session.hpp"
+#include "support/split_feed.hpp"
+
+namespace smtp_test {
+
+inline const std::chrono::sys_seconds test_time{std::chrono::seconds(1796028904)};  // Mon, 30 Nov 2026 08:55:04
+
+struct server_fixture {
+  netlib::mail::memory_store store;
+  netlib::mail::users_table users = netlib::mail::users_table::parse("alice:secret\nbob:hunter2\n");
+  netlib::smtp::server_config config;
+  server_fixture() {
+    config.hostname = "mx.example.org";
+    config.domain = "example.org";
+    store.add_user("alice");
+    store.add_user("bob");
+  }
+};
+
+struct transcript {
+  std::string sent;          // every reply, concatenated
+  std::vector<int> codes;    // the code of every reply line group, in order
+  bool closed = false;
+  bool tls_started = false;
+  std::size_t unconsumed = 0;  // bytes left in the buffer at the end
+};
+
+// Runs a session over the pieces; on start_tls the buffer is discarded (as the live driver does)
+// and, when simulate_tls, tls_started() is called so the session goes on.
+inline transcript run_pieces(server_fixture& f, const netlab::test::pieces& pieces, bool simulate_tls = false,
+                             bool eof = false) {
+  netlib::smtp::server_session s(f.config, {"[127.0.0.1]:40000", "S1"}, f.store, f.users);
+  transcript t;
+  const auto execute = [&](const std::vector<netlib::smtp::server_action>& actions, netlib::input_buffer& buf) {
+    for (const auto& a : actions) {
+      if (const auto* r = std::get_if<netlib::smtp::send_reply>(&a)) {
+        t.sent += r->bytes;
+        std::size_t pos = 0;
+        while (pos < r->bytes.size()) {  // one code per reply (last line has a space or is 3 digits)
+          const auto eol = r->bytes.find("\r\n", pos);
+          const std::string line = r->bytes.substr(pos, eol - pos);
+          if (line.size() == 3 || line[3] == ' ') t.codes.push_back(std::stoi(line.substr(0, 3)));
+          pos = eol + 2;
+        }
+      } else if (std::holds_alternative<netlib::smtp::start_tls>(a)) {
+        t.tls_started = true;
+        buf.clear();
+        if (simulate_tls) s.tls_started();
+      } else {
+        t.closed = true;
+      }
+    }
+  };
+  netlib::input_buffer buf;
+  execute(s.start(), buf);
+  for (auto piece : pieces) {
+    if (t.closed) break;
+    buf.append(piece);
+    auto step = s.receive(buf.data(), test_time);
+    buf.consume(step.consumed);
+    execute(step.actions, buf);
+  }
+  if (eof && !t.closed) execute(s.receive_eof(), buf);
+  t.unconsumed = buf.size();
+  return t;
+}
+
+inline transcript run_server(server_fixture& f, std::string_view input, bool simulate_tls = false, bool eof = false) {
+  return run_pieces(f, netlab::test::pieces{input}, simulate_tls, eof);
+}
+
+}  // namespace smtp_test
