@@ -8,5 +8,6 @@ int main(int argc, char** argv) {
   app->require_subcommand(0, 1);
   netlab::lab_delay::add_calculator_commands(*app);
   netlab::lab_delay::add_quiz_command(*app);
+  netlab::lab_delay::add_simulate_command(*app);
   return netlib::app::run(*app, argc, argv);
 }

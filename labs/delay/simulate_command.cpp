@@ -1,0 +1,184 @@
+// lab-delay simulate: sweeps traffic intensities through netlib::calc::simulate_queue and prints
+// each measured delay and loss beside the formula's prediction for the chosen arrival process and
+// size distribution; --svg draws the sweep.
+#include <fmt/format.h>
+
+#include <cmath>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <sstream>
+
+#include "commands.hpp"
+#include "netlib/app/program.hpp"
+#include "netlib/calc/queue_simulation.hpp"
+#include "netlib/calc/queueing.hpp"
+#include "netlib/core/units.hpp"
+#include "report.hpp"
+#include "svg_plot.hpp"
+
+namespace netlab::lab_delay {
+namespace {
+
+namespace calc = netlib::calc;
+using netlib::units::format_seconds;
+
+struct flags {
+  double length = 12000, rate = 10e6;
+  std::string arrivals = "poisson", sizes = "exponential", trace_file, svg_file;
+  long long buffer = 100, packets = 100000, warmup = 1000;
+  std::uint64_t seed = 1;
+  std::vector<double> intensities;
+  bool json = false;
+};
+
+struct prediction {
+  std::string model;                 // empty: no formula for this combination
+  std::optional<double> queueing_s;  // absent: unbounded or no formula
+  std::optional<double> loss;
+};
+
+prediction predict(const flags& f, const calc::simulation_config& c, double intensity) {
+  const double service = f.length / f.rate;
+  const long long k = f.buffer + 1;
+  if (c.arrivals == calc::arrival_process::poisson && c.sizes == calc::size_distribution::exponential) {
+    const auto r = calc::finite_buffer_delay(f.length, f.rate, c.arrival_rate, k);
+    return {fmt::format("M/M/1/{}", k), r.queueing_delay_s, r.loss_probability};
+  }
+  if (c.arrivals == calc::arrival_process::poisson) {
+    const auto r = calc::queueing_delay(f.length, f.rate, c.arrival_rate, calc::queue_model::md1);
+    return {"M/D/1 (infinite buffer)", r.queueing_delay_s, std::nullopt};
+  }
+  if (c.arrivals == calc::arrival_process::deterministic && c.sizes == calc::size_distribution::fixed) {
+    if (intensity <= 1) return {"D/D/1", 0.0, 0.0};
+    return {"D/D/1", double(f.buffer) * service, 1 - 1 / intensity};  // the buffer stays full
+  }
+  return {};
+}
+
+std::vector<calc::trace_arrival> read_trace(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw netlib::app::failure("cannot open trace '" + path + "'");
+  std::vector<calc::trace_arrival> out;
+  std::string line;
+  for (long long n = 1; std::getline(in, line); ++n) {
+    if (line.empty() || line[0] == '#') continue;
+    if (out.size() >= 10'000'000) throw netlib::app::failure("trace '" + path + "' has more than 10000000 arrivals");
+    std::istringstream fields(line);
+    calc::trace_arrival a;
+    double bytes = 0;
+    if (!(fields >> a.time_s) || (!(fields >> bytes) && !fields.eof()) || a.time_s < 0 || bytes < 0 ||
+        (!out.empty() && a.time_s < out.back().time_s))
+      throw netlib::app::usage_error(fmt::format("{}:{}: expected 'TIME_S [LENGTH_BYTES]' with times in order", path, n));
+    a.length_bits = bytes * 8;
+    out.push_back(a);
+  }
+  return out;
+}
+
+void write_svg(const flags& f, const std::string& model, const std::vector<double>& xs, const nlohmann::json& points) {
+  plot_series sim{"simulated mean ±95% CI", "#1f77b4", false, xs, {}, {}};
+  plot_series p99{"simulated p99", "#ff7f0e", false, xs, {}, {}};
+  plot_series formula{model.empty() ? "no formula" : model, "#d62728", true, {}, {}, {}};
+  plot_series loss{"simulated loss", "#1f77b4", false, xs, {}, {}};
+  plot_series loss_formula{"formula loss", "#d62728", true, {}, {}, {}};
+  for (const auto& p : points) {
+    sim.y.push_back(p["mean_queueing_s"].get<double>() * 1e3);
+    sim.error.push_back(p["ci95_half_width_s"].get<double>() * 1e3);
+    p99.y.push_back(p["p99_queueing_s"].get<double>() * 1e3);
+    loss.y.push_back(p["loss_rate"].get<double>());
+    if (!p["formula_queueing_s"].is_null()) {
+      formula.x.push_back(p["traffic_intensity"]);
+      formula.y.push_back(p["formula_queueing_s"].get<double>() * 1e3);
+    }
+    if (!p["formula_loss"].is_null()) {
+      loss_formula.x.push_back(p["traffic_intensity"]);
+      loss_formula.y.push_back(p["formula_loss"].get<double>());
+    }
+  }
+  const std::string title = fmt::format("FIFO queue, {} arrivals, {} sizes, L = {} b, R = {}, buffer {} packets",
+                                        f.arrivals, f.sizes, f.length, netlib::units::format_bps(f.rate), f.buffer);
+  const std::string svg = render_svg(title, {{"Queueing delay", "traffic intensity La/R", "ms", {formula, sim, p99}, 0},
+                                             {"Loss rate", "traffic intensity La/R", "fraction lost", {loss_formula, loss}, 0}});
+  std::ofstream out(f.svg_file);
+  if (!(out << svg)) throw netlib::app::failure("cannot write '" + f.svg_file + "'");
+}
+
+int run(const flags& f) {
+  calc::simulation_config c{.rate_bps = f.rate, .mean_length_bits = f.length,
+                            .arrivals = f.arrivals == "poisson" ? calc::arrival_process::poisson
+                                        : f.arrivals == "deterministic" ? calc::arrival_process::deterministic
+                                                                        : calc::arrival_process::trace,
+                            .sizes = f.sizes == "fixed" ? calc::size_distribution::fixed : calc::size_distribution::exponential,
+                            .trace = {}, .buffer_packets = f.buffer, .packets = f.packets, .warmup = f.warmup, .seed = f.seed};
+  if (c.arrivals == calc::arrival_process::trace) {
+    if (f.trace_file.empty()) throw netlib::app::usage_error("--arrivals trace needs --trace FILE");
+    c.trace = read_trace(f.trace_file);
+  }
+  auto xs = f.intensities;
+  if (xs.empty())
+    for (int i = 1; i <= 12; ++i) xs.push_back(i / 10.0);
+  nlohmann::json points = nlohmann::json::array();
+  std::string model;
+  if (!f.json)
+    std::cout << fmt::format("{:>5}  {:>21}  {:>10}  {:>10}  {:>10}  {:>9}  {:>9}\n", "I", "sim mean ± 95% CI",
+                             "formula", "sim p95", "sim p99", "sim loss", "formula");
+  for (double x : xs) {
+    c.arrival_rate = x * f.rate / f.length;
+    const auto r = calc::simulate_queue(c);
+    const auto p = predict(f, c, x);
+    model = p.model;
+    points.push_back({{"traffic_intensity", x}, {"arrival_rate_per_s", c.arrival_rate},
+                      {"mean_queueing_s", r.mean_queueing_s}, {"ci95_half_width_s", r.ci95_half_width_s},
+                      {"p95_queueing_s", r.p95_queueing_s}, {"p99_queueing_s", r.p99_queueing_s},
+                      {"loss_rate", r.loss_rate}, {"utilisation", r.utilisation}, {"arrived", r.arrived},
+                      {"dropped", r.dropped}, {"formula_queueing_s", labs::or_null(p.queueing_s)},
+                      {"formula_loss", labs::or_null(p.loss)}});
+    if (!f.json)
+      std::cout << fmt::format("{:>5.2f}  {:>10} ± {:<8}  {:>10}  {:>10}  {:>10}  {:>9.4f}  {:>9}\n", x,
+                               format_seconds(r.mean_queueing_s), format_seconds(r.ci95_half_width_s),
+                               p.queueing_s ? format_seconds(*p.queueing_s) : (p.model.empty() ? "-" : "unbounded"),
+                               format_seconds(r.p95_queueing_s), format_seconds(r.p99_queueing_s), r.loss_rate,
+                               p.loss ? fmt::format("{:.4f}", *p.loss) : "-");
+  }
+  if (!f.svg_file.empty()) write_svg(f, model, xs, points);
+  if (f.json) {
+    netlib::app::print_json({{"model", model.empty() ? nlohmann::json(nullptr) : nlohmann::json(model)},
+                             {"arrivals", f.arrivals}, {"sizes", f.sizes}, {"length_bits", f.length},
+                             {"rate_bps", f.rate}, {"buffer_packets", f.buffer}, {"packets", f.packets},
+                             {"warmup", f.warmup}, {"seed", f.seed}, {"points", points}});
+  } else {
+    std::cout << fmt::format("\nformula: {}; buffer {} packets (K = {} with the one being sent); {} packets per "
+                             "point, seed {}\n", model.empty() ? "none for this combination" : model, f.buffer,
+                             f.buffer + 1, f.packets, f.seed);
+    if (!f.svg_file.empty()) std::cout << "plot written to " << f.svg_file << '\n';
+  }
+  return netlib::app::exit_ok;
+}
+
+}  // namespace
+
+void add_simulate_command(CLI::App& app) {
+  auto f = std::make_shared<flags>();
+  auto* cmd = netlib::app::add_command(
+      app, "simulate", "Discrete-event simulation of one FIFO queue with a finite buffer, beside the formula",
+      "lab-delay simulate --length 1500B --rate 10Mbps --arrivals poisson --sizes exponential --buffer 50 --svg sweep.svg");
+  netlib::app::add_quantity(*cmd, "--length", f->length, netlib::units::parse_bits, "(Mean) packet length L (default 1500B)");
+  netlib::app::add_quantity(*cmd, "--rate", f->rate, netlib::units::parse_rate_bps, "Link rate R (default 10Mbps)");
+  cmd->add_option("--arrivals", f->arrivals, "poisson (default), deterministic, or trace")
+      ->check(CLI::IsMember({"poisson", "deterministic", "trace"}));
+  cmd->add_option("--trace", f->trace_file, "Arrival trace: one 'TIME_S [LENGTH_BYTES]' per line, time-scaled to each intensity");
+  cmd->add_option("--sizes", f->sizes, "exponential (default) or fixed packet sizes")->check(CLI::IsMember({"fixed", "exponential"}));
+  cmd->add_option("--buffer", f->buffer, "Waiting room B in packets, the one being sent not counted (default 100)")
+      ->check(CLI::Range(0LL, 10'000'000LL));
+  cmd->add_option("--packets", f->packets, "Arrivals simulated per intensity (default 100000)")->check(CLI::Range(100LL, 20'000'000LL));
+  cmd->add_option("--warmup", f->warmup, "Arrivals not measured at the start (default 1000)")->check(CLI::Range(0LL, 10'000'000LL));
+  cmd->add_option("--seed", f->seed, "Random seed (default 1)");
+  cmd->add_option("--intensity", f->intensities, "Traffic intensity La/R to simulate; repeat (default 0.1 to 1.2 by 0.1)")
+      ->delimiter(',')->check(CLI::Range(0.001, 100.0));
+  cmd->add_option("--svg", f->svg_file, "Also draw the sweep as an SVG plot in FILE");
+  netlib::app::add_json_flag(*cmd, f->json);
+  netlib::app::set_action(*cmd, labs::calc_action([f] { return run(*f); }));
+}
+
+}  // namespace netlab::lab_delay

@@ -1,0 +1,27 @@
+#pragma once
+// A minimal SVG chart: stacked panels of x/y series (lines or points with error bars), axes with
+// ticks, and a legend. Enough for the simulation sweep; no dependency beyond fmt.
+#include <string>
+#include <vector>
+
+namespace netlab::lab_delay {
+
+struct plot_series {
+  std::string name;
+  std::string color;
+  bool line = false;                         // a line through the points, else markers
+  std::vector<double> x, y;
+  std::vector<double> error;                 // ± half-widths, empty for none
+};
+
+struct plot_panel {
+  std::string title;
+  std::string x_label, y_label;
+  std::vector<plot_series> series;
+  double y_max = 0;                          // 0: fit to the data
+};
+
+// The SVG document for the panels, one above the other.
+std::string render_svg(const std::string& title, const std::vector<plot_panel>& panels);
+
+}  // namespace netlab::lab_delay
