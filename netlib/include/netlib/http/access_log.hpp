@@ -1,0 +1,21 @@
+#pragma once
+// Common Log Format lines (the NCSA httpd format):
+//   127.0.0.1 - alice [06/Nov/1994:08:49:37 +0000] "GET /a.html HTTP/1.1" 200 1043
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace netlib::http {
+
+struct access_record {
+  std::string remote_host;
+  std::string user;           // authenticated user, empty for "-"
+  std::int64_t time_s = 0;    // when the request arrived
+  std::string request_line;   // "GET / HTTP/1.1"; empty when none was parsed
+  int status = 0;
+  std::uint64_t body_bytes = 0;
+};
+
+std::string format_clf(const access_record& r);
+
+}  // namespace netlib::http

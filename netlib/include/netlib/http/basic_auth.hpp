@@ -1,0 +1,33 @@
+#pragma once
+// HTTP Basic authentication (RFC 7617) for one protected folder: credentials are checked against
+// an in-memory table the driver loads from a file ("user:password" lines).
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "netlib/http/message.hpp"
+
+namespace netlib::http {
+
+std::optional<std::string> base64_decode(std::string_view in);
+std::string base64_encode(std::string_view in);
+
+struct basic_auth_rule {
+  std::string prefix;   // normalized path prefix, e.g. "private" (a folder under the root)
+  std::string realm = "netlab";
+  std::map<std::string, std::string> users;  // user -> password
+};
+
+// Parses "user:password" lines (blank lines and '#' comments skipped); nullopt names no line.
+std::map<std::string, std::string> parse_users(std::string_view text);
+
+struct auth_decision {
+  bool required = false;      // the path is under the protected folder
+  bool granted = false;
+  std::string user;           // when granted
+};
+
+auth_decision check_basic_auth(const basic_auth_rule& rule, std::string_view path, const request_head& r);
+
+}  // namespace netlib::http

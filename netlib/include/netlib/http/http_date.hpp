@@ -1,0 +1,15 @@
+#pragma once
+// HTTP-date (RFC 9110 §5.6.7): IMF-fixdate out; IMF-fixdate, RFC 850 and asctime formats in.
+// Times are seconds since the Unix epoch, handed in by the driver (cores never read a clock).
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace netlib::http {
+
+std::string format_http_date(std::int64_t unix_seconds);        // "Sun, 06 Nov 1994 08:49:37 GMT"
+std::optional<std::int64_t> parse_http_date(std::string_view text);
+std::string format_clf_date(std::int64_t unix_seconds);         // "06/Nov/1994:08:49:37 +0000"
+
+}  // namespace netlib::http

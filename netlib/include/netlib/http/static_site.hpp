@@ -1,0 +1,73 @@
+#pragma once
+// The static web server's decisions (no I/O): map a request to a file under the root through an
+// injected file_system, and plan the response: status, header fields and where the body comes
+// from (RFC 9110 GET/HEAD semantics, conditional requests §13, ranges §14, Basic auth RFC 7617,
+// the cookie lab's visit page). The driver executes the plan: it writes the head and streams the
+// file part (sendfile where it can).
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <variant>
+
+#include "netlib/core/clock.hpp"
+#include "netlib/http/basic_auth.hpp"
+#include "netlib/http/message.hpp"
+#include "netlib/http/session_store.hpp"
+
+namespace netlib::http {
+
+struct file_info {
+  bool is_directory = false;
+  std::uint64_t size = 0;
+  std::int64_t mtime_s = 0;  // seconds since the Unix epoch
+};
+
+// What the core needs from a file system. Paths are relative to the root, '/'-separated and
+// normalized (target_path); implementations must refuse anything that resolves outside the root
+// (symbolic links included) by answering nullopt.
+class file_system {
+ public:
+  virtual ~file_system() = default;
+  virtual std::optional<file_info> stat(std::string_view path) = 0;
+};
+
+struct file_part {
+  std::string path;           // relative, as given to file_system::stat
+  std::uint64_t offset = 0;
+  std::uint64_t length = 0;
+};
+
+struct response_plan {
+  response_head head;
+  std::variant<std::monostate, std::string, file_part> body;  // none for HEAD, 304, ...
+  std::string user;           // authenticated user, for the access log
+};
+
+struct site_options {
+  std::string server_name = "netlab-http";
+  std::string index = "index.html";
+  std::optional<basic_auth_rule> auth;
+  bool cookies = false;
+  std::string visits_path = "visits";   // the cookie lab's counter page (under the root URL)
+  std::string cookie_name = "sid";
+};
+
+class static_site {
+ public:
+  static_site(site_options options, file_system& files, session_store* sessions = nullptr);
+  // `wall_s`: the time for Date (seconds since the epoch); `now`: for session expiry.
+  response_plan respond(const request_head& r, std::int64_t wall_s, time_point now);
+
+ private:
+  response_plan respond_file(const request_head& r, const std::string& path, const file_info& info);
+  response_plan visits_page(const request_head& r, const session_visit& v);
+  response_plan text_reply(int status, std::string_view message);
+
+  site_options options_;
+  file_system& files_;
+  session_store* sessions_;
+};
+
+}  // namespace netlib::http

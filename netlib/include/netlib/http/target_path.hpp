@@ -1,0 +1,28 @@
+#pragma once
+// Mapping a request target to a path under a document root without escaping it: the path part is
+// percent-decoded (RFC 3986 §2.1) and normalized ("." and ".." segments, RFC 3986 §5.2.4);
+// a ".." that would climb above the root, an encoded "/" or "\", and NUL are refused.
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace netlib::http {
+
+struct target_path {
+  std::string path;            // "dir/file.html"; "" for the root; never starts with '/'
+  bool trailing_slash = false; // the target named a directory ("/dir/")
+  std::string query;           // after '?', still encoded
+};
+
+enum class target_error { malformed, escapes_root };
+
+struct target_result {
+  std::optional<target_path> value;
+  target_error error = target_error::malformed;
+};
+
+// Accepts origin-form ("/a/b?q") and absolute-form ("http://h/a/b").
+target_result decode_target(std::string_view target);
+std::optional<std::string> percent_decode(std::string_view s);
+
+}  // namespace netlib::http

@@ -1,0 +1,47 @@
+// Entity tags and conditional GET (RFC 9110 §8.8.3, §13.1.1, §13.1.3, §13.1.5, §13.2.2).
+#include "netlib/http/validators.hpp"
+
+#include <fmt/format.h>
+
+#include "netlib/http/http_date.hpp"
+
+namespace netlib::http {
+namespace {
+
+std::string_view opaque(std::string_view tag) {
+  tag = trim_ows(tag);
+  if (tag.size() >= 2 && tag.substr(0, 2) == "W/") tag.remove_prefix(2);
+  return tag;
+}
+
+}  // namespace
+
+std::string make_etag(std::uint64_t size, std::int64_t mtime_s) { return fmt::format("\"{:x}-{:x}\"", size, mtime_s); }
+
+bool if_none_match_matches(std::string_view value, std::string_view etag) {
+  if (trim_ows(value) == "*") return true;
+  for (auto item : split_list(value))
+    if (opaque(item) == opaque(etag)) return true;  // weak comparison, §8.8.3.2
+  return false;
+}
+
+bool not_modified(const request_head& r, std::string_view etag, std::int64_t mtime_s) {
+  if (r.method != "GET" && r.method != "HEAD") return false;
+  if (const auto inm = r.fields.combined("If-None-Match")) return if_none_match_matches(*inm, etag);  // step 3
+  if (const auto ims = r.fields.get("If-Modified-Since")) {                                           // step 4
+    const auto t = parse_http_date(*ims);
+    return t && mtime_s <= *t;  // an invalid date is ignored
+  }
+  return false;
+}
+
+bool if_range_allows(const request_head& r, std::string_view etag, std::int64_t mtime_s) {
+  const auto v = r.fields.get("If-Range");
+  if (!v) return true;
+  const std::string_view value = trim_ows(*v);
+  if (!value.empty() && value.front() == '"') return value == etag;  // strong comparison only
+  const auto t = parse_http_date(value);
+  return t && *t == mtime_s;
+}
+
+}  // namespace netlib::http

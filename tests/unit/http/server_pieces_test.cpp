@@ -1,0 +1,141 @@
+// Pure server pieces: dates, ranges, target paths, validators, cookies, sessions, Basic auth, CLF.
+#include <gtest/gtest.h>
+
+#include "netlib/http/access_log.hpp"
+#include "netlib/http/basic_auth.hpp"
+#include "netlib/http/byte_range.hpp"
+#include "netlib/http/cookie.hpp"
+#include "netlib/http/http_date.hpp"
+#include "netlib/http/mime_types.hpp"
+#include "netlib/http/session_store.hpp"
+#include "netlib/http/target_path.hpp"
+#include "netlib/http/validators.hpp"
+
+namespace http = netlib::http;
+
+TEST(HttpDate, FormatsAndParsesAllThreeForms) {
+  EXPECT_EQ(http::format_http_date(784111777), "Sun, 06 Nov 1994 08:49:37 GMT");
+  EXPECT_EQ(http::parse_http_date("Sun, 06 Nov 1994 08:49:37 GMT"), 784111777);
+  EXPECT_EQ(http::parse_http_date("Sunday, 06-Nov-94 08:49:37 GMT"), 784111777);
+  EXPECT_EQ(http::parse_http_date("Sun Nov  6 08:49:37 1994"), 784111777);
+  EXPECT_FALSE(http::parse_http_date("yesterday"));
+  EXPECT_FALSE(http::parse_http_date("Sun, 31 Feb 1994 08:49:37 GMT"));
+  EXPECT_EQ(http::format_clf_date(784111777), "06/Nov/1994:08:49:37 +0000");
+}
+
+TEST(ByteRange, SingleRanges) {
+  using k = http::range_decision::kind;
+  auto r = http::evaluate_range("bytes=0-9", 100);
+  EXPECT_EQ(r.result, k::satisfiable);
+  EXPECT_EQ(r.first, 0u);
+  EXPECT_EQ(r.last, 9u);
+  r = http::evaluate_range("bytes=90-", 100);
+  EXPECT_EQ(r.first, 90u);
+  EXPECT_EQ(r.last, 99u);
+  r = http::evaluate_range("bytes=-10", 100);
+  EXPECT_EQ(r.first, 90u);
+  r = http::evaluate_range("bytes=50-1000", 100);
+  EXPECT_EQ(r.last, 99u);
+  EXPECT_EQ(http::evaluate_range("bytes=100-", 100).result, k::unsatisfiable);
+  EXPECT_EQ(http::evaluate_range("bytes=-0", 100).result, k::unsatisfiable);
+  EXPECT_EQ(http::evaluate_range("bytes=0-1,5-6", 100).result, k::ignore);
+  EXPECT_EQ(http::evaluate_range("items=0-1", 100).result, k::ignore);
+  EXPECT_EQ(http::evaluate_range("bytes=5-1", 100).result, k::ignore);
+}
+
+TEST(TargetPath, NormalizesAndRefusesEscapes) {
+  auto ok = [](std::string_view t) { return http::decode_target(t).value.value().path; };
+  EXPECT_EQ(ok("/"), "");
+  EXPECT_EQ(ok("/a/b.html?x=1"), "a/b.html");
+  EXPECT_EQ(ok("/a/./b/../c"), "a/c");
+  EXPECT_EQ(ok("/caf%C3%A9.txt"), "caf\xc3\xa9.txt");
+  EXPECT_EQ(ok("http://h:8/x/y"), "x/y");
+  EXPECT_TRUE(http::decode_target("/dir/").value->trailing_slash);
+  EXPECT_FALSE(http::decode_target("/dir").value->trailing_slash);
+  for (auto bad : {"/../etc/passwd", "/%2e%2e/etc/passwd", "/a/../../x", "/.%2E/x"}) {
+    auto r = http::decode_target(bad);
+    EXPECT_FALSE(r.value) << bad;
+    EXPECT_EQ(r.error, http::target_error::escapes_root) << bad;
+  }
+  for (auto bad : {"/a%2Fb", "/a%5Cb", "/a%00b", "/a%zz", "/a%4", "*"}) EXPECT_FALSE(http::decode_target(bad).value) << bad;
+}
+
+TEST(Validators, ConditionalGetOrder) {
+  http::request_head r;
+  r.method = "GET";
+  const std::string etag = http::make_etag(10, 1000);
+  r.fields.add("If-None-Match", "\"other\", W/" + etag);
+  EXPECT_TRUE(http::not_modified(r, etag, 1000));
+  r.fields.set("If-None-Match", "\"other\"");
+  r.fields.add("If-Modified-Since", http::format_http_date(5000));
+  EXPECT_FALSE(http::not_modified(r, etag, 1000));  // If-None-Match decides; IMS ignored
+  r.fields.remove("If-None-Match");
+  EXPECT_TRUE(http::not_modified(r, etag, 1000));
+  EXPECT_FALSE(http::not_modified(r, etag, 6000));
+  r.method = "POST";
+  EXPECT_FALSE(http::not_modified(r, etag, 1000));
+}
+
+TEST(Cookies, ParseHeader) {
+  auto c = http::parse_cookie_header("a=1; sid=\"xyz\";bad; b = 2");
+  ASSERT_EQ(c.size(), 3u);
+  EXPECT_EQ(c[1].second, "xyz");
+  EXPECT_EQ(c[2].first, "b");
+  EXPECT_EQ(http::find_cookie("x=1; sid=abc", "sid"), "abc");
+}
+
+TEST(SessionStore, NewKnownExpiredAndCapped) {
+  int n = 0;
+  netlib::virtual_clock clock;
+  http::session_store s(std::chrono::seconds(60), 2, [&] { return "id" + std::to_string(++n); });
+  auto v1 = s.touch(std::nullopt, clock.now(), true);
+  EXPECT_TRUE(v1.is_new);
+  EXPECT_EQ(v1.visits, 1u);
+  auto v2 = s.touch(v1.id, clock.advance(std::chrono::seconds(10)), true);
+  EXPECT_FALSE(v2.is_new);
+  EXPECT_EQ(v2.visits, 2u);
+  auto unknown = s.touch(std::string_view("forged"), clock.now(), true);
+  EXPECT_TRUE(unknown.is_new);
+  EXPECT_EQ(unknown.visits, 1u);
+  auto expired = s.touch(v1.id, clock.advance(std::chrono::seconds(61)), true);
+  EXPECT_TRUE(expired.is_new);
+  EXPECT_NE(expired.id, v1.id);
+  for (int i = 0; i < 5; ++i) s.touch(std::nullopt, clock.now(), false);
+  EXPECT_LE(s.size(), 2u);
+}
+
+TEST(BasicAuth, DecodeAndCheck) {
+  EXPECT_EQ(http::base64_decode("d2lyZXNoYXJrLXN0dWRlbnRzOm5ldHdvcms="), "wireshark-students:network");
+  EXPECT_EQ(http::base64_encode("wireshark-students:network"), "d2lyZXNoYXJrLXN0dWRlbnRzOm5ldHdvcms=");
+  EXPECT_FALSE(http::base64_decode("abc"));
+  http::basic_auth_rule rule{"private", "lab", http::parse_users("# users\nalice:s3cret\n\nbob:pw:with:colons\n")};
+  EXPECT_EQ(rule.users.at("bob"), "pw:with:colons");
+  http::request_head r;
+  EXPECT_FALSE(http::check_basic_auth(rule, "public/a", r).required);
+  EXPECT_FALSE(http::check_basic_auth(rule, "privateer", r).required);
+  auto d = http::check_basic_auth(rule, "private/a", r);
+  EXPECT_TRUE(d.required);
+  EXPECT_FALSE(d.granted);
+  r.fields.add("Authorization", "Basic " + http::base64_encode("alice:wrong"));
+  EXPECT_FALSE(http::check_basic_auth(rule, "private", r).granted);
+  r.fields.set("Authorization", "basic " + http::base64_encode("alice:s3cret"));
+  d = http::check_basic_auth(rule, "private/x", r);
+  EXPECT_TRUE(d.granted);
+  EXPECT_EQ(d.user, "alice");
+}
+
+TEST(AccessLog, CommonLogFormat) {
+  http::access_record r{"127.0.0.1", "alice", 784111777, "GET /a \"b\" HTTP/1.1", 200, 1043};
+  EXPECT_EQ(http::format_clf(r), "127.0.0.1 - alice [06/Nov/1994:08:49:37 +0000] \"GET /a \\\"b\\\" HTTP/1.1\" 200 1043");
+  r.user.clear();
+  r.body_bytes = 0;
+  EXPECT_EQ(http::format_clf(r).substr(0, 14), "127.0.0.1 - - ");
+  EXPECT_EQ(http::format_clf(r).back(), '-');
+}
+
+TEST(MimeTypes, ByExtension) {
+  EXPECT_EQ(http::mime_type_for("a/index.HTML"), "text/html; charset=utf-8");
+  EXPECT_EQ(http::mime_type_for("x.png"), "image/png");
+  EXPECT_EQ(http::mime_type_for("noext"), "application/octet-stream");
+  EXPECT_EQ(http::mime_type_for("dir.d/noext"), "application/octet-stream");
+}

@@ -1,0 +1,191 @@
+// The server's connection rules and the static site's decisions, with an in-memory file system.
+#include "netlib/http/server_session.hpp"
+
+#include <gtest/gtest.h>
+
+#include <map>
+
+#include "netlib/http/http_date.hpp"
+#include "netlib/http/serializer.hpp"
+#include "netlib/http/static_site.hpp"
+#include "netlib/http/validators.hpp"
+#include "support/split_feed.hpp"
+
+namespace http = netlib::http;
+
+namespace {
+
+// Runs a session over the input; returns "serve GET /a" / "reply 405 close" lines.
+std::string run_session(const netlab::test::pieces& in, http::server_session_options opts = {}) {
+  http::server_session s(opts);
+  netlib::input_buffer buf;
+  std::string out;
+  for (auto piece : in) {
+    buf.append(piece);
+    for (int guard = 0; guard < 1000; ++guard) {
+      auto step = s.next(buf.data(), 0);
+      buf.consume(step.consumed);
+      if (std::holds_alternative<http::need_more>(step.action)) break;
+      if (auto* r = std::get_if<http::serve_request>(&step.action)) {
+        http::response_head resp;
+        const bool keep = s.finish_response(r->head, resp, 0);
+        out += "serve " + r->head.method + " " + r->head.target + (r->body.empty() ? "" : " body=" + r->body) +
+               (keep ? "" : " close") + "\n";
+      }
+      if (auto* r = std::get_if<http::send_reply>(&step.action)) {
+        out += "reply " + std::to_string(r->status) + (r->close ? " close" : "");
+        if (r->bytes.find("Allow: GET, HEAD\r\n") != std::string::npos) out += " allow";
+        out += "\n";
+        if (r->close) return out;
+      }
+    }
+  }
+  return out;
+}
+
+TEST(ServerSession, PipelinedRequestsAnsweredInOrder) {
+  const std::string in =
+      "GET /1 HTTP/1.1\r\nHost: a\r\n\r\n"
+      "POST /2 HTTP/1.1\r\nHost: a\r\nContent-Length: 3\r\n\r\nabc"
+      "BREW /3 HTTP/1.1\r\nHost: a\r\n\r\n"
+      "HEAD /4 HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n";
+  const std::string expected = "serve GET /1\nreply 405 allow\nreply 501\nserve HEAD /4 close\n";
+  netlab::test::for_each_split(in, [&](const netlab::test::pieces& p) { ASSERT_EQ(run_session(p), expected); });
+}
+
+TEST(ServerSession, FramingErrorAnsweredAndClosed) {
+  const std::string in = "GET / HTTP/1.1\r\nHost: a\r\n\r\nPOST / HTTP/1.1\r\nHost: a\r\nContent-Length: 1\r\n"
+                         "Transfer-Encoding: chunked\r\n\r\n0\r\n\r\nGET /smuggled HTTP/1.1\r\nHost: a\r\n\r\n";
+  netlab::test::for_each_split(in, [&](const netlab::test::pieces& p) {
+    ASSERT_EQ(run_session(p), "serve GET /\nreply 400 close\n");
+  });
+}
+
+TEST(ServerSession, Http10ClosesUnlessKeepAlive) {
+  EXPECT_EQ(run_session({"GET / HTTP/1.0\r\n\r\n"}), "serve GET / close\n");
+  EXPECT_EQ(run_session({"GET / HTTP/1.0\r\nConnection: keep-alive\r\n\r\n"}), "serve GET /\n");
+  http::server_session s;
+  http::request_head r;
+  r.version = {1, 0};
+  r.fields.add("Connection", "keep-alive");
+  http::response_head resp;
+  EXPECT_TRUE(s.finish_response(r, resp, 784111777));
+  EXPECT_EQ(resp.fields.get("Connection"), "keep-alive");
+  EXPECT_EQ(resp.fields.get("Date"), "Sun, 06 Nov 1994 08:49:37 GMT");
+}
+
+class memory_files : public http::file_system {
+ public:
+  std::map<std::string, http::file_info> files;
+  std::optional<http::file_info> stat(std::string_view path) override {
+    auto it = files.find(std::string(path));
+    if (it == files.end()) return std::nullopt;
+    return it->second;
+  }
+};
+
+http::request_head get(std::string target, std::string method = "GET") {
+  http::request_head r;
+  r.method = std::move(method);
+  r.target = std::move(target);
+  r.fields.add("Host", "a");
+  return r;
+}
+
+struct site_fixture : ::testing::Test {
+  memory_files fs;
+  netlib::virtual_clock clock;
+  int ids = 0;
+  http::session_store sessions{std::chrono::minutes(30), 100, [this] { return "s" + std::to_string(++ids); }};
+  site_fixture() {
+    fs.files[""] = {true, 0, 0};
+    fs.files["index.html"] = {false, 120, 1000};
+    fs.files["docs"] = {true, 0, 0};
+    fs.files["img/a.png"] = {false, 1000, 2000};
+    fs.files["private"] = {true, 0, 0};
+    fs.files["private/index.html"] = {false, 5, 3000};
+  }
+};
+
+TEST_F(site_fixture, FilesDirectoriesAndErrors) {
+  http::static_site site({}, fs);
+  auto p = site.respond(get("/"), 0, clock.now());
+  EXPECT_EQ(p.head.status, 200);
+  EXPECT_EQ(p.head.fields.get("Content-Type"), "text/html; charset=utf-8");
+  EXPECT_EQ(p.head.fields.get("Content-Length"), "120");
+  EXPECT_EQ(p.head.fields.get("Last-Modified"), http::format_http_date(1000));
+  EXPECT_EQ(p.head.fields.get("ETag"), http::make_etag(120, 1000));
+  ASSERT_TRUE(std::holds_alternative<http::file_part>(p.body));
+  EXPECT_EQ(std::get<http::file_part>(p.body).path, "index.html");
+  EXPECT_EQ(site.respond(get("/docs"), 0, clock.now()).head.status, 301);
+  EXPECT_EQ(site.respond(get("/docs"), 0, clock.now()).head.fields.get("Location"), "/docs/");
+  EXPECT_EQ(site.respond(get("/docs/"), 0, clock.now()).head.status, 404);
+  EXPECT_EQ(site.respond(get("/nope"), 0, clock.now()).head.status, 404);
+  EXPECT_EQ(site.respond(get("/../x"), 0, clock.now()).head.status, 403);
+  EXPECT_EQ(site.respond(get("/%2e%2e/x"), 0, clock.now()).head.status, 403);
+  EXPECT_EQ(site.respond(get("/a%2f..%2fb"), 0, clock.now()).head.status, 400);
+  auto head = site.respond(get("/img/a.png", "HEAD"), 0, clock.now());
+  EXPECT_EQ(head.head.fields.get("Content-Length"), "1000");
+  EXPECT_TRUE(std::holds_alternative<std::monostate>(head.body));
+}
+
+TEST_F(site_fixture, ConditionalAndRanges) {
+  http::static_site site({}, fs);
+  auto r = get("/img/a.png");
+  r.fields.add("If-None-Match", http::make_etag(1000, 2000));
+  auto p = site.respond(r, 0, clock.now());
+  EXPECT_EQ(p.head.status, 304);
+  EXPECT_FALSE(p.head.fields.contains("Content-Length"));
+  EXPECT_TRUE(std::holds_alternative<std::monostate>(p.body));
+  r = get("/img/a.png");
+  r.fields.add("If-Modified-Since", http::format_http_date(2000));
+  EXPECT_EQ(site.respond(r, 0, clock.now()).head.status, 304);
+  r = get("/img/a.png");
+  r.fields.add("Range", "bytes=10-19");
+  p = site.respond(r, 0, clock.now());
+  EXPECT_EQ(p.head.status, 206);
+  EXPECT_EQ(p.head.fields.get("Content-Range"), "bytes 10-19/1000");
+  EXPECT_EQ(std::get<http::file_part>(p.body).offset, 10u);
+  EXPECT_EQ(std::get<http::file_part>(p.body).length, 10u);
+  r.fields.set("Range", "bytes=5000-");
+  p = site.respond(r, 0, clock.now());
+  EXPECT_EQ(p.head.status, 416);
+  EXPECT_EQ(p.head.fields.get("Content-Range"), "bytes */1000");
+  r.fields.set("Range", "bytes=0-0");
+  r.fields.add("If-Range", "\"stale\"");
+  EXPECT_EQ(site.respond(r, 0, clock.now()).head.status, 200);
+}
+
+TEST_F(site_fixture, BasicAuthFolder) {
+  http::site_options o;
+  o.auth = http::basic_auth_rule{"private", "lab", {{"alice", "pw"}}};
+  http::static_site site(o, fs);
+  auto p = site.respond(get("/private/"), 0, clock.now());
+  EXPECT_EQ(p.head.status, 401);
+  EXPECT_EQ(p.head.fields.get("WWW-Authenticate"), "Basic realm=\"lab\", charset=\"UTF-8\"");
+  auto r = get("/private/");
+  r.fields.add("Authorization", "Basic " + http::base64_encode("alice:pw"));
+  p = site.respond(r, 0, clock.now());
+  EXPECT_EQ(p.head.status, 200);
+  EXPECT_EQ(p.user, "alice");
+  EXPECT_EQ(site.respond(get("/"), 0, clock.now()).head.status, 200);
+}
+
+TEST_F(site_fixture, CookieVisitCounter) {
+  http::site_options o;
+  o.cookies = true;
+  http::static_site site(o, fs, &sessions);
+  auto first = site.respond(get("/visits"), 0, clock.now());
+  ASSERT_EQ(first.head.fields.get("Set-Cookie"), "sid=s1; Path=/; Max-Age=1800; HttpOnly");
+  EXPECT_NE(std::get<std::string>(first.body).find("<b id=\"visits\">1</b>"), std::string::npos);
+  auto again = get("/visits");
+  again.fields.add("Cookie", "sid=s1");
+  auto second = site.respond(again, 0, clock.advance(std::chrono::minutes(1)));
+  EXPECT_FALSE(second.head.fields.contains("Set-Cookie"));
+  EXPECT_NE(std::get<std::string>(second.body).find("<b id=\"visits\">2</b>"), std::string::npos);
+  auto late = site.respond(again, 0, clock.advance(std::chrono::hours(1)));
+  EXPECT_TRUE(late.head.fields.contains("Set-Cookie"));  // expired: a new visitor
+  EXPECT_NE(std::get<std::string>(late.body).find("<b id=\"visits\">1</b>"), std::string::npos);
+}
+
+}  // namespace
