@@ -36,6 +36,8 @@ struct tcp_reassembler::flow {
   tcp_stream::sink to_server_sink;
   tcp_stream::sink to_client_sink;
   bool streams_closed = false;
+  bool to_server_ended = false;
+  bool to_client_ended = false;
   time_point closed_at{};
 
   flow(std::size_t limit, tcp_visitor* v) : to_server(limit), to_client(limit) {
@@ -156,6 +158,7 @@ void tcp_reassembler::feed(const ip_address& src_ip, const ip_address& dst_ip, c
     }
     if (tcp.has(tcp_flag::ack)) f.stream(other).on_peer_ack(tcp.ack);
     f.sync();
+    report_ends(f, ts, false);
     if ((f.to_server.finished() && f.to_client.finished()) || tcp.has(tcp_flag::rst)) close_streams(f, ts);
   }
   sweep(ts);
@@ -168,6 +171,18 @@ void tcp_reassembler::close_streams(flow& f, time_point ts) {
   f.sync();
   f.streams_closed = true;
   f.closed_at = ts;
+  report_ends(f, ts, true);
+}
+
+void tcp_reassembler::report_ends(flow& f, time_point ts, bool all) {
+  if (!f.to_server_ended && (all || f.to_server.finished())) {
+    f.to_server_ended = true;
+    visitor_.on_end_of_stream(f.conv, tcp_direction::client_to_server, ts);
+  }
+  if (!f.to_client_ended && (all || f.to_client.finished())) {
+    f.to_client_ended = true;
+    visitor_.on_end_of_stream(f.conv, tcp_direction::server_to_client, ts);
+  }
 }
 
 void tcp_reassembler::release(const flow_key& key) {

@@ -29,6 +29,9 @@ struct recorder : tcp_visitor {
   void on_gap(const tcp_conversation& c, tcp_direction d, std::uint64_t n, netlib::time_point) override {
     (d == tcp_direction::client_to_server ? to_server : to_client)[c.id] += fmt::format("[gap {}]", n);
   }
+  void on_end_of_stream(const tcp_conversation& c, tcp_direction d, netlib::time_point) override {
+    (d == tcp_direction::client_to_server ? to_server : to_client)[c.id] += "<end>";
+  }
   void on_close(const tcp_conversation& c) override { closed.push_back(c); }
 };
 
@@ -84,8 +87,8 @@ TEST(TcpReassembler, HandshakeDataTeardown) {
   EXPECT_EQ(c.to_server.payload_bytes, 18u);
   EXPECT_EQ(c.to_client.payload_bytes, 17u);
   EXPECT_EQ(c.to_server.gaps + c.to_client.gaps, 0u);
-  EXPECT_EQ(rec.to_server[0], "GET / HTTP/1.1\r\n\r\n");
-  EXPECT_EQ(rec.to_client[0], "HTTP/1.1 200 OK\r\n");
+  EXPECT_EQ(rec.to_server[0], "GET / HTTP/1.1\r\n\r\n<end>");
+  EXPECT_EQ(rec.to_client[0], "HTTP/1.1 200 OK\r\n<end>");
   EXPECT_EQ(rec.segments.front(), "0> SYN");
   EXPECT_EQ(rec.segments[1], "0< SYN,ACK");
   EXPECT_EQ(c.last_ts - c.first_ts, std::chrono::milliseconds(7));
@@ -126,9 +129,9 @@ TEST(TcpReassembler, ClientIsTheSynSenderEvenWhenTheSynAckComesFirst) {
   ASSERT_EQ(rec.closed.size(), 2u);
   EXPECT_EQ(rec.closed[0].client.to_string(), "10.0.0.1:40000");
   EXPECT_FALSE(rec.closed[0].handshake_seen);
-  EXPECT_EQ(rec.to_server[0], "hello");
+  EXPECT_EQ(rec.to_server[0], "hello<end>");
   EXPECT_EQ(rec.closed[1].client.to_string(), "10.0.0.2:81");
-  EXPECT_EQ(rec.to_server[1], "banner");
+  EXPECT_EQ(rec.to_server[1], "banner<end>");
 }
 
 TEST(TcpReassembler, ReorderedRetransmittedAndLostSegmentsInBothDirections) {
@@ -144,8 +147,8 @@ TEST(TcpReassembler, ReorderedRetransmittedAndLostSegmentsInBothDirections) {
   s.s2c(psh | ack, 8 + 6, 5, "ghi");                 // "def" lost
   s.c2s(ack, 5, 8 + 9);
   r.finish();
-  EXPECT_EQ(rec.to_server[0], "helloworld");
-  EXPECT_EQ(rec.to_client[0], "abc[gap 3]ghi");
+  EXPECT_EQ(rec.to_server[0], "helloworld<end>");
+  EXPECT_EQ(rec.to_client[0], "abc[gap 3]ghi<end>");
   EXPECT_EQ(rec.closed[0].to_client.gap_bytes, 3u);
   EXPECT_EQ(rec.closed[0].to_server.retransmitted_bytes, 5u);
 }
@@ -160,7 +163,7 @@ TEST(TcpReassembler, PortReuseStartsANewConversation) {
   ASSERT_EQ(rec.closed.size(), 2u);
   EXPECT_EQ(rec.closed[0].packets, 8u);
   EXPECT_EQ(rec.closed[1].id, 1u);
-  EXPECT_EQ(rec.to_client[1], "HTTP/1.1 200 OK\r\n");
+  EXPECT_EQ(rec.to_client[1], "HTTP/1.1 200 OK\r\n<end>");
   // A retransmitted SYN on an open conversation is not a new one.
   recorder rec2;
   tcp_reassembler r2(rec2);

@@ -36,6 +36,9 @@ class tcp_visitor {
   virtual void on_segment(const tcp_conversation&, tcp_direction, const tcp_header&, time_point) {}
   virtual void on_data(const tcp_conversation&, tcp_direction, byte_view, time_point) {}
   virtual void on_gap(const tcp_conversation&, tcp_direction, std::uint64_t /*size*/, time_point) {}
+  // No more bytes in this direction: its FIN was reached in order, or the conversation ended
+  // (RST, release, end of capture). Called once per direction.
+  virtual void on_end_of_stream(const tcp_conversation&, tcp_direction, time_point) {}
   // The conversation is released; its counters are final.
   virtual void on_close(const tcp_conversation&) {}
 };
@@ -75,6 +78,7 @@ class tcp_reassembler {
   };
   flow& open(const flow_key& key, const endpoint& src, const endpoint& dst, const tcp_header& tcp, time_point ts);
   void close_streams(flow& f, time_point ts);
+  void report_ends(flow& f, time_point ts, bool all);
   void release(const flow_key& key);
   void sweep(time_point now);
 

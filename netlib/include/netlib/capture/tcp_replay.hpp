@@ -1,0 +1,89 @@
+#pragma once
+// The capture driver for TCP: reads a capture file, decodes every packet, reassembles the TCP
+// conversations and hands them to a visitor or to per-conversation consumers (any protocol core
+// behind a thin adapter), with the capture's timestamps as time.
+//
+//   struct http_feed : netlib::capture::stream_consumer { ... core.receive(bytes) ... };
+//   netlib::capture::replay_conversations("x.pcap", [](const tcp_conversation& c)
+//       -> std::unique_ptr<stream_consumer> {
+//     if (c.server.port != 80) return nullptr;      // not interested
+//     return std::make_unique<http_feed>();
+//   });
+//
+// A malformed packet is counted (replay_stats::decode_errors) and skipped; a corrupt or unreadable
+// file throws capture_error.
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "netlib/capture/capture_reader.hpp"
+#include "netlib/packet/tcp_reassembler.hpp"
+
+namespace netlib::capture {
+
+struct replay_stats {
+  std::uint64_t packets = 0;
+  std::uint64_t tcp_packets = 0;
+  std::uint64_t decode_errors = 0;     // frames whose decoding stopped with an error
+  std::uint64_t truncated_records = 0; // records cut short by the end of the file
+  std::uint64_t skipped_blocks = 0;
+  std::uint64_t conversations = 0;
+  time_point first_ts{};               // of the first packet in the file
+  time_point last_ts{};
+  std::string first_decode_error;      // e.g. "frame 12: tcp: truncated header"
+};
+
+// Feeds every packet of `reader` through the reassembler into `visitor`, then finishes it.
+replay_stats replay_tcp(capture_reader& reader, packet::tcp_visitor& visitor, packet::reassembly_limits limits = {});
+replay_stats replay_tcp(const std::filesystem::path& path, packet::tcp_visitor& visitor,
+                        packet::reassembly_limits limits = {});
+
+// Receives one conversation's two directions in capture order.
+class stream_consumer {
+ public:
+  virtual ~stream_consumer() = default;
+  virtual void on_bytes(packet::tcp_direction d, byte_view bytes, time_point ts) = 0;
+  virtual void on_gap(packet::tcp_direction /*d*/, std::uint64_t /*size*/, time_point /*ts*/) {}
+  virtual void on_end_of_stream(packet::tcp_direction /*d*/, time_point /*ts*/) {}
+  virtual void on_close(const packet::tcp_conversation& /*final_state*/) {}
+};
+
+// Called when a conversation opens; returns its consumer, or nullptr to skip it.
+using consumer_factory = std::function<std::unique_ptr<stream_consumer>(const packet::tcp_conversation&)>;
+
+replay_stats replay_conversations(const std::filesystem::path& path, const consumer_factory& factory,
+                                  packet::reassembly_limits limits = {});
+// Feeds conversation `id` (0-based, in order of first packet, as tshark's tcp.stream) only.
+replay_stats replay_conversation(const std::filesystem::path& path, std::uint64_t id, stream_consumer& consumer,
+                                 packet::reassembly_limits limits = {});
+
+// One line per conversation, like `tshark -z conv,tcp`, with each direction's stream hash.
+struct conversation_summary {
+  packet::tcp_conversation conversation;
+  std::string client_sha256;  // SHA-256 of the reassembled client -> server bytes
+  std::string server_sha256;
+};
+std::vector<conversation_summary> summarize_conversations(capture_reader& reader, replay_stats* stats = nullptr);
+
+// The visitor behind summarize_conversations, to extend (call its overrides from yours).
+class conversation_summarizer : public packet::tcp_visitor {
+ public:
+  conversation_summarizer();
+  ~conversation_summarizer() override;
+  void on_open(const packet::tcp_conversation& c) override;
+  void on_data(const packet::tcp_conversation& c, packet::tcp_direction d, byte_view b, time_point t) override;
+  void on_close(const packet::tcp_conversation& c) override;
+  // The released conversations, ordered by id.
+  std::vector<conversation_summary> take_results();
+
+ private:
+  struct hashes;
+  std::unordered_map<std::uint64_t, std::unique_ptr<hashes>> open_;
+  std::vector<conversation_summary> done_;
+};
+
+}  // namespace netlib::capture

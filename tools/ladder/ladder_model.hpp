@@ -1,0 +1,51 @@
+#pragma once
+// What netlab-ladder shows: the conversations of a capture (with stream hashes) and, for one of
+// them, every segment as a ladder event with relative sequence numbers, labels and measured RTTs.
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "netlib/capture/tcp_replay.hpp"
+#include "netlib/packet/payload_labels.hpp"
+
+namespace netlab::ladder {
+
+struct ladder_event {
+  double time_s = 0;  // since the conversation's first packet
+  netlib::packet::tcp_direction direction{};
+  std::string flags;  // "SYN,ACK"
+  std::uint32_t seq = 0;  // relative to the sender's ISN (or first sequence number seen)
+  std::optional<std::uint32_t> ack;  // relative to the receiver's ISN, when ACK is set
+  std::uint32_t length = 0;
+  std::uint32_t window = 0;
+  std::string label;  // application label of the payload, empty without payload
+  bool retransmission = false;
+  std::optional<double> rtt_s;  // on an ACK: time since the segment it acknowledges was sent
+};
+
+struct ladder_model {
+  std::string file;
+  netlib::capture::replay_stats stats;
+  netlib::time_point capture_start{};
+  std::vector<netlib::capture::conversation_summary> conversations;
+  std::optional<std::uint64_t> selected;
+  std::vector<ladder_event> events;  // of the selected conversation (at most max_events)
+  bool events_truncated = false;
+};
+
+inline constexpr std::size_t max_events = 20000;
+
+ladder_model build_model(const std::filesystem::path& file, std::optional<std::uint64_t> conversation,
+                         const netlib::packet::label_registry& labels);
+
+// The selected conversation's summary (the caller checked it exists).
+const netlib::capture::conversation_summary& selected_summary(const ladder_model& m);
+
+std::string render_conversations_text(const ladder_model& m);
+std::string render_ladder_text(const ladder_model& m);
+std::string render_ladder_svg(const ladder_model& m);
+std::string render_json(const ladder_model& m);
+
+}  // namespace netlab::ladder

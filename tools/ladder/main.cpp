@@ -1,0 +1,43 @@
+// netlab-ladder: the TCP conversations of a capture, and a ladder diagram of one of them.
+#include <fmt/format.h>
+
+#include <fstream>
+#include <iostream>
+
+#include "ladder_model.hpp"
+#include "netlib/app/program.hpp"
+
+int main(int argc, char** argv) {
+  auto app = netlib::app::make_app(
+      "netlab-ladder", "List the TCP conversations of a capture (pcap or pcapng) and draw one as a ladder diagram",
+      "netlab-ladder captures/net/loopback-http.pcapng --conversation 0 --svg ladder.svg");
+  std::string file;
+  bool json = false;
+  std::optional<std::uint64_t> conversation;
+  std::string svg;
+  app->add_option("capture", file, "Capture file (.pcap or .pcapng)")->required();
+  netlib::app::add_json_flag(*app, json);
+  app->add_option("--conversation,-c", conversation, "Conversation id (first column of the list) to draw as a ladder");
+  app->add_option("--svg", svg, "Also write the ladder as SVG to this file (needs --conversation)");
+  return netlib::app::run(*app, argc, argv, [&]() -> int {
+    if (!svg.empty() && !conversation) throw netlib::app::usage_error("--svg needs --conversation N");
+    const auto model = netlab::ladder::build_model(file, conversation, netlib::packet::label_registry::global());
+    if (conversation && *conversation >= model.conversations.size()) {
+      throw netlib::app::failure(fmt::format("{}: no conversation {} (it has {}; run without --conversation to list them)",
+                                             file, *conversation, model.conversations.size()));
+    }
+    if (!svg.empty()) {
+      std::ofstream out(svg, std::ios::binary | std::ios::trunc);
+      out << netlab::ladder::render_ladder_svg(model);
+      if (!out.flush()) throw netlib::app::failure(fmt::format("{}: cannot write the SVG", svg));
+    }
+    if (json) {
+      std::cout << netlab::ladder::render_json(model) << '\n';
+    } else {
+      std::cout << netlab::ladder::render_conversations_text(model);
+      if (conversation) std::cout << '\n' << netlab::ladder::render_ladder_text(model);
+      if (!svg.empty()) std::cout << "ladder written to " << svg << '\n';
+    }
+    return netlib::app::exit_ok;
+  });
+}
