@@ -1,0 +1,61 @@
+#pragma once
+// What a server session asks its driver to do (ARCHITECTURE.md rule 2). The driver executes the
+// actions in order and reports back with passive_opened()/passive_failed(), transfer_finished()
+// and tls_established().
+#include <cstdint>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "netlib/core/clock.hpp"
+#include "netlib/ftp/data_address.hpp"
+#include "netlib/ftp/reply.hpp"
+
+namespace netlib::ftp {
+
+enum class transfer_kind { send_file, send_listing, receive_file };
+
+// How a transfer ended, as the driver reports it (the reply it leads to, RFC 959 §4.2).
+enum class transfer_outcome {
+  completed,        // 226
+  connect_failed,   // 425: no data connection (none arrived, refused, or connect failed)
+  connection_lost,  // 426: the data connection broke or timed out
+  aborted,          // 426 then 226 (ABOR, RFC 959 §4.1.3)
+  local_error,      // 451: reading or writing the file failed
+  storage_error,    // 552: the upload could not be stored
+};
+
+struct send_reply {
+  ftp::reply value;
+};
+// Open a passive listener (on the control connection's local address); reply with
+// passive_opened(host, port) or passive_failed(). A previous listener is replaced.
+struct open_passive {
+  bool extended = false;  // EPSV (RFC 2428 §3) rather than PASV
+};
+struct close_passive {};
+struct start_transfer {
+  transfer_kind kind = transfer_kind::send_file;
+  std::string path;            // virtual path (send_file, receive_file)
+  std::string listing;         // the bytes to send (send_listing)
+  std::uint64_t offset = 0;    // REST (RFC 3659 §5)
+  bool append = false;         // APPE
+  bool ascii = false;          // TYPE A: LF <-> CRLF on the data connection only (RFC 959 §3.1.1.1)
+  bool passive = true;         // accept on the passive listener; otherwise connect to active_target
+  data_address active_target;  // PORT/EPRT target
+  std::string expected_peer;   // RFC 2577 §3: a passive data connection must come from this address
+  bool tls = false;            // PROT P (RFC 4217 §9): TLS on the data connection
+};
+struct abort_transfer {};
+struct close_control {};
+struct start_tls {};  // AUTH TLS (RFC 4217 §4): handshake now, then report tls_established()
+// Call tick() at this time (login delay, idle timeout).
+struct wake_at {
+  time_point when;
+};
+
+using server_action =
+    std::variant<send_reply, open_passive, close_passive, start_transfer, abort_transfer, close_control, start_tls, wake_at>;
+using server_actions = std::vector<server_action>;
+
+}  // namespace netlib::ftp

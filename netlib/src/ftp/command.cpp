@@ -1,0 +1,63 @@
+// Theory of operation: a command line is split at its first space into a verb and an argument
+// (RFC 959 §5.3.1, "<SP>" separates them). Verbs are alphabetic, 3 or 4 letters (RFC 959 §5.3.1;
+// RFC 2428 and RFC 3659 verbs are 4 letters too) and are upper-cased, since verbs are
+// case-insensitive (RFC 959 §5.3.1). The argument is kept as sent, spaces included, so path names
+// with spaces survive. Line framing is netlib::line_framer's; this file only adds the FTP rules.
+#include "netlib/ftp/command.hpp"
+
+#include <cctype>
+
+namespace netlib::ftp {
+
+std::string serialize(const command& c) {
+  return c.argument.empty() ? c.verb + "\r\n" : c.verb + " " + c.argument + "\r\n";
+}
+
+command_result parse_command_line(std::string_view line) {
+  command_result r;
+  r.status = command_status::bad_line;
+  // RFC 959 §4.1.3: ABOR may be preceded by Telnet IP (IAC IP) and Synch (IAC DM); skip them.
+  while (!line.empty() && static_cast<unsigned char>(line[0]) >= 0xF0) line.remove_prefix(1);
+  if (line.find('\0') != std::string_view::npos) {
+    r.error = "NUL in command line";
+    return r;
+  }
+  const std::size_t sp = line.find(' ');
+  const std::string_view verb = line.substr(0, sp);
+  if (verb.size() < 3 || verb.size() > 4) {
+    r.error = verb.empty() ? "empty command line" : "command verb must be 3 or 4 letters";
+    return r;
+  }
+  for (char ch : verb) {
+    if (!std::isalpha(static_cast<unsigned char>(ch))) {
+      r.error = "command verb must be letters only";
+      return r;
+    }
+    r.value.verb += static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+  }
+  if (sp != std::string_view::npos) r.value.argument = std::string(line.substr(sp + 1));
+  r.status = command_status::command;
+  return r;
+}
+
+command_result command_parser::next(byte_view input) {
+  const line_result line = framer_.next(input);
+  command_result r;
+  r.consumed = line.consumed;
+  switch (line.status) {
+    case line_status::need_more:
+      r.status = command_status::need_more;
+      return r;
+    case line_status::too_long:
+      r.status = command_status::bad_line;
+      r.error = "command line too long";
+      return r;
+    default: {
+      command_result parsed = parse_command_line(line.text);
+      parsed.consumed = line.consumed;
+      return parsed;
+    }
+  }
+}
+
+}  // namespace netlib::ftp
