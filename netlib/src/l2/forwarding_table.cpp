@@ -118,6 +118,17 @@ void forwarding_table::add_static(mac_address mac, vlan_id vlan, port_id port) {
   map_[k] = entry{port, time_point{}, true, {}};
 }
 
+std::optional<time_point> forwarding_table::next_expiry() const noexcept {
+  if (aging_ == duration::zero()) return std::nullopt;
+  std::optional<time_point> first;
+  for (const auto& list : lru_) {
+    if (list.empty()) continue;
+    const time_point t = map_.find(list.front())->second.last_seen + aging_;
+    if (!first || t < *first) first = t;
+  }
+  return first;
+}
+
 std::optional<port_id> forwarding_table::lookup(mac_address mac, vlan_id vlan) const {
   auto it = map_.find(make_key(mac, vlan));
   if (it == map_.end()) return std::nullopt;

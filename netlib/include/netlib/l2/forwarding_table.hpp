@@ -39,6 +39,9 @@ class forwarding_table {
   // against the capacity.
   void add_static(mac_address mac, vlan_id vlan, port_id port);
 
+  // When the next dynamic entry will age (nullopt: none will). A driver that wants age events at
+  // their exact time calls tick() then, before feeding a later frame.
+  [[nodiscard]] std::optional<time_point> next_expiry() const noexcept;
   [[nodiscard]] std::optional<port_id> lookup(mac_address mac, vlan_id vlan) const;
   // Every entry, sorted by VLAN then MAC; ages measured at `now`.
   [[nodiscard]] std::vector<fdb_entry> entries(time_point now) const;

@@ -1,0 +1,52 @@
+#include "frame_source.hpp"
+
+#include <algorithm>
+
+namespace netlab::lab_switch {
+
+frame_source::frame_source(const std::vector<std::string>& interface_files, const std::vector<port_file>& port_files) {
+  for (const auto& path : interface_files) {
+    sources_.push_back(source{netlib::capture::capture_reader::open(path), std::nullopt, std::nullopt});
+  }
+  for (const auto& pf : port_files) {
+    sources_.push_back(source{netlib::capture::capture_reader::open(pf.path), pf.port, std::nullopt});
+  }
+  for (auto& s : sources_) {
+    advance(s);
+    const std::size_t ports = s.port ? *s.port + 1U : s.reader.interfaces().size();
+    port_count_ = std::max(port_count_, ports);
+  }
+}
+
+void frame_source::advance(source& s) {
+  auto rec = s.reader.next();
+  if (!rec) {
+    s.head.reset();
+    return;
+  }
+  input_frame f;
+  f.ts = rec->ts;
+  f.port = s.port ? *s.port : static_cast<netlib::l2::port_id>(std::min<std::uint32_t>(rec->interface_id, 0xffff));
+  f.link = rec->link;
+  f.data.assign(rec->data.begin(), rec->data.end());
+  s.head = std::move(f);
+}
+
+std::optional<input_frame> frame_source::next() {
+  source* best = nullptr;
+  for (auto& s : sources_) {
+    if (s.head && (best == nullptr || s.head->ts < best->head->ts)) best = &s;
+  }
+  if (best == nullptr) return std::nullopt;
+  input_frame f = std::move(*best->head);
+  advance(*best);
+  return f;
+}
+
+std::uint64_t frame_source::truncated_records() const {
+  std::uint64_t n = 0;
+  for (const auto& s : sources_) n += s.reader.truncated_records();
+  return n;
+}
+
+}  // namespace netlab::lab_switch

@@ -1,0 +1,169 @@
+// lab-switch replay: feed recorded ports to the switch core and report every decision.
+#include "commands.hpp"
+#include "frame_source.hpp"
+#include "report.hpp"
+#include "switch_options.hpp"
+
+#include "netlib/app/program.hpp"
+#include "netlib/capture/capture_writer.hpp"
+
+#include <fmt/format.h>
+
+#include <charconv>
+#include <cstdio>
+#include <filesystem>
+#include <memory>
+
+namespace netlab::lab_switch {
+
+namespace l2 = netlib::l2;
+using netlib::app::usage_error;
+
+namespace {
+
+struct replay_options {
+  std::vector<std::string> inputs;
+  std::vector<std::string> port_files;  // N=FILE
+  switch_options sw;
+  bool table = false;
+  bool summary = false;
+  bool json = false;
+  std::string write_out;
+};
+
+std::vector<port_file> parse_port_files(const std::vector<std::string>& specs) {
+  std::vector<port_file> out;
+  for (const auto& spec : specs) {
+    const auto eq = spec.find('=');
+    unsigned port = 0;
+    const char* end = spec.data() + (eq == std::string::npos ? 0 : eq);
+    auto [p, ec] = std::from_chars(spec.data(), end, port);
+    if (eq == std::string::npos || ec != std::errc{} || p != end || port > 4095 || eq + 1 == spec.size()) {
+      throw usage_error(fmt::format("--port '{}': expected PORT=FILE, e.g. --port 0=a.pcap", spec));
+    }
+    out.push_back(port_file{static_cast<l2::port_id>(port), spec.substr(eq + 1)});
+  }
+  return out;
+}
+
+// One pcap per port with what the switch sends there (--write-out DIR).
+class port_writers {
+ public:
+  port_writers(const std::string& dir, std::size_t ports) {
+    if (dir.empty()) return;
+    std::error_code ec;
+    std::filesystem::create_directories(dir, ec);
+    if (ec) throw netlib::app::failure(fmt::format("--write-out {}: {}", dir, ec.message()));
+    for (std::size_t p = 0; p < ports; ++p) {
+      writers_.push_back(std::make_unique<netlib::capture::capture_writer>(
+          netlib::capture::capture_writer::create(std::filesystem::path(dir) / fmt::format("port{}.pcap", p))));
+      writers_.back()->set_pcap_precision(netlib::capture::pcap_precision::nanoseconds);
+      writers_.back()->add_interface(netlib::packet::link_type::ethernet, fmt::format("port{}", p));
+    }
+  }
+  void write(const input_frame& f, const l2::forwarding_decision& d) {
+    if (writers_.empty() || !d.header) return;
+    for (const auto& e : d.out) writers_[e.port]->write(0, f.ts, l2::egress_frame(f.data, *d.header, e));
+  }
+
+ private:
+  std::vector<std::unique_ptr<netlib::capture::capture_writer>> writers_;
+};
+
+int run_replay(const replay_options& o) {
+  if (o.inputs.empty() && o.port_files.empty()) throw usage_error("give a capture file or --port N=FILE");
+  frame_source source(o.inputs, parse_port_files(o.port_files));
+  auto sw = make_switch(o.sw, source.port_count());
+  const bool aware = sw.config().vlan_aware;
+  const bool per_frame = !o.summary;
+  port_writers writers(o.write_out, sw.config().port_count);
+  nlohmann::json frames = nlohmann::json::array();
+  std::vector<nlohmann::json> aging_events;
+  std::uint64_t count = 0;
+  std::uint64_t skipped = 0;
+  std::optional<netlib::time_point> first;
+  const bool progress = netlib::app::stderr_is_terminal();
+  while (auto f = source.next()) {
+    ++count;
+    if (!first) first = f->ts;
+    frame_report r{count, netlib::to_seconds(f->ts - *first), f->port, nullptr, {}};
+    l2::forwarding_decision d;
+    // age events at the time they fall due, not at the next frame
+    for (auto due = sw.table().next_expiry(); due && *due <= f->ts; due = sw.table().next_expiry()) {
+      for (const auto& e : sw.tick(*due)) {
+        if (o.summary) continue;
+        if (o.json) {
+          aging_events.push_back(event_json(e, aware));
+          aging_events.back()["time_s"] = netlib::to_seconds(*due - *first);
+        } else {
+          std::fputs((format_event(netlib::to_seconds(*due - *first), e, aware) + '\n').c_str(), stdout);
+        }
+      }
+    }
+    if (f->link != netlib::packet::link_type::ethernet) {
+      r.skipped = fmt::format("link type {} is not Ethernet", static_cast<int>(f->link));
+    } else if (f->port >= sw.config().port_count) {
+      r.skipped = fmt::format("no port {}", f->port);
+    } else {
+      d = sw.receive(f->port, f->data, f->ts);
+      r.decision = &d;
+      writers.write(*f, d);
+    }
+    skipped += r.skipped.empty() ? 0 : 1;
+    if (progress && count % 100000 == 0) fmt::print(stderr, "\r{} frames", count);
+    if (!per_frame) continue;
+    if (o.json) {
+      frames.push_back(frame_json(r, aware));
+      if (!aging_events.empty()) {  // aged before this frame arrived
+        nlohmann::json events(aging_events);
+        for (auto& e : frames.back()["events"]) events.push_back(std::move(e));
+        frames.back()["events"] = std::move(events);
+        aging_events.clear();
+      }
+      continue;
+    }
+    std::string text;
+    for (const auto& e : d.events) {
+      if (std::holds_alternative<l2::aged>(e)) text += format_event(r.time_s, e, aware) + '\n';
+    }
+    text += format_frame(r) + '\n';
+    for (const auto& e : d.events) {
+      if (!std::holds_alternative<l2::aged>(e)) text += format_event(r.time_s, e, aware) + '\n';
+    }
+    std::fputs(text.c_str(), stdout);
+  }
+  if (progress && count >= 100000) fmt::print(stderr, "\r{} frames\n", count);
+  if (source.truncated_records() > 0) fmt::print(stderr, "lab-switch: the last packet of a capture was cut short and skipped\n");
+  if (o.json) {
+    nlohmann::json doc;
+    if (per_frame) doc["frames"] = std::move(frames);
+    if (per_frame || o.table) doc["table"] = table_json(sw);
+    doc["summary"] = summary_json(sw, count, skipped);
+    netlib::app::print_json(doc);
+    return netlib::app::exit_ok;
+  }
+  if (o.summary) std::fputs(format_summary(sw, count, skipped).c_str(), stdout);
+  if (o.table) std::fputs(format_table(sw).c_str(), stdout);
+  return netlib::app::exit_ok;
+}
+
+}  // namespace
+
+void add_replay_command(CLI::App& app) {
+  auto opts = std::make_shared<replay_options>();
+  auto* cmd = netlib::app::add_command(
+      app, "replay", "Replay recorded ports through the learning switch: one line per frame and table event",
+      "lab-switch replay captures/switch/four_hosts.pcapng --table\n"
+      "  lab-switch replay --port 0=a.pcap --port 1=b.pcap --aging 10s --json",
+      [opts] { return run_replay(*opts); });
+  cmd->add_option("inputs", opts->inputs, "pcapng (or pcap) files whose interface ids are the switch's ports")
+      ->check(CLI::ExistingFile);
+  cmd->add_option("--port", opts->port_files, "PORT=FILE: every frame of FILE arrives on PORT (repeatable)");
+  add_switch_options(*cmd, opts->sw);
+  cmd->add_flag("--table", opts->table, "Print the final table like 'bridge fdb show' (MAC, port, VLAN, age, static)");
+  cmd->add_flag("--summary", opts->summary, "Print only the totals (for large captures)");
+  cmd->add_option("--write-out", opts->write_out, "Write DIR/portN.pcap with the frames the switch sends to each port");
+  netlib::app::add_json_flag(*cmd, opts->json);
+}
+
+}  // namespace netlab::lab_switch
