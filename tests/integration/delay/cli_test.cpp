@@ -1,0 +1,168 @@
+// lab-delay's calculator, quiz and simulation commands as graders call them: exact JSON keys,
+// exit codes, determinism of the quiz, and every quiz answer reproduced by its check command.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include "support/process.hpp"
+
+namespace {
+
+using netlab::test::bin_path;
+using nlohmann::json;
+
+json run_json(std::vector<std::string> args) {
+  args.insert(args.begin(), bin_path("lab-delay"));
+  const auto r = netlab::test::run(args);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  return json::parse(r.out);
+}
+
+TEST(DelayCli, NodalJson) {
+  const auto j = run_json({"nodal", "--length", "1500B", "--rate", "10Mbps", "--distance", "2500km", "--speed",
+                           "2.5e8m/s", "--processing", "1ms", "--queueing", "2ms", "--json"});
+  EXPECT_DOUBLE_EQ(j["transmission_s"].get<double>(), 0.0012);
+  EXPECT_DOUBLE_EQ(j["propagation_s"].get<double>(), 0.01);
+  EXPECT_NEAR(j["total_s"].get<double>(), 0.0142, 1e-12);
+}
+
+TEST(DelayCli, QueueJsonNamesTheModelAndReportsUnbounded) {
+  auto j = run_json({"queue", "--length", "1500B", "--rate", "10Mbps", "--arrival-rate", "500/s", "--json"});
+  EXPECT_DOUBLE_EQ(j["traffic_intensity"].get<double>(), 0.6);
+  EXPECT_NEAR(j["queueing_delay_s"].get<double>(), 0.0018, 1e-12);
+  EXPECT_EQ(j["model"], "M/M/1");
+  EXPECT_EQ(j["unbounded"], false);
+  j = run_json({"queue", "--length", "1500B", "--rate", "10Mbps", "--arrival-rate", "500/s", "--model", "md1", "--json"});
+  EXPECT_NEAR(j["queueing_delay_s"].get<double>(), 0.0009, 1e-12);
+  EXPECT_EQ(j["model"], "M/D/1");
+  j = run_json({"queue", "--length", "1500B", "--rate", "10Mbps", "--arrival-rate", "1000/s", "--json"});
+  EXPECT_EQ(j["unbounded"], true);
+  EXPECT_TRUE(j["queueing_delay_s"].is_null());
+}
+
+TEST(DelayCli, EndToEndJson) {
+  auto j = run_json({"e2e", "--links", "3", "--length", "1500B", "--rate", "2Mbps", "--packets", "4", "--json"});
+  EXPECT_NEAR(j["total_s"].get<double>(), 0.036, 1e-12);  // (3 + 4 - 1) × 6 ms
+  j = run_json({"e2e", "--links", "2", "--length", "1000b", "--rate", "1Mbps", "--distance", "200km", "--speed",
+                "2e8m/s", "--json"});
+  EXPECT_NEAR(j["total_s"].get<double>(), 0.004, 1e-12);  // 2 × (1 ms + 1 ms)
+  j = run_json({"e2e", "--link", "1Mbps", "--link", "500kbps", "--length", "1000b", "--packets", "3", "--json"});
+  EXPECT_NEAR(j["total_s"].get<double>(), 0.007, 1e-12);
+  j = run_json({"e2e", "--links", "3", "--rate", "2Mbps", "--message", "8Mb", "--length", "10kb", "--json"});
+  EXPECT_NEAR(j["total_s"].get<double>(), 4.01, 1e-9);
+  EXPECT_NEAR(j["whole_message_s"].get<double>(), 12, 1e-9);
+}
+
+TEST(DelayCli, ExplainShowsTheFormulaWithNumbers) {
+  const auto r = netlab::test::run({bin_path("lab-delay"), "queue", "--length", "1500B", "--rate", "10Mbps",
+                                    "--arrival-rate", "500/s", "--explain"});
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_NE(r.out.find("I = L·a/R = 12000 b × 500 /s / 1e+07 bps = 0.6"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("M/M/1: d_queue = I·(L/R)/(1 - I)"), std::string::npos) << r.out;
+}
+
+TEST(DelayCli, BadInputIsAUsageError) {
+  for (const auto& args : std::vector<std::vector<std::string>>{
+           {"nodal", "--length", "1500", "--rate", "10Mbps"},
+           {"nodal", "--length", "0B", "--rate", "10Mbps"},
+           {"queue", "--length", "1500B", "--rate", "10Mbps"},
+           {"e2e", "--length", "1500B"},
+           {"little", "--time", "1s"}}) {
+    auto argv = args;
+    argv.insert(argv.begin(), bin_path("lab-delay"));
+    const auto r = netlab::test::run(argv);
+    EXPECT_EQ(r.exit_code, 2) << args[0] << ": " << r.err;
+    EXPECT_NE(r.err.find("lab-delay: error:"), std::string::npos);
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  }
+}
+
+TEST(DelayCli, QuizIsDeterministicPerSeed) {
+  const auto a = netlab::test::run({bin_path("lab-delay"), "quiz", "--seed", "42", "--count", "8", "--answers"});
+  const auto b = netlab::test::run({bin_path("lab-delay"), "quiz", "--seed", "42", "--count", "8", "--answers"});
+  const auto c = netlab::test::run({bin_path("lab-delay"), "quiz", "--seed", "43", "--count", "8", "--answers"});
+  const auto shorter = netlab::test::run({bin_path("lab-delay"), "quiz", "--seed", "42", "--count", "3"});
+  ASSERT_EQ(a.exit_code, 0);
+  EXPECT_EQ(a.out, b.out);
+  EXPECT_NE(a.out, c.out);
+  EXPECT_EQ(shorter.out.find("Answer:"), std::string::npos);
+  // The first problems do not depend on the count.
+  EXPECT_EQ(a.out.substr(0, a.out.find("Problem 2")).substr(0, shorter.out.find("\n")),
+            shorter.out.substr(0, shorter.out.find("\n")));
+}
+
+// Runs a problem's check command (lab-delay/lab-throughput ...) with --json.
+json run_check(const std::string& command) {
+  std::istringstream in(command);
+  std::vector<std::string> argv;
+  for (std::string word; in >> word;) argv.push_back(argv.empty() ? bin_path(word) : word);
+  argv.emplace_back("--json");
+  const auto r = netlab::test::run(argv);
+  EXPECT_EQ(r.exit_code, 0) << command << ": " << r.err;
+  return json::parse(r.out);
+}
+
+void expect_same(const json& expected, const json& actual, const std::string& where) {
+  if (expected.is_number()) {
+    ASSERT_TRUE(actual.is_number()) << where;
+    EXPECT_NEAR(actual.get<double>(), expected.get<double>(), 1e-9 * std::max(1.0, std::abs(expected.get<double>())))
+        << where;
+  } else {
+    EXPECT_EQ(actual, expected) << where;
+  }
+}
+
+TEST(DelayCli, EveryQuizAnswerIsReproducedByItsCheckCommand) {
+  const auto quiz = run_json({"quiz", "--seed", "2024", "--count", "21", "--answers", "--json"});
+  ASSERT_EQ(quiz["problems"].size(), 21u);
+  std::set<std::string> kinds;
+  for (const auto& p : quiz["problems"]) {
+    kinds.insert(p["kind"]);
+    const auto out = run_check(p["check_command"]);
+    const std::string kind = p["kind"];
+    for (const auto& [key, value] : p["answer"].items()) {
+      if (kind == "cache") {  // the calculator nests the two cases
+        static const std::map<std::string, std::pair<std::string, std::string>> where{
+            {"access_intensity", {"without_cache", "access_intensity"}},
+            {"response_without_cache_s", {"without_cache", "response_s"}},
+            {"access_intensity_with_cache", {"with_cache", "access_intensity"}},
+            {"response_with_cache_s", {"with_cache", "response_s"}}};
+        const auto& [side, k] = where.at(key);
+        expect_same(value, out[side][k], p["check_command"].get<std::string>() + " " + key);
+      } else {
+        expect_same(value, out[key], p["check_command"].get<std::string>() + " " + key);
+      }
+    }
+  }
+  EXPECT_GE(kinds.size(), 5u);
+}
+
+TEST(DelayCli, SimulateJsonSweep) {
+  const auto j = run_json({"simulate", "--length", "1000b", "--rate", "1Mbps", "--intensity", "0.5,1.5", "--buffer",
+                           "5", "--packets", "20000", "--seed", "3", "--json"});
+  EXPECT_EQ(j["model"], "M/M/1/6");
+  ASSERT_EQ(j["points"].size(), 2u);
+  const auto& low = j["points"][0];
+  const auto& high = j["points"][1];
+  EXPECT_LT(low["loss_rate"].get<double>(), high["loss_rate"].get<double>());
+  EXPECT_NEAR(high["loss_rate"].get<double>(), high["formula_loss"].get<double>(), 0.03);
+  for (const char* key : {"mean_queueing_s", "ci95_half_width_s", "p95_queueing_s", "p99_queueing_s", "formula_queueing_s"})
+    EXPECT_TRUE(low[key].is_number()) << key;
+}
+
+TEST(DelayCli, SimulateWritesAnSvgPlot) {
+  const std::string path = ::testing::TempDir() + "/sweep.svg";
+  const auto r = netlab::test::run({bin_path("lab-delay"), "simulate", "--packets", "5000", "--svg", path});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto cat = netlab::test::run({"/bin/cat", path});
+  EXPECT_EQ(cat.out.rfind("<svg", 0), 0u);
+  EXPECT_NE(cat.out.find("</svg>"), std::string::npos);
+  EXPECT_NE(cat.out.find("polyline"), std::string::npos);
+}
+
+}  // namespace
