@@ -1,0 +1,35 @@
+// Fuzzes the POP3 server session with a maildrop holding two messages.
+#include <cstddef>
+#include <cstdint>
+#include <variant>
+
+#include "netlib/mail/memory_store.hpp"
+#include "netlib/mail/users_table.hpp"
+#include "netlib/pop3/server_session.hpp"
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  if (size < 1) return 0;
+  static const auto users = netlib::mail::users_table::parse("alice:secret\n");
+  netlib::mail::memory_store store;
+  store.add_user("alice");
+  (void)store.deliver("alice", "Subject: a\r\n\r\n.x\r\n");
+  (void)store.deliver("alice", "b\n");
+  netlib::pop3::server_session s({"h", (data[0] & 1) != 0, 20}, store, users);
+  (void)s.start();
+  const netlib::byte_view all(reinterpret_cast<const std::byte*>(data + 1), size - 1);
+  const std::size_t cut = all.empty() ? 0 : data[0] % all.size();
+  netlib::input_buffer buf;
+  for (auto piece : {all.first(cut), all.subspan(cut)}) {
+    buf.append(piece);
+    const auto step = s.receive(buf.data());
+    if (step.consumed > buf.size()) __builtin_trap();
+    buf.consume(step.consumed);
+    for (const auto& a : step.actions)
+      if (std::holds_alternative<netlib::pop3::start_tls>(a)) {
+        buf.clear();
+        s.tls_started();
+      }
+  }
+  (void)s.receive_eof();
+  return 0;
+}

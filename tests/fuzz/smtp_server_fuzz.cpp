@@ -1,0 +1,39 @@
+// Fuzzes the SMTP server session: the first byte picks a split point and whether TLS is
+// available; the rest is fed as client input in two pieces, with STARTTLS honoured.
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <variant>
+
+#include "netlib/mail/memory_store.hpp"
+#include "netlib/mail/users_table.hpp"
+#include "netlib/smtp/server_session.hpp"
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  if (size < 1) return 0;
+  static const auto users = netlib::mail::users_table::parse("alice:secret\n");
+  netlib::mail::memory_store store;
+  store.add_user("alice");
+  netlib::smtp::server_config cfg;
+  cfg.domain = "example.org";
+  cfg.tls_available = (data[0] & 1) != 0;
+  cfg.max_message_bytes = 4096;
+  netlib::smtp::server_session s(cfg, {}, store, users);
+  (void)s.start();
+  const netlib::byte_view all(reinterpret_cast<const std::byte*>(data + 1), size - 1);
+  const std::size_t cut = all.empty() ? 0 : data[0] % all.size();
+  netlib::input_buffer buf;
+  for (auto piece : {all.first(cut), all.subspan(cut)}) {
+    buf.append(piece);
+    const auto step = s.receive(buf.data(), std::chrono::sys_seconds{});
+    if (step.consumed > buf.size()) __builtin_trap();
+    buf.consume(step.consumed);
+    for (const auto& a : step.actions)
+      if (std::holds_alternative<netlib::smtp::start_tls>(a)) {
+        buf.clear();
+        s.tls_started();
+      }
+  }
+  (void)s.receive_eof();
+  return 0;
+}
