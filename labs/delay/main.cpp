@@ -9,5 +9,6 @@ int main(int argc, char** argv) {
   netlab::lab_delay::add_calculator_commands(*app);
   netlab::lab_delay::add_quiz_command(*app);
   netlab::lab_delay::add_simulate_command(*app);
+  netlab::lab_delay::add_live_commands(*app);
   return netlib::app::run(*app, argc, argv);
 }
