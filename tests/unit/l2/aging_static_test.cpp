@@ -90,3 +90,20 @@ TEST(StaticEntries, ReplaceADynamicEntryAndDoNotCountAgainstCapacity) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(Aging, NextExpiryTellsWhenTheOldestEntryAges) {
+  auto config = netlab::test::switch_scenario::config_for(2);
+  config.aging = 10s;
+  netlab::test::switch_scenario s(config);
+  EXPECT_FALSE(s.sw().table().next_expiry());
+  s.expect(0, netlab::test::frame(B, A), decision::flood, {1});
+  const auto t0 = s.clock().now();
+  s.after(3s).expect(1, netlab::test::frame(A, B), decision::forward, {0});
+  EXPECT_EQ(s.sw().table().next_expiry(), t0 + 10s);
+  EXPECT_EQ(s.sw().tick(t0 + 10s).size(), 1U);
+  EXPECT_EQ(s.sw().table().next_expiry(), t0 + 13s);
+}
+
+}  // namespace
