@@ -3,7 +3,7 @@
 // every read and write) and the total deadline, re-checks (deadlines only move later, except
 // set_deadline, which wakes it), and closes the socket when one has passed, which completes any
 // pending read with an error that read_some reports as 0. All of it runs on the connection's
-// executor, one thread, so the state needs no locks.
+// executor (one thread, or one strand in a shared pool), so the state needs no locks.
 #include "netlib/io/connection.hpp"
 
 namespace netlib::io {

@@ -1,7 +1,8 @@
 // Theory of operation: one io_context per thread (threads >= 1), each kept alive by a work guard
 // until stop(). The acceptor lives on the first context; each accepted socket is created on the
 // next context round-robin and its session coroutine runs there, so a connection's handler, reads,
-// writes and watchdog all run on one thread. Live sessions are registered (id -> executor + weak
+// writes and watchdog all run on one thread. In the shared_pool model there is one context run by
+// every thread and each socket is created on its own strand, which gives the same guarantee. Live sessions are registered (id -> executor + weak
 // state) so stop() can close each on its own executor. Over max_connections, a connection gets
 // busy_reply and is closed. stop() closes the listener and every connection and releases the work
 // guards; run() returns when every context has run out of work.
@@ -48,7 +49,8 @@ struct tcp_server::impl {
   std::uint64_t next_id = 0;
 
   impl(server_options o, connection_handler h)
-      : options(std::move(o)), handler(std::move(h)), contexts(make_contexts(options.threads)),
+      : options(std::move(o)), handler(std::move(h)),
+        contexts(make_contexts(options.model == thread_model::shared_pool ? 1u : options.threads)),
         acceptor(*contexts.front()), signals(*contexts.front()) {
     for (auto& ctx : contexts) guards.emplace_back(ctx->get_executor());
   }
@@ -116,8 +118,12 @@ struct tcp_server::impl {
     asio::steady_timer backoff(*contexts.front());
     while (acceptor.is_open()) {
       auto& ctx = *contexts[next++ % contexts.size()];
+      // In the shared pool every connection gets a strand, so its operations never run in parallel.
+      const asio::any_io_executor where = options.model == thread_model::shared_pool
+                                               ? asio::any_io_executor(asio::make_strand(ctx))
+                                               : asio::any_io_executor(ctx.get_executor());
       boost::system::error_code ec;
-      tcp::socket socket = co_await acceptor.async_accept(ctx, asio::redirect_error(use_awaitable, ec));
+      tcp::socket socket = co_await acceptor.async_accept(where, asio::redirect_error(use_awaitable, ec));
       if (ec) {
         if (ec == asio::error::operation_aborted || !acceptor.is_open()) co_return;
         // Out of descriptors or memory: wait a little for connections to finish, then go on.
@@ -127,11 +133,11 @@ struct tcp_server::impl {
       }
       ++accepted;
       if (active.load() >= options.max_connections) {
-        asio::co_spawn(ctx, refuse(std::move(socket)), asio::detached);
+        asio::co_spawn(where, refuse(std::move(socket)), asio::detached);
         continue;
       }
       ++active;
-      asio::co_spawn(ctx, session(std::move(socket)), asio::detached);
+      asio::co_spawn(where, session(std::move(socket)), asio::detached);
     }
   }
 
@@ -176,6 +182,9 @@ void tcp_server::run() {
   std::vector<std::thread> threads;
   for (std::size_t i = 1; i < impl_->contexts.size(); ++i)
     threads.emplace_back([ctx = impl_->contexts[i].get()] { ctx->run(); });
+  if (impl_->options.model == thread_model::shared_pool)
+    for (unsigned i = 1; i < impl_->options.threads; ++i)
+      threads.emplace_back([ctx = impl_->contexts.front().get()] { ctx->run(); });
   impl_->contexts.front()->run();
   for (auto& t : threads) t.join();
 }

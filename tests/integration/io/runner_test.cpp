@@ -9,7 +9,7 @@
 #include "netlib/io/tcp_client.hpp"
 #include "netlib/io/tcp_server.hpp"
 #include "netlib/io/tls.hpp"
-#include "support/line_echo.hpp"
+#include "support/echo_driver.hpp"
 #include "support/process.hpp"
 
 namespace {
@@ -17,30 +17,7 @@ namespace {
 using namespace netlib::io;
 using namespace std::chrono_literals;
 
-// The thin driver: read, feed, execute actions, repeat.
-awaitable<void> echo_driver(connection& c) {
-  netlab::test::line_echo core;
-  netlib::input_buffer in;
-  std::array<std::byte, 4096> buf{};
-  if (!co_await c.write("hello\r\n")) co_return;
-  for (;;) {
-    const std::size_t n = co_await c.read_some(buf);
-    if (n == 0) co_return;
-    in.append(netlib::byte_view(buf.data(), n));
-    auto result = core.receive(in.data());
-    in.consume(result.consumed);
-    for (auto& action : result.actions) {
-      if (auto* reply = std::get_if<netlab::test::send_reply>(&action)) {
-        if (!co_await c.write(reply->text)) co_return;
-      } else if (std::holds_alternative<netlab::test::start_tls>(action)) {
-        in.clear();  // plaintext pipelined after STARTTLS is discarded, never processed
-        if (!co_await c.start_tls()) co_return;
-      } else {
-        co_return;
-      }
-    }
-  }
-}
+using netlab::test::echo_driver;
 
 // A server on a background thread, stopped and joined at scope exit.
 struct running_server {
@@ -113,8 +90,9 @@ TEST(runner, answers_pipelined_lines_in_order) {
 }
 
 TEST(runner, serves_200_concurrent_clients) {
-  for (unsigned threads : {1u, 2u}) {
-    running_server s(quiet({.threads = threads}));
+  for (auto [threads, model] : {std::pair{1u, thread_model::context_per_thread},
+                                {2u, thread_model::context_per_thread}, {2u, thread_model::shared_pool}}) {
+    running_server s(quiet({.threads = threads, .model = model}));
     // 200 clients on one io_context, each sending 10 lines and checking every echo.
     asio::io_context ctx;
     std::atomic<int> good{0};
