@@ -7,5 +7,6 @@ int main(int argc, char** argv) {
                                    "lab-throughput path --link 2Mbps --link 1Mbps --explain");
   app->require_subcommand(0, 1);
   netlab::lab_throughput::add_calculator_commands(*app);
+  netlab::lab_throughput::add_live_commands(*app);
   return netlib::app::run(*app, argc, argv);
 }

@@ -1,0 +1,183 @@
+// lab-throughput serve | measure: a bounded TCP bulk transfer. The client asks for N bytes with
+// netlib::calc's 12-byte bulk request; the server sends exactly N bytes and closes; the client
+// times them (goodput = 8N / time from request to last byte) and keeps a per-interval series.
+#include <fmt/format.h>
+
+#include <chrono>
+#include <iostream>
+#include <memory>
+#include <vector>
+
+#include "commands.hpp"
+#include "netlib/app/program.hpp"
+#include "netlib/calc/bulk_request.hpp"
+#include "netlib/core/units.hpp"
+#include "netlib/io/tcp_client.hpp"
+#include "netlib/io/tcp_server.hpp"
+
+namespace netlab::lab_throughput {
+namespace {
+
+namespace io = netlib::io;
+using steady = std::chrono::steady_clock;
+constexpr std::size_t chunk_size = 64 * 1024;
+constexpr std::size_t max_series = 10000;
+
+double seconds(steady::duration d) { return std::chrono::duration<double>(d).count(); }
+
+struct serve_flags {
+  netlib::app::host_port listen;
+  double max_bytes = 10e9;
+  bool json = false;
+};
+
+io::awaitable<void> serve_one(io::connection& c, std::uint64_t max_bytes, bool json) {
+  netlib::input_buffer buffer;
+  std::array<std::byte, 64> in{};
+  netlib::calc::bulk_parse request;
+  while (request.status == netlib::calc::bulk_status::need_more) {
+    const std::size_t n = co_await c.read_some(in);
+    if (n == 0) co_return;
+    buffer.append(netlib::byte_view(in.data(), n));
+    request = netlib::calc::parse_bulk_request(buffer.data(), max_bytes);
+  }
+  if (request.status != netlib::calc::bulk_status::ok) co_return;  // not our protocol, or too much
+  const auto start = steady::now();
+  std::vector<std::byte> chunk(chunk_size);
+  for (std::size_t i = 0; i < chunk.size(); ++i) chunk[i] = std::byte(static_cast<unsigned char>('a' + i % 26));
+  std::uint64_t left = request.bytes;
+  while (left > 0) {
+    const auto k = static_cast<std::size_t>(std::min<std::uint64_t>(left, chunk.size()));
+    if (!co_await c.write(netlib::byte_view(chunk.data(), k))) co_return;
+    left -= k;
+  }
+  const double took = seconds(steady::now() - start);
+  if (json)
+    std::cout << nlohmann::json{{"client", io::to_string(c.remote_endpoint())}, {"bytes", request.bytes}, {"send_s", took}}.dump()
+              << std::endl;
+  else
+    std::cout << fmt::format("sent {} to {} in {}", netlib::units::format_bytes(double(request.bytes)),
+                             io::to_string(c.remote_endpoint()), netlib::units::format_seconds(took)) << std::endl;
+  c.shutdown_send();
+  while (co_await c.read_some(in) > 0) {
+  }
+}
+
+int run_serve(const serve_flags& f) {
+  const auto max = static_cast<std::uint64_t>(f.max_bytes);
+  const bool json = f.json;
+  io::server_options options;
+  options.host = f.listen.host;
+  options.port = f.listen.port;
+  options.max_connections = 64;
+  options.idle_timeout = std::chrono::seconds(30);
+  io::tcp_server server(options, [max, json](io::connection& c) { return serve_one(c, max, json); });
+  server.run();
+  return netlib::app::exit_ok;
+}
+
+struct measure_flags {
+  std::string server;
+  double bytes = 100e6, interval = 0.1, timeout = 10;
+  bool json = false;
+};
+
+struct sample {
+  double t_s;
+  std::uint64_t bytes;
+};
+
+int run_measure(const measure_flags& f) {
+  const auto hp = netlib::app::parse_host_port(f.server);
+  if (hp.port == 0) throw netlib::app::usage_error("--server needs HOST:PORT with a port");
+  const auto want = static_cast<std::uint64_t>(f.bytes);
+  if (want == 0) throw netlib::app::usage_error("--bytes must be at least 1B");
+  io::tcp_client client(std::chrono::milliseconds(static_cast<long long>(f.timeout * 1000)));
+  const auto t0 = steady::now();
+  client.connect(hp.host, hp.port);
+  const auto t_connected = steady::now();
+  const auto request = netlib::calc::serialize_bulk_request(want);
+  client.write(netlib::byte_view(request.data(), request.size()));
+  std::vector<std::byte> buffer(256 * 1024);
+  std::vector<sample> series;
+  std::uint64_t got = 0;
+  steady::time_point t_first{}, t_last = t_connected;
+  const bool progress = !f.json && netlib::app::stderr_is_terminal();
+  for (;;) {
+    const std::size_t n = client.read_some(buffer);
+    if (n == 0) break;
+    const auto now = steady::now();
+    if (got == 0) t_first = now;
+    got += n;
+    t_last = now;
+    const auto bucket = std::min<std::size_t>(static_cast<std::size_t>(seconds(now - t_connected) / f.interval), max_series - 1);
+    while (series.size() <= bucket) series.push_back({double(series.size() + 1) * f.interval, 0});
+    series[bucket].bytes += n;
+    if (progress && series.size() > 0 && series[bucket].bytes == n)
+      std::cerr << fmt::format("\rreceived {} of {}", netlib::units::format_bytes(double(got)),
+                               netlib::units::format_bytes(double(want))) << std::flush;
+    if (got > want) break;
+  }
+  if (progress) std::cerr << '\n';
+  if (got != want)
+    throw netlib::app::failure(fmt::format("the transfer ended after {} of {} bytes", got, want));
+  const double duration = seconds(t_last - t_connected);
+  const double goodput = duration > 0 ? 8.0 * double(got) / duration : 0;
+  // Every bucket spans one interval except the last, which ends with the last byte.
+  auto width = [&](std::size_t i) {
+    const double w = i + 1 == series.size() ? duration - double(i) * f.interval : f.interval;
+    return w > 0 ? w : f.interval;
+  };
+  if (f.json) {
+    nlohmann::json points = nlohmann::json::array();
+    for (std::size_t i = 0; i < series.size(); ++i)
+      points.push_back({{"t_s", series[i].t_s}, {"bytes", series[i].bytes},
+                        {"goodput_bps", 8.0 * double(series[i].bytes) / width(i)}});
+    netlib::app::print_json({{"server", f.server}, {"bytes_requested", want}, {"bytes_received", got},
+                             {"connect_s", seconds(t_connected - t0)}, {"first_byte_s", seconds(t_first - t_connected)},
+                             {"duration_s", duration}, {"goodput_bps", goodput}, {"interval_s", f.interval},
+                             {"series", points}});
+    return netlib::app::exit_ok;
+  }
+  std::cout << fmt::format("connected to {} in {}\nreceived {} in {}: goodput {}\n", f.server,
+                           netlib::units::format_seconds(seconds(t_connected - t0)),
+                           netlib::units::format_bytes(double(got)), netlib::units::format_seconds(duration),
+                           netlib::units::format_bps(goodput));
+  std::cout << fmt::format("time series (every {}):\n", netlib::units::format_seconds(f.interval));
+  for (std::size_t i = 0; i < series.size(); ++i)
+    std::cout << fmt::format("  {:>8.2f} s  {:>10}  {}\n", series[i].t_s, netlib::units::format_bytes(double(series[i].bytes)),
+                             netlib::units::format_bps(8.0 * double(series[i].bytes) / width(i)));
+  std::cout.flush();
+  return netlib::app::exit_ok;
+}
+
+}  // namespace
+
+void add_live_commands(CLI::App& app) {
+  auto s = std::make_shared<serve_flags>();
+  auto* serve = netlib::app::add_command(app, "serve", "Bulk transfer server: sends each client the bytes it asks for",
+                                         "lab-throughput serve --listen 127.0.0.1:0");
+  netlib::app::add_listen_option(*serve, s->listen);
+  netlib::app::add_quantity(*serve, "--max-bytes", s->max_bytes, netlib::units::parse_bytes,
+                            "Largest transfer a client may ask for (default 10GB)");
+  netlib::app::add_json_flag(*serve, s->json);
+  netlib::app::set_action(*serve, [s] { return run_serve(*s); });
+
+  auto m = std::make_shared<measure_flags>();
+  auto* measure = netlib::app::add_command(app, "measure", "Download N bytes from a serve instance: goodput and time series",
+                                           "lab-throughput measure --server 127.0.0.1:9000 --bytes 100MB");
+  measure->add_option("--server", m->server, "Server HOST:PORT")->required();
+  netlib::app::add_quantity(*measure, "--bytes", m->bytes, netlib::units::parse_bytes, "Bytes to transfer (default 100MB)");
+  netlib::app::add_quantity(*measure, "--interval", m->interval, netlib::units::parse_duration_s,
+                            "Width of each time-series bucket (default 100ms)");
+  netlib::app::add_quantity(*measure, "--timeout", m->timeout, netlib::units::parse_duration_s,
+                            "Give up when nothing arrives for this long (default 10s)");
+  netlib::app::add_json_flag(*measure, m->json);
+  netlib::app::set_action(*measure, [m] {
+    if (m->interval < 0.001) throw netlib::app::usage_error("--interval must be at least 1ms");
+    if (m->timeout <= 0) throw netlib::app::usage_error("--timeout must be positive");
+    return run_measure(*m);
+  });
+}
+
+}  // namespace netlab::lab_throughput
