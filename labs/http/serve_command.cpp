@@ -1,0 +1,121 @@
+// `lab-http serve --root DIR`: options -> serve_context -> netlib::io::tcp_server.
+#include "serve_command.hpp"
+
+#include <fstream>
+#include <random>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "netlib/app/program.hpp"
+#include "netlib/http/server_session.hpp"
+#include "netlib/http/target_path.hpp"
+#include "netlib/io/tcp_server.hpp"
+#include "netlib/io/tls.hpp"
+#include "serve_driver.hpp"
+
+namespace lab_http {
+namespace {
+
+struct serve_options {
+  std::string root;
+  netlib::app::host_port listen;
+  unsigned threads = 1;
+  std::string tls_cert, tls_key;
+  bool cookies = false;
+  std::string auth_dir, auth_users, access_log;
+  std::size_t max_connections = 1024;
+  double idle_timeout_s = 15, head_timeout_s = 10, session_ttl_s = 1800;
+  std::uint64_t max_body = 1 << 20;
+};
+
+std::string read_file(const std::string& path, const char* flag) {
+  std::ifstream in(path);
+  if (!in) throw netlib::app::usage_error(fmt::format("{} {}: cannot read the file", flag, path));
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// 128 random bits as hex: session ids must not be guessable.
+std::string random_id() {
+  static thread_local std::random_device rd;
+  return fmt::format("{:08x}{:08x}{:08x}{:08x}", rd(), rd(), rd(), rd());
+}
+
+std::optional<netlib::http::basic_auth_rule> auth_rule(const serve_options& o) {
+  if (o.auth_dir.empty() && o.auth_users.empty()) return std::nullopt;
+  if (o.auth_dir.empty() || o.auth_users.empty())
+    throw netlib::app::usage_error("--auth-dir and --auth-users go together");
+  const auto decoded = netlib::http::decode_target("/" + o.auth_dir);
+  if (!decoded.value || decoded.value->path.empty()) throw netlib::app::usage_error("--auth-dir " + o.auth_dir + ": not a folder path");
+  netlib::http::basic_auth_rule rule{decoded.value->path, "netlab", netlib::http::parse_users(read_file(o.auth_users, "--auth-users"))};
+  if (rule.users.empty()) throw netlib::app::usage_error("--auth-users " + o.auth_users + ": no user:password lines");
+  return rule;
+}
+
+std::unique_ptr<serve_context> make_context(const serve_options& o) {
+  auto ctx = std::make_unique<serve_context>();
+  ctx->session.limits.max_body = o.max_body;
+  ctx->files = std::make_unique<disk_files>(o.root);
+  netlib::http::site_options site;
+  site.auth = auth_rule(o);
+  site.cookies = o.cookies;
+  if (o.cookies)
+    ctx->sessions = std::make_unique<netlib::http::session_store>(
+        std::chrono::duration_cast<netlib::duration>(std::chrono::duration<double>(o.session_ttl_s)), 100000, random_id);
+  ctx->site = std::make_unique<netlib::http::static_site>(site, *ctx->files, ctx->sessions.get());
+  ctx->log = std::make_unique<access_log>(o.access_log);
+  ctx->head_timeout = std::chrono::milliseconds(static_cast<long long>(o.head_timeout_s * 1000));
+  return ctx;
+}
+
+int run_serve(const serve_options& o) {
+  if ((o.tls_cert.empty()) != (o.tls_key.empty())) throw netlib::app::usage_error("--tls-cert and --tls-key go together");
+  if (o.threads == 0 || o.threads > 64) throw netlib::app::usage_error("--threads must be 1..64");
+  auto ctx = make_context(o);
+  netlib::io::server_options so;
+  so.host = o.listen.host;
+  so.port = o.listen.port;
+  so.threads = o.threads;
+  so.max_connections = o.max_connections;
+  so.idle_timeout = std::chrono::milliseconds(static_cast<long long>(o.idle_timeout_s * 1000));
+  so.busy_reply = netlib::http::make_text_response(503, "503 Service Unavailable: too many connections\n", true,
+                                                   static_cast<std::int64_t>(std::time(nullptr)), "netlab-http");
+  if (!o.tls_cert.empty()) {
+    so.tls = netlib::io::make_server_tls(o.tls_cert, o.tls_key);
+    so.implicit_tls = true;
+  }
+  auto* raw = ctx.get();
+  netlib::io::tcp_server server(so, [raw](netlib::io::connection& c) { return handle_connection(c, *raw); });
+  server.run();
+  return netlib::app::exit_ok;
+}
+
+}  // namespace
+
+void add_serve_command(CLI::App& app) {
+  auto o = std::make_shared<serve_options>();
+  auto* cmd = netlib::app::add_command(
+      app, "serve", "Static web server (GET/HEAD, conditional GET, ranges, keep-alive, HTTPS, cookies, Basic auth)",
+      "lab-http serve --root ./site --listen 127.0.0.1:8080 --access-log access.log\n"
+      "  lab-http serve --root ./site --cookies --auth-dir private --auth-users users.txt\n"
+      "  lab-http serve --root ./site --tls-cert cert.pem --tls-key key.pem");
+  cmd->add_option("--root", o->root, "Document root (files are served from here, never from outside)")->required();
+  netlib::app::add_listen_option(*cmd, o->listen);
+  cmd->add_option("--threads", o->threads, "Threads, each with its own event loop")->capture_default_str();
+  cmd->add_option("--tls-cert", o->tls_cert, "PEM certificate chain: serve HTTPS");
+  cmd->add_option("--tls-key", o->tls_key, "PEM private key for --tls-cert");
+  cmd->add_flag("--cookies", o->cookies, "Cookie lab: session cookie and a visit counter at /visits");
+  cmd->add_option("--auth-dir", o->auth_dir, "Folder under the root that needs Basic authentication (e.g. private)");
+  cmd->add_option("--auth-users", o->auth_users, "File of user:password lines for --auth-dir");
+  cmd->add_option("--access-log", o->access_log, "Append a Common Log Format line per request to this file");
+  cmd->add_option("--max-connections", o->max_connections, "Connections served at once (503 beyond)")->capture_default_str();
+  cmd->add_option("--idle-timeout", o->idle_timeout_s, "Seconds a keep-alive connection may stay idle")->capture_default_str();
+  cmd->add_option("--head-timeout", o->head_timeout_s, "Seconds the whole request head may take (slowloris)")->capture_default_str();
+  cmd->add_option("--session-ttl", o->session_ttl_s, "Seconds a cookie session lives without visits")->capture_default_str();
+  cmd->add_option("--max-body", o->max_body, "Largest request body in bytes (413 beyond)")->capture_default_str();
+  netlib::app::set_action(*cmd, [o] { return run_serve(*o); });
+}
+
+}  // namespace lab_http

@@ -1,0 +1,181 @@
+// Theory of operation: read -> feed -> execute, the thin driver of ARCHITECTURE.md.
+//   1. Feed the buffered bytes to the server_session; drop what it consumed.
+//   2. need_more: arm the request-head deadline as soon as part of a head is buffered (slowloris:
+//      the whole head must arrive within head_timeout, however slowly it trickles), disarm it
+//      between requests and while a body is read (the idle timeout still applies); then read.
+//   3. send_reply (errors, 405, 501): write it; close after it when the session says so.
+//   4. serve_request: the static site plans the response; finish_response adds Date, Server and
+//      Connection; the head is written, then the body: a string, or a file part sent with
+//      sendfile(2) (no copy through user space) or, under TLS, read and written in 64 KiB pieces.
+//   5. Closing after a reply: shut down our side and drain what the client still sends for a
+//      moment, so the kernel does not reset the connection before the client read the reply.
+#include "serve_driver.hpp"
+
+#include <sys/sendfile.h>
+#include <unistd.h>
+
+#include <array>
+#include <cerrno>
+#include <ctime>
+
+#include "netlib/http/access_log.hpp"
+#include "netlib/http/serializer.hpp"
+
+namespace lab_http {
+
+namespace io = netlib::io;
+namespace http = netlib::http;
+
+access_log::access_log(const std::string& path) {
+  if (path.empty()) return;
+  file_ = std::fopen(path.c_str(), "a");
+  if (!file_) throw io::io_error("cannot open access log " + path + " for appending");
+}
+access_log::~access_log() {
+  if (file_) std::fclose(file_);
+}
+void access_log::write(const std::string& line) {
+  if (!file_) return;
+  std::lock_guard lock(mutex_);
+  std::fprintf(file_, "%s\n", line.c_str());
+  std::fflush(file_);
+}
+
+namespace {
+
+std::int64_t wall_now() { return static_cast<std::int64_t>(std::time(nullptr)); }
+
+struct fd_guard {
+  int fd;
+  ~fd_guard() {
+    if (fd >= 0) ::close(fd);
+  }
+};
+
+// sendfile(2) on the raw socket: the kernel copies from the page cache to the socket.
+io::awaitable<bool> send_file_zero_copy(io::connection& c, int fd, std::uint64_t offset, std::uint64_t length) {
+  auto& sock = c.socket();
+  boost::system::error_code ec;
+  sock.non_blocking(true, ec);
+  off_t off = static_cast<off_t>(offset);
+  std::uint64_t left = length;
+  while (left > 0 && c.is_open()) {
+    const ssize_t n = ::sendfile(sock.native_handle(), fd, &off, left < (1u << 20) ? left : (1u << 20));
+    if (n > 0) {
+      left -= static_cast<std::uint64_t>(n);
+      if (!co_await c.write(netlib::byte_view{})) co_return false;  // refreshes the idle deadline
+    } else if (n == 0) {
+      co_return false;  // the file shrank: the promised length cannot be kept
+    } else if (errno == EAGAIN || errno == EWOULDBLOCK) {
+      co_await sock.async_wait(io::tcp::socket::wait_write, io::asio::redirect_error(io::use_awaitable, ec));
+      if (ec) co_return false;
+    } else if (errno != EINTR) {
+      co_return false;
+    }
+  }
+  co_return left == 0;
+}
+
+io::awaitable<bool> send_file_copied(io::connection& c, int fd, std::uint64_t offset, std::uint64_t length) {
+  std::array<std::byte, 65536> chunk;
+  while (length > 0) {
+    const ssize_t n = ::pread(fd, chunk.data(), length < chunk.size() ? length : chunk.size(), static_cast<off_t>(offset));
+    if (n <= 0) co_return false;
+    if (!co_await c.write(netlib::byte_view(chunk.data(), static_cast<std::size_t>(n)))) co_return false;
+    offset += static_cast<std::uint64_t>(n);
+    length -= static_cast<std::uint64_t>(n);
+  }
+  co_return true;
+}
+
+// Writes the planned response; returns false when the connection broke.
+io::awaitable<bool> write_plan(io::connection& c, serve_context& ctx, const http::response_plan& plan,
+                               std::uint64_t& body_bytes) {
+  std::string head = http::serialize(plan.head);
+  if (const auto* text = std::get_if<std::string>(&plan.body)) {
+    body_bytes = text->size();
+    co_return co_await c.write(head + *text);
+  }
+  if (!co_await c.write(head)) co_return false;
+  const auto* part = std::get_if<http::file_part>(&plan.body);
+  if (!part) co_return true;
+  fd_guard fd{ctx.files->open_read(part->path)};
+  if (fd.fd < 0) co_return false;  // vanished since stat: the framing is lost, close
+  const bool ok = c.tls_active() ? co_await send_file_copied(c, fd.fd, part->offset, part->length)
+                                 : co_await send_file_zero_copy(c, fd.fd, part->offset, part->length);
+  if (ok) body_bytes = part->length;
+  co_return ok;
+}
+
+io::awaitable<void> linger_close(io::connection& c) {
+  c.shutdown_send();
+  c.set_deadline(io::connection::steady::now() + std::chrono::seconds(2));
+  std::array<std::byte, 4096> sink;
+  for (int i = 0; i < 64 && co_await c.read_some(sink) > 0; ++i) {
+  }
+  c.close();
+}
+
+std::string remote_host(io::connection& c) { return c.remote_endpoint().address().to_string(); }
+
+// Serves one request; returns whether the connection stays open.
+io::awaitable<bool> serve_one(io::connection& c, serve_context& ctx, http::server_session& session,
+                              const http::serve_request& req, std::int64_t started) {
+  http::response_plan plan;
+  {
+    std::unique_lock lock(ctx.site_mutex, std::defer_lock);
+    if (ctx.sessions) lock.lock();
+    plan = ctx.site->respond(req.head, wall_now(), io::connection::now());
+  }
+  const bool keep = session.finish_response(req.head, plan.head, wall_now());
+  std::uint64_t body_bytes = 0;
+  const bool ok = co_await write_plan(c, ctx, plan, body_bytes);
+  const auto& h = req.head;
+  ctx.log->write(http::format_clf({remote_host(c), plan.user, started,
+                                   h.method + " " + h.target + " HTTP/" + std::to_string(h.version.major) + "." +
+                                       std::to_string(h.version.minor),
+                                   plan.head.status, body_bytes}));
+  co_return ok && keep;
+}
+
+}  // namespace
+
+io::awaitable<void> handle_connection(io::connection& c, serve_context& ctx) {
+  http::server_session session(ctx.session);
+  netlib::input_buffer buf;
+  std::array<std::byte, 16384> chunk;
+  bool head_deadline = false;
+  std::int64_t started = wall_now();
+  for (int rounds = 0; rounds < 10'000'000; ++rounds) {  // bounded: each round reads or answers
+    auto step = session.next(buf.data(), wall_now());
+    buf.consume(step.consumed);
+    if (std::holds_alternative<http::need_more>(step.action)) {
+      const bool in_head = !buf.empty() && session.between_requests();
+      if (in_head && !head_deadline) started = wall_now();
+      if (in_head != head_deadline) c.set_deadline(in_head ? std::optional(io::connection::steady::now() + ctx.head_timeout) : std::nullopt);
+      head_deadline = in_head;
+      const std::size_t n = co_await c.read_some(chunk);
+      if (n == 0) break;  // end of stream, or a deadline closed the connection
+      buf.append(netlib::byte_view(chunk.data(), n));
+      continue;
+    }
+    if (head_deadline) c.set_deadline(std::nullopt);
+    head_deadline = false;
+    if (auto* reply = std::get_if<http::send_reply>(&step.action)) {
+      const bool ok = co_await c.write(reply->bytes);
+      ctx.log->write(http::format_clf({remote_host(c), {}, started, reply->request_line, reply->status, 0}));
+      if (!ok) break;
+      if (reply->close) {
+        co_await linger_close(c);
+        break;
+      }
+    } else if (!co_await serve_one(c, ctx, session, std::get<http::serve_request>(step.action), started)) {
+      if (c.is_open()) co_await linger_close(c);
+      break;
+    }
+    started = wall_now();
+  }
+  c.close();
+}
+
+}  // namespace lab_http
