@@ -31,7 +31,7 @@ std::string run(std::string_view a, std::string_view b) {
       if (std::holds_alternative<ftp::start_tls>(act)) self(s.tls_established(true), self);
     }
   };
-  execute(s.start(), execute);
+  execute(s.start(netlib::time_point{}), execute);
   int ticks = 0;  // the same time sequence for every split: 2 s steps, far below the idle timeout
   for (auto piece : {a, b}) {
     pending.append(piece);

@@ -65,8 +65,9 @@ server_session::server_session(server_config config, file_system& fs)
 void server_session::reply(int code, std::string text) { emit(send_reply{ftp::reply(code, std::move(text))}); }
 void server_session::reply(ftp::reply r) { emit(send_reply{std::move(r)}); }
 
-server_actions server_session::start() {
-  last_activity_ = now_;
+server_actions server_session::start(time_point now) {
+  now_ = now;
+  last_activity_ = now;
   reply(220, config_.greeting);  // RFC 959 §5.4: the connection opens with 220
   return std::exchange(out_, {});
 }

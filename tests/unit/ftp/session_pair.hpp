@@ -45,7 +45,7 @@ struct session_pair {
   explicit session_pair(server_config cfg = default_config()) : server(std::move(cfg), fs) {
     fs.add_file("/readme.txt", "line one\nline two\n");
     fs.add_directory("/pub");
-    deliver(server.start());
+    deliver(server.start(clock.now()));
   }
 
   void deliver(const server_actions& actions) {

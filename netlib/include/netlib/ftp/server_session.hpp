@@ -58,7 +58,7 @@ class server_session {
  public:
   server_session(server_config config, file_system& fs);
 
-  server_actions start();
+  server_actions start(time_point now);  // the 220 greeting; `now` starts the idle clock
   // Time input; call before receive() and at every wake_at time.
   server_actions tick(time_point now);
   server_output receive(byte_view input);

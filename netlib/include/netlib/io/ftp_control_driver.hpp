@@ -1,0 +1,30 @@
+#pragma once
+// The live driver of one FTP control connection: reads into an input_buffer, feeds an
+// ftp::server_session, and executes its actions (send_reply, open_passive, start_transfer,
+// abort_transfer, close_control, start_tls, wake_at) with ftp_data_connection for the data side.
+// No protocol knowledge lives here (ARCHITECTURE.md "drivers are thin").
+//
+//   tcp_server server(opts, [&](connection& c) { return ftp_handle_control(c, settings); });
+#include <atomic>
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "netlib/ftp/file_system.hpp"
+#include "netlib/ftp/server_session.hpp"
+#include "netlib/io/connection.hpp"
+#include "netlib/io/ftp_data_connection.hpp"
+
+namespace netlib::io {
+
+struct ftp_server_settings {
+  ftp::server_config session;  // users, writable, limits; peer_address is filled per connection
+  ftp_data_options data;
+  ftp::file_system* files = nullptr;  // shared by all sessions; must outlive the server
+  // Called with one line per event (commands, replies, transfers) when set; for --verbose logs.
+  std::function<void(const std::string&)> log;
+};
+
+awaitable<void> ftp_handle_control(connection& c, const ftp_server_settings& settings);
+
+}  // namespace netlib::io
