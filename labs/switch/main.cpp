@@ -3,10 +3,11 @@
 #include "netlib/app/program.hpp"
 
 int main(int argc, char** argv) {
-  auto app = netlib::app::make_app("lab-switch", "Learning switch: replay recorded ports through an 802.1D bridge",
+  auto app = netlib::app::make_app("lab-switch", "Learning switch (IEEE 802.1D): replay recorded ports, or switch live between real interfaces",
                                    "lab-switch replay captures/switch/four_hosts.pcapng --table");
   app->require_subcommand(1, 1);
   netlab::lab_switch::add_replay_command(*app);
   netlab::lab_switch::add_make_captures_command(*app);
+  netlab::lab_switch::add_live_commands(*app);
   return netlib::app::run(*app, argc, argv);
 }

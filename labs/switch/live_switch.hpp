@@ -1,0 +1,37 @@
+#pragma once
+// The live driver of the switch core: one libpcap capture thread per port feeding a queue, and the
+// main thread deciding and injecting. Its own transmissions are never relearned or re-forwarded:
+// a capture sees the frames injected on its port too, and the transmit_guard recognises them.
+#include "netlib/l2/learning_switch.hpp"
+
+#include <atomic>
+#include <chrono>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace netlab::lab_switch {
+
+struct live_output {
+  bool json = false;    // one JSON object per line
+  bool table = false;   // print the table at the end
+  bool quiet = false;   // no per-frame lines
+};
+
+struct live_totals {
+  std::uint64_t frames = 0;
+  std::uint64_t own_ignored = 0;  // our own transmissions handed back by a capture
+  std::uint64_t inject_errors = 0;
+};
+
+// Installs SIGINT/SIGTERM handlers that set the flag returned by stop_flag().
+void install_stop_signals();
+std::atomic<bool>& stop_flag();
+
+// Runs the switch on `interfaces` (port i = interfaces[i]) until a signal, `duration` or `frames`
+// frames. `on_ready` runs once every capture is open. Throws netlib::capture::capture_error.
+live_totals run_live(netlib::l2::learning_switch& sw, const std::vector<std::string>& interfaces,
+                     const live_output& out, std::optional<std::chrono::milliseconds> duration,
+                     std::optional<std::uint64_t> frames, const std::function<void()>& on_ready);
+
+}  // namespace netlab::lab_switch
