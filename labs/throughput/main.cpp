@@ -8,5 +8,6 @@ int main(int argc, char** argv) {
   app->require_subcommand(0, 1);
   netlab::lab_throughput::add_calculator_commands(*app);
   netlab::lab_throughput::add_live_commands(*app);
+  netlab::lab_throughput::add_experiment_command(*app);
   return netlib::app::run(*app, argc, argv);
 }

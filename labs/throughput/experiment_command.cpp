@@ -1,0 +1,153 @@
+// lab-throughput experiment: builds a two-namespace path with a chosen delay and rate, measures
+// its RTT with lab-delay ping (against lab-delay echo) and its throughput with lab-throughput
+// measure (against lab-throughput serve), and prints them beside the model's prediction:
+//   RTT = 2·d (+ the probe's transmission time both ways),
+//   goodput = R · MSS / (MSS + 66) (TCP/IP headers with timestamps, 32 + 20, and Ethernet, 14).
+#include <unistd.h>
+
+#include <fmt/format.h>
+
+#include <csignal>
+#include <cmath>
+#include <iostream>
+#include <memory>
+
+#include "commands.hpp"
+#include "netlib/app/process.hpp"
+#include "netlib/app/program.hpp"
+#include "netlib/core/units.hpp"
+#include "netns_path.hpp"
+
+namespace netlab::lab_throughput {
+namespace {
+
+using netlib::units::format_bps;
+using netlib::units::format_seconds;
+constexpr double mss = 1448, overhead = 66;
+constexpr double probe_frame_bits = (14 + 20 + 8 + 40) * 8.0;  // Ethernet + IP + UDP + ~40 B of ping text
+
+struct flags {
+  double delay = 0.01, rate = 10e6, bytes = 0, rtt_tolerance = 0.2, rate_tolerance = 0.15;
+  long long count = 10;
+  bool json = false, verbose = false;
+};
+
+volatile std::sig_atomic_t interrupted = 0;
+extern "C" void on_interrupt(int) { interrupted = 1; }
+
+// SIGINT/SIGTERM let the current step finish (each is bounded), then the path is torn down.
+void catch_interrupts() {
+  struct sigaction sa {};
+  sa.sa_handler = on_interrupt;
+  sigemptyset(&sa.sa_mask);
+  sigaction(SIGINT, &sa, nullptr);
+  sigaction(SIGTERM, &sa, nullptr);
+}
+
+void check_interrupted() {
+  if (interrupted) throw netlib::app::failure("interrupted: the namespaces were removed");
+}
+
+nlohmann::json run_json(std::vector<std::string> argv, const std::string& what) {
+  const auto r = netlib::app::run(argv, {}, std::chrono::seconds(120));
+  if (r.exit_code != 0) throw netlib::app::failure(what + " failed: " + r.err.substr(0, r.err.find('\n')));
+  return nlohmann::json::parse(r.out);
+}
+
+std::vector<std::string> concat(std::vector<std::string> a, const std::vector<std::string>& b) {
+  a.insert(a.end(), b.begin(), b.end());
+  return a;
+}
+
+int run(const flags& f) {
+  if (geteuid() != 0)
+    throw netlib::app::failure("the experiment needs root to create network namespaces (ip netns) and shape "
+                               "traffic (tc): run it with sudo");
+  const std::string bin = netlib::app::own_directory();
+  const double bytes = f.bytes > 0 ? f.bytes : std::max(1e5, f.rate / 8 * 3);  // about 3 s of data
+  catch_interrupts();
+  netns_path::remove_stale(f.verbose);
+  netns_path path({.one_way_delay_s = f.delay, .rate_bps = f.rate}, f.verbose);
+  check_interrupted();
+  const std::string server = netns_path::server_address;
+
+  // RTT: without netem the echo server holds each reply for the whole round-trip delay instead.
+  std::vector<std::string> echo_args{bin + "/lab-delay", "echo", "--listen", server + ":0"};
+  if (!path.netem()) echo_args.insert(echo_args.end(), {"--delay", fmt::format("{}us", std::llround(2e6 * f.delay))});
+  netlib::app::process echo(concat(path.exec_in(path.server_ns()), echo_args));
+  const auto echo_at = echo.wait_listening();
+  check_interrupted();
+  const auto ping = run_json(concat(path.exec_in(path.client_ns()),
+                                    {bin + "/lab-delay", "ping", "--server", echo_at, "--count", std::to_string(f.count),
+                                     "--timeout", "2s", "--json"}),
+                             "ping");
+
+  netlib::app::process serve(concat(path.exec_in(path.server_ns()), {bin + "/lab-throughput", "serve", "--listen", server + ":0"}));
+  check_interrupted();
+  const auto serve_at = serve.wait_listening();
+  const auto measure = run_json(concat(path.exec_in(path.client_ns()),
+                                       {bin + "/lab-throughput", "measure", "--server", serve_at, "--bytes",
+                                        fmt::format("{}B", std::llround(bytes)), "--timeout", "30s", "--json"}),
+                                "measure");
+
+  check_interrupted();
+  const double rtt_predicted = 2 * f.delay + 2 * probe_frame_bits / f.rate;
+  const double rtt_measured = ping["rtt_avg_s"];
+  const double goodput_predicted = f.rate * mss / (mss + overhead);
+  const double goodput_measured = measure["goodput_bps"];
+  const double rtt_error = (rtt_measured - rtt_predicted) / rtt_predicted;
+  const double rate_error = (goodput_measured - goodput_predicted) / goodput_predicted;
+  // The RTT tolerance has a 1 ms floor: scheduling noise matters at tiny delays.
+  const bool rtt_ok = std::abs(rtt_measured - rtt_predicted) <= std::max(f.rtt_tolerance * rtt_predicted, 0.001);
+  const bool rate_ok = std::abs(rate_error) <= f.rate_tolerance;
+  const std::string delay_by = path.netem() ? "netem" : "echo server (this kernel has no sch_netem)";
+  if (f.json) {
+    netlib::app::print_json(
+        {{"delay_s", f.delay}, {"rate_bps", f.rate}, {"delay_injected_by", path.netem() ? "netem" : "echo_server"},
+         {"rtt", {{"predicted_s", rtt_predicted}, {"measured_avg_s", rtt_measured}, {"measured_min_s", ping["rtt_min_s"]},
+                  {"measured_max_s", ping["rtt_max_s"]}, {"loss_rate", ping["loss_rate"]}, {"error", rtt_error},
+                  {"tolerance", f.rtt_tolerance}, {"within_tolerance", rtt_ok}}},
+         {"throughput", {{"predicted_bps", goodput_predicted}, {"measured_bps", goodput_measured},
+                         {"bytes", measure["bytes_received"]}, {"duration_s", measure["duration_s"]},
+                         {"error", rate_error}, {"tolerance", f.rate_tolerance}, {"within_tolerance", rate_ok}}},
+         {"namespaces", {path.server_ns(), path.client_ns()}}, {"within_tolerance", rtt_ok && rate_ok}});
+    return netlib::app::exit_ok;
+  }
+  std::cout << fmt::format("path: {} <-> {}, one-way delay {} (by {}), rate {} each way\n\n", path.server_ns(),
+                           path.client_ns(), format_seconds(f.delay), delay_by, format_bps(f.rate));
+  std::cout << fmt::format("{:<22} {:>12} {:>12} {:>8}  {}\n", "", "predicted", "measured", "error", "within");
+  std::cout << fmt::format("{:<22} {:>12} {:>12} {:>7.1f}%  {} (±{:g}%)\n", "RTT (2d + 2·frame/R)", format_seconds(rtt_predicted),
+                           format_seconds(rtt_measured), 100 * rtt_error, rtt_ok ? "yes" : "NO", 100 * f.rtt_tolerance);
+  std::cout << fmt::format("{:<22} {:>12} {:>12} {:>7.1f}%  {} (±{:g}%)\n", "goodput (R·MSS/frame)",
+                           format_bps(goodput_predicted), format_bps(goodput_measured), 100 * rate_error,
+                           rate_ok ? "yes" : "NO", 100 * f.rate_tolerance);
+  std::cout << fmt::format("\n{} pings, {:.0f}% lost; {} transferred in {}; namespaces removed\n", f.count,
+                           100 * ping["loss_rate"].get<double>(), netlib::units::format_bytes(bytes),
+                           format_seconds(measure["duration_s"].get<double>()));
+  std::cout.flush();
+  return netlib::app::exit_ok;
+}
+
+}  // namespace
+
+void add_experiment_command(CLI::App& app) {
+  auto f = std::make_shared<flags>();
+  auto* cmd = netlib::app::add_command(
+      app, "experiment", "As root: build a two-namespace path (delay, rate), measure RTT and goodput vs prediction",
+      "sudo lab-throughput experiment --delay 10ms --rate 10Mbps");
+  netlib::app::add_quantity(*cmd, "--delay", f->delay, netlib::units::parse_duration_s, "One-way delay d of the path (default 10ms)");
+  netlib::app::add_quantity(*cmd, "--rate", f->rate, netlib::units::parse_rate_bps, "Rate R of the path, each way (default 10Mbps)");
+  netlib::app::add_quantity(*cmd, "--bytes", f->bytes, netlib::units::parse_bytes, "Bytes to transfer (default: 3 s at the rate)");
+  cmd->add_option("--count", f->count, "Pings (default 10)")->check(CLI::Range(1LL, 1000LL));
+  netlib::app::add_quantity(*cmd, "--rtt-tolerance", f->rtt_tolerance, netlib::units::parse_fraction, "Allowed RTT error (default 20%)");
+  netlib::app::add_quantity(*cmd, "--rate-tolerance", f->rate_tolerance, netlib::units::parse_fraction, "Allowed goodput error (default 15%)");
+  cmd->add_flag("--verbose", f->verbose, "Print each ip/tc command on stderr");
+  netlib::app::add_json_flag(*cmd, f->json);
+  netlib::app::set_action(*cmd, [f] {
+    if (f->rate < 100e3 || f->rate > 10e9) throw netlib::app::usage_error("--rate must be between 100kbps and 10Gbps");
+    if (f->delay > 1) throw netlib::app::usage_error("--delay must be at most 1s");
+    return run(*f);
+  });
+}
+
+}  // namespace netlab::lab_throughput
