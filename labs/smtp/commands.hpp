@@ -1,0 +1,8 @@
+#pragma once
+// lab-smtp subcommands, one file each.
+#include <CLI/CLI.hpp>
+
+namespace lab_smtp {
+void add_serve(CLI::App& app);
+void add_send(CLI::App& app);
+}  // namespace lab_smtp

@@ -1,0 +1,43 @@
+#pragma once
+// Live drivers for the SMTP cores (ARCHITECTURE.md "drivers are thin"): read, feed the core,
+// execute its actions. serve_smtp runs one server connection on a tcp_server; smtp_send runs the
+// client core over a blocking tcp_client.
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "netlib/io/asio.hpp"
+#include "netlib/io/connection.hpp"
+#include "netlib/mail/mail_store.hpp"
+#include "netlib/mail/users_table.hpp"
+#include "netlib/smtp/client_session.hpp"
+#include "netlib/smtp/server_session.hpp"
+
+namespace netlib::io {
+
+struct smtp_service {
+  smtp::server_config config;  // tls_available is taken from the connection
+  mail::mail_store& store;
+  const mail::users_table& users;
+  std::atomic<std::uint64_t> next_session{1};
+};
+
+awaitable<void> serve_smtp(connection& conn, smtp_service& service);
+
+struct client_endpoint {
+  std::string host = "127.0.0.1";
+  unsigned short port = 25;
+  std::chrono::milliseconds timeout{std::chrono::seconds(30)};
+  std::shared_ptr<ssl::context> tls;  // for STARTTLS/STLS
+  std::function<void(std::string_view)> trace;  // "C: ..." / "S: ..." lines, when set
+};
+
+// Connects, runs the dialogue, returns the core's result. Throws io_error when the connection or
+// the TLS handshake fails.
+smtp::client_result smtp_send(const client_endpoint& server, smtp::client_options options, smtp::envelope env,
+                              std::string message);
+
+}  // namespace netlib::io
