@@ -1,0 +1,109 @@
+// The live switch on real interfaces: three hosts in network namespaces on `lab-switch run`, and
+// the same scenario on a Linux bridge (the kernel as the oracle). Root only; skipped with the
+// reason otherwise, except under CI=true, where it fails.
+#include "netns_lab.hpp"
+
+#include <gtest/gtest.h>
+
+#include <csignal>
+#include <sstream>
+
+namespace {
+
+using namespace netlab::test;
+using nlohmann::json;
+
+// Every JSON line lab-switch printed.
+std::vector<json> json_lines(const std::string& out) {
+  std::vector<json> lines;
+  std::istringstream in(out);
+  for (std::string line; std::getline(in, line);) {
+    if (!line.empty() && line[0] == '{') lines.push_back(json::parse(line));
+  }
+  return lines;
+}
+
+// No frame was ever taken as coming from a host on another host's port: the switch never
+// relearned its own transmissions.
+void expect_sources_on_their_ports(const std::vector<json>& lines) {
+  for (const auto& l : lines) {
+    if (!l.contains("frame") || l["src"].is_null()) continue;
+    for (int i = 1; i <= 3; ++i) {
+      if (l["src"] == netns_hosts::mac(i)) EXPECT_EQ(l["in_port"], i - 1) << l;
+    }
+    for (const auto& e : l["events"]) EXPECT_NE(e["event"], "move") << l;
+  }
+}
+
+TEST(LiveSwitch, ThreeNamespacesOnLabSwitchRunAndTheSameOnALinuxBridge) {
+  NETLAB_REQUIRE_ROOT();
+  NETLAB_REQUIRE_PEER("ip");
+  NETLAB_REQUIRE_PEER("ping");
+  ping_outcome ours;
+  {
+    netns_hosts hosts(unique_prefix(), false);
+    ASSERT_TRUE(hosts.build());
+    process sw({bin_path("lab-switch"), "run", "--port", hosts.sw(1), "--port", hosts.sw(2), "--port", hosts.sw(3),
+                "--json"});
+    ASSERT_TRUE(sw.wait_for_line("{\"event\":\"ready\"")) << sw.err();
+    ours = ping_scenario(hosts);
+    sw.signal(SIGTERM);
+    EXPECT_EQ(sw.wait(), 0) << sw.err();
+    const auto lines = json_lines(sw.out());
+    ASSERT_FALSE(lines.empty());
+    expect_sources_on_their_ports(lines);
+    const auto& summary = lines.back();
+    ASSERT_EQ(summary["event"], "summary");
+    EXPECT_GE(summary["own_frames_ignored"].get<int>(), 1);  // captures do hand our frames back
+    std::map<std::string, int> table;
+    for (const auto& e : summary["table"]) table[e["mac"]] = e["port"];
+    EXPECT_EQ(table[netns_hosts::mac(1)], 0);
+    EXPECT_EQ(table[netns_hosts::mac(2)], 1);
+  }
+  EXPECT_TRUE(ours.ping_ok);
+  EXPECT_TRUE(ours.h3_saw_arp_broadcast);
+  EXPECT_FALSE(ours.h3_saw_echo);
+  EXPECT_TRUE(ours.h2_saw_echo);
+
+  netns_hosts kernel(unique_prefix(), true);
+  ASSERT_TRUE(kernel.build());
+  const auto oracle = ping_scenario(kernel);
+  EXPECT_TRUE(oracle.ping_ok);
+  EXPECT_EQ(ours, oracle) << "lab-switch " << ours << " vs Linux bridge " << oracle;
+}
+
+TEST(LiveSwitch, TopologyBuildsHostsAndTearsThemDownOnExit) {
+  NETLAB_REQUIRE_ROOT();
+  NETLAB_REQUIRE_PEER("ip");
+  NETLAB_REQUIRE_PEER("ping");
+  const auto prefix = unique_prefix();
+  netns_hosts leftovers(prefix, false);  // removes anything left if the program dies
+  process topo({bin_path("lab-switch"), "topology", "--hosts", "3", "--prefix", prefix, "--json"});
+  const auto ready = topo.wait_for_line("{\"event\":\"ready\"", std::chrono::seconds(30));
+  ASSERT_TRUE(ready) << topo.err();
+  const json r = json::parse(*ready);
+  ASSERT_EQ(r["hosts"].size(), 3U);
+  EXPECT_EQ(r["hosts"][0]["netns"], prefix + "h1");
+  const auto ping = run({"ip", "netns", "exec", prefix + "h3", "ping", "-c", "2", "-i", "0.2", "-W", "2", "10.0.0.1"},
+                        {}, std::chrono::seconds(15));
+  EXPECT_EQ(ping.exit_code, 0) << ping.out;
+  topo.signal(SIGINT);
+  EXPECT_EQ(topo.wait(std::chrono::seconds(30)), 0) << topo.err();
+  const auto list = run({"ip", "netns", "list"});
+  EXPECT_EQ(list.out.find(prefix + "h"), std::string::npos) << list.out;
+  const auto links = run({"ip", "link", "show"});
+  EXPECT_EQ(links.out.find(prefix + "s"), std::string::npos) << links.out;
+}
+
+TEST(LiveSwitch, TopologyWithoutRootSaysSo) {
+  std::vector<std::string> argv{bin_path("lab-switch"), "topology", "--hosts", "2"};
+  if (::geteuid() == 0) {  // drop to nobody for this one run
+    NETLAB_REQUIRE_PEER("setpriv");
+    argv.insert(argv.begin(), {"setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"});
+  }
+  const auto r = run(argv);
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("needs root"), std::string::npos) << r.err;
+}
+
+}  // namespace
