@@ -54,6 +54,16 @@ int main(int argc, char** argv) {
         writer.flush();
       }
     }
+    // Packets already captured when a signal or the deadline came still go to the file: read
+    // until the interface is quiet for one poll timeout (at most 1 s more).
+    const auto drain_end = std::chrono::steady_clock::now() + std::chrono::seconds(1);
+    while ((count == 0 || writer.packets_written() < count) && std::chrono::steady_clock::now() < drain_end) {
+      auto rec = cap.next();
+      if (!rec) break;
+      rec->interface_id = iface;
+      writer.write(*rec);
+      writer.flush();
+    }
     const auto stats = cap.stats();
     if (json) {
       netlib::app::print_json({{"file", output},
