@@ -10,6 +10,8 @@
 // writer and transfer coroutines are done, since they use the connection.
 #include "netlib/io/ftp_control_driver.hpp"
 
+#include <sys/socket.h>
+
 #include <chrono>
 
 #include <fmt/format.h>
@@ -45,6 +47,7 @@ class control_driver : public std::enable_shared_from_this<control_driver> {
   awaitable<void> wake_loop();
   awaitable<void> transfer(std::shared_ptr<ftp_data_connection> data, ftp::start_transfer t);
   void log(const std::string& line) { if (settings_.log) settings_.log(line); }
+  bool control_alive();
 
   connection& conn_;
   const ftp_server_settings& settings_;
@@ -138,6 +141,15 @@ awaitable<void> control_driver::wake_loop() {
   notify();
 }
 
+// A client that closes the control connection before the data connection of an upload has left
+// the session: the FIN is already queued on the control socket, so peek for it before committing.
+bool control_driver::control_alive() {
+  if (!conn_.is_open()) return false;
+  char byte;
+  const auto n = ::recv(conn_.socket().native_handle(), &byte, 1, MSG_PEEK | MSG_DONTWAIT);
+  return n != 0;
+}
+
 void control_driver::open_passive() {
   passive_ = std::make_shared<ftp_data_connection>(conn_.executor(), settings_.data);
   const auto local = conn_.local_endpoint().address();
@@ -169,7 +181,7 @@ awaitable<void> control_driver::transfer(std::shared_ptr<ftp_data_connection> da
     const auto address = asio::ip::make_address(t.active_target.host, ec);
     if (!ec) connected = co_await data->connect(tcp::endpoint(address, t.active_target.port), conn_.local_endpoint().address());
   }
-  if (connected) result = co_await data->run(t, *settings_.files);
+  if (connected) result = co_await data->run(t, *settings_.files, [this] { return !finished_ && control_alive(); });
   else if (data && data->aborted()) result.outcome = ftp::transfer_outcome::aborted;
   log(fmt::format("transfer {} bytes", result.bytes));
   current_.reset();
@@ -183,6 +195,9 @@ awaitable<void> control_driver::transfer(std::shared_ptr<ftp_data_connection> da
 
 awaitable<void> control_driver::run() {
   conn_.set_idle_timeout(std::chrono::milliseconds(0));  // the session's own idle timeout (421) rules
+  // RFC 959 §4.1.3: clients send ABOR's Synch as TCP urgent data; keep it in the byte stream.
+  boost::system::error_code ec;
+  conn_.socket().set_option(asio::socket_base::out_of_band_inline(true), ec);
   execute(core_.start(connection::now()));
   waking_ = true;
   asio::co_spawn(conn_.executor(), [self = shared_from_this()] { return self->wake_loop(); }, asio::detached);

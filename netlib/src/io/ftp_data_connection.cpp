@@ -114,7 +114,8 @@ awaitable<bool> ftp_data_connection::secure() {
   co_return !ec;
 }
 
-awaitable<ftp_transfer_result> ftp_data_connection::run(const ftp::start_transfer& t, ftp::file_system& fs) {
+awaitable<ftp_transfer_result> ftp_data_connection::run(const ftp::start_transfer& t, ftp::file_system& fs,
+                                                        std::function<bool()> keep) {
   // (No co_await inside ?: or && here: GCC 12 miscompiles some of those.)
   ftp_transfer_result r;
   bool ready = true;
@@ -125,7 +126,7 @@ awaitable<ftp_transfer_result> ftp_data_connection::run(const ftp::start_transfe
   if (!ready) {
     r.outcome = aborted_ ? transfer_outcome::aborted : transfer_outcome::connect_failed;
   } else if (t.kind == ftp::transfer_kind::receive_file) {
-    r = co_await receive(t, fs);
+    r = co_await receive(t, fs, keep);
   } else {
     r = co_await send(t, fs);
   }
@@ -176,7 +177,8 @@ awaitable<ftp_transfer_result> ftp_data_connection::send(const ftp::start_transf
   co_return r;
 }
 
-awaitable<ftp_transfer_result> ftp_data_connection::receive(const ftp::start_transfer& t, ftp::file_system& fs) {
+awaitable<ftp_transfer_result> ftp_data_connection::receive(const ftp::start_transfer& t, ftp::file_system& fs,
+                                                            const std::function<bool()>& keep) {
   ftp_transfer_result r;
   ftp::fs_status s;
   auto writer = fs.open_write(t.path, t.append, t.offset, s);
@@ -203,7 +205,7 @@ awaitable<ftp_transfer_result> ftp_data_connection::receive(const ftp::start_tra
     if (ec && !clean_end) co_return ftp_transfer_result{transfer_outcome::connection_lost, r.bytes};
     if (ec) break;
   }
-  if (aborted_ || timed_out_) co_return ftp_transfer_result{transfer_outcome::aborted, r.bytes};
+  if (aborted_ || timed_out_ || (keep && !keep())) co_return ftp_transfer_result{transfer_outcome::aborted, r.bytes};
   if (!writer->commit()) co_return ftp_transfer_result{transfer_outcome::storage_error, r.bytes};
   co_return r;
 }

@@ -6,6 +6,7 @@
 // conversion and a no-progress timeout. abort() (ABOR, disconnect) stops whatever is running.
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <memory>
 
 #include "netlib/ftp/file_system.hpp"
@@ -38,7 +39,10 @@ class ftp_data_connection : public std::enable_shared_from_this<ftp_data_connect
   // Waits for the client's connection; connections from other addresses are refused.
   awaitable<bool> accept(const asio::ip::address& expected_peer);
   awaitable<bool> connect(const tcp::endpoint& target, const asio::ip::address& local);
-  awaitable<ftp_transfer_result> run(const ftp::start_transfer& t, ftp::file_system& fs);
+  // `keep` is asked before an upload is committed: false (e.g. the control connection is gone)
+  // discards it, so an upload is stored only while its session is alive.
+  awaitable<ftp_transfer_result> run(const ftp::start_transfer& t, ftp::file_system& fs,
+                                     std::function<bool()> keep = {});
   void abort();
   [[nodiscard]] std::size_t refused() const noexcept { return refused_; }
   [[nodiscard]] bool aborted() const noexcept { return aborted_; }
@@ -49,7 +53,8 @@ class ftp_data_connection : public std::enable_shared_from_this<ftp_data_connect
   void arm(std::chrono::milliseconds timeout);
   awaitable<bool> secure();
   awaitable<ftp_transfer_result> send(const ftp::start_transfer& t, ftp::file_system& fs);
-  awaitable<ftp_transfer_result> receive(const ftp::start_transfer& t, ftp::file_system& fs);
+  awaitable<ftp_transfer_result> receive(const ftp::start_transfer& t, ftp::file_system& fs,
+                                         const std::function<bool()>& keep);
   void close_all();
 
   asio::any_io_executor ex_;
