@@ -1,0 +1,37 @@
+#pragma once
+// A conformance check's outcome: named, weighted, tied to an RFC rule or lab requirement, and on
+// failure saying what was sent, what came back and what was expected.
+#include <string>
+#include <vector>
+
+namespace netlab::grade {
+
+struct check_result {
+  std::string name;         // snake_case, stable across runs: "conditional_get_304"
+  std::string rule;         // "RFC 9110 §13.1.3" or "lab requirement: ..."
+  std::string description;  // one line: what the check verifies
+  double weight = 1;
+  bool passed = false;
+  std::string sent;         // what the grader sent (escaped, shortened)
+  std::string received;     // what came back (escaped, shortened)
+  std::string expected;     // what a conforming peer sends
+  std::string reason;       // on failure: why it failed, in one sentence
+
+  [[nodiscard]] double score() const { return passed ? weight : 0; }
+};
+
+struct suite_result {
+  std::string suite;   // "http", "smtp", "switch"
+  std::string target;  // "127.0.0.1:8080" or a file name
+  std::vector<check_result> checks;
+
+  [[nodiscard]] double score() const;
+  [[nodiscard]] double max_score() const;
+  [[nodiscard]] bool all_passed() const;
+};
+
+// A byte string made readable for a report: CR and LF shown as \r \n, other control bytes as
+// \xNN, cut at `limit` characters with "... (N bytes)".
+std::string printable(std::string_view bytes, std::size_t limit = 400);
+
+}  // namespace netlab::grade

@@ -1,0 +1,50 @@
+// netlab-grade: conformance suites run against a student's server, with a human table, JSON,
+// JUnit XML and Gradescope output. Exit 0 when every check passed, 1 otherwise, 2 on usage errors.
+#include <chrono>
+
+#include "http_suite.hpp"
+#include "netlib/app/program.hpp"
+#include "output.hpp"
+
+namespace {
+
+using namespace netlab::grade;
+
+void add_http_command(CLI::App& app) {
+  struct state {
+    std::string target;
+    std::string path = "/";
+    double timeout_s = 3;
+    output_options out;
+  };
+  auto s = std::make_shared<state>();
+  auto* cmd = netlib::app::add_command(
+      app, "http", "Grade an HTTP/1.1 server: status codes, fields, framing, persistence, pipelining, "
+                   "conditional GET, ranges, path safety",
+      "netlab-grade http --target 127.0.0.1:8080 --path /index.html --gradescope results.json");
+  cmd->add_option("--target", s->target, "The server to grade, HOST:PORT")->required();
+  cmd->add_option("--path", s->path, "An existing, non-empty file on the server (served with 200)")
+      ->capture_default_str();
+  cmd->add_option("--timeout", s->timeout_s, "Seconds to wait for each reply")->capture_default_str()
+      ->check(CLI::Range(0.1, 120.0));
+  add_output_options(*cmd, s->out);
+  netlib::app::set_action(*cmd, [s]() {
+    const auto hp = netlib::app::parse_host_port(s->target);
+    if (hp.port == 0) throw netlib::app::usage_error("--target needs a port: HOST:PORT");
+    if (s->path.empty() || s->path[0] != '/') throw netlib::app::usage_error("--path must start with '/'");
+    http_options o{hp.host, hp.port, s->path,
+                   std::chrono::milliseconds(static_cast<long>(s->timeout_s * 1000))};
+    return emit(run_http_suite(o), s->out);
+  });
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  auto app = netlib::app::make_app(
+      "netlab-grade", "Conformance grading of lab servers, with table, JSON, JUnit and Gradescope output",
+      "netlab-grade http --target 127.0.0.1:8080 --path /index.html --json");
+  add_http_command(*app);
+  app->require_subcommand(1);
+  return netlib::app::run(*app, argc, argv);
+}
