@@ -68,9 +68,9 @@ std::string render_ladder_svg(const ladder_model& m) {
     const char* color = e.flags.find("RST") != std::string::npos ? "red" : e.retransmission ? "orange" : "black";
     out += fmt::format("<text x=\"10\" y=\"{:.1f}\">{:.6f}</text>\n", y[i] + 4, e.time_s);
     out += fmt::format("<line x1=\"{}\" y1=\"{:.1f}\" x2=\"{}\" y2=\"{:.1f}\" stroke=\"{}\" marker-end=\"url(#a)\"/>\n", x1,
-                       y[i], x2, y[i] + slope, color);
+                       y[i] + 6, x2, y[i] + 6 + slope, color);
     out += fmt::format("<text x=\"{}\" y=\"{:.1f}\" text-anchor=\"middle\" fill=\"{}\">{}</text>\n", (left_x + right_x) / 2,
-                       y[i] + 3, color, xml_escape(text));
+                       y[i] + 4, color, xml_escape(text));
     if (e.rtt_s) out += fmt::format("<text x=\"660\" y=\"{:.1f}\">{:.3f} ms</text>\n", y[i] + 4, *e.rtt_s * 1000);
   }
   out += "</svg>\n";
