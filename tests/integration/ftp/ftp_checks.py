@@ -277,6 +277,28 @@ def check_readonly(port, root):
     f.quit()
 
 
+def check_ftps(port, root):
+    import ssl
+    ctx = ssl.create_default_context()
+    ctx.check_hostname = False
+    ctx.verify_mode = ssl.CERT_NONE  # the test's self-signed certificate
+    big = open(os.path.join(root, "big.bin"), "rb").read()
+    for passive in (True, False):
+        mode = "passive" if passive else "active"
+        f = ftplib.FTP_TLS(context=ctx, timeout=TIMEOUT)
+        f.connect(HOST, port)
+        f.auth()
+        expect(isinstance(f.sock, ssl.SSLSocket), f"{mode} AUTH TLS switched the control connection to TLS")
+        f.login("anonymous", "x")
+        f.prot_p()
+        f.set_pasv(passive)
+        expect(sha(retr(f, "big.bin")) == sha(big), f"{mode} RETR over PROT P byte-identical")
+        payload = os.urandom(300000)
+        f.storbinary(f"STOR pub/tls-{mode}.bin", io.BytesIO(payload))
+        expect(open(os.path.join(root, "pub", f"tls-{mode}.bin"), "rb").read() == payload, f"{mode} STOR over PROT P stored")
+        f.quit()
+
+
 def main():
     check, port, root = sys.argv[1], int(sys.argv[2]), sys.argv[3]
     if check == "ftplib":
@@ -291,6 +313,8 @@ def main():
         check_abort_upload(port, root)
     elif check == "login":
         check_login(port, root)
+    elif check == "ftps":
+        check_ftps(port, root)
     elif check == "readonly":
         check_readonly(port, root)
     else:

@@ -108,3 +108,18 @@ TEST(ServeLimits, SessionCapAndIdleTimeout) {
   // The idle timeout closes a silent session with 421.
   EXPECT_EQ(read_line(a).substr(0, 3), "421");
 }
+
+TEST_F(ServePython, ExplicitFtpsAuthTlsProtP) {
+  NETLAB_REQUIRE_PEER("openssl");
+  served_dir d;
+  const auto gen = run({"openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", d.dir + "/key.pem", "-out",
+                        d.dir + "/cert.pem", "-days", "1", "-subj", "/CN=localhost"});
+  ASSERT_EQ(gen.exit_code, 0) << gen.err;
+  running_server s(d, {"--anonymous", "--write", "--tls-cert", d.dir + "/cert.pem", "--tls-key", d.dir + "/key.pem"});
+  expect_check(python_check("ftps", s, d));
+  if (find_program("curl")) {
+    const auto r = run({"curl", "-sS", "-k", "--ssl-reqd", "-o", d.dir + "/curl-tls.bin", s.url("/big.bin")});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_TRUE(read_whole(d.dir + "/curl-tls.bin") == read_whole(d.root + "/big.bin"));
+  }
+}
