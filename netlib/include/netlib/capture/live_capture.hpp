@@ -17,8 +17,8 @@
 namespace netlib::capture {
 
 struct live_options {
-  std::string interface;
-  std::string filter;                 // BPF expression; empty: everything
+  std::string interface{};
+  std::string filter{};               // BPF expression; empty: everything
   int snaplen = 262144;
   bool promiscuous = false;
   std::chrono::milliseconds timeout{100};  // longest wait inside next()
