@@ -10,5 +10,6 @@ int main(int argc, char** argv) {
   netlab::lab_delay::add_quiz_command(*app);
   netlab::lab_delay::add_simulate_command(*app);
   netlab::lab_delay::add_live_commands(*app);
+  netlab::lab_delay::add_analyze_command(*app);
   return netlib::app::run(*app, argc, argv);
 }
