@@ -1,11 +1,13 @@
-// lab-http: the HTTP lab (docs/labs/http.md). Subcommands: serve.
+// lab-http: the HTTP lab (docs/labs/http.md). Subcommands: serve, get.
+#include "get_command.hpp"
 #include "netlib/app/program.hpp"
 #include "serve_command.hpp"
 
 int main(int argc, char** argv) {
   auto app = netlib::app::make_app("lab-http", "HTTP/1.1 lab: web server, client with response-time model",
-                                   "lab-http serve --root ./site");
+                                   "lab-http serve --root ./site\n  lab-http get http://127.0.0.1:8080/ --objects");
   lab_http::add_serve_command(*app);
+  lab_http::add_get_command(*app);
   app->require_subcommand(1);
   return netlib::app::run(*app, argc, argv);
 }

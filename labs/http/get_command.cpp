@@ -1,0 +1,174 @@
+// `lab-http get URL`: fetch the base page (and with --objects the objects it references on the
+// same server) in one of the textbook's modes, print per-object timing, the measured RTT (the TCP
+// handshake of the first connection) and the response time the model of textbook §2.2.2 predicts
+// for that RTT (netlib::calc::http_response_time, the delay lab's calculator).
+#include "get_command.hpp"
+
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "fetch_session.hpp"
+#include "netlib/app/program.hpp"
+#include "netlib/calc/http_timing.hpp"
+#include "netlib/core/units.hpp"
+#include "netlib/http/link_extractor.hpp"
+
+namespace lab_http {
+namespace {
+
+namespace http = netlib::http;
+namespace calc = netlib::calc;
+
+struct get_options {
+  std::string url;
+  bool objects = false, non_persistent = false, pipelined = false, json = false, insecure = false;
+  unsigned parallel = 0;
+  std::string cookie_jar, cache_dir, output, ca_file;
+  double timeout_s = 10;
+};
+
+calc::http_mode mode_of(const get_options& o) {
+  if (o.pipelined) return calc::http_mode::pipelined;
+  if (o.parallel > 0) return calc::http_mode::parallel;
+  if (o.non_persistent) return calc::http_mode::nonpersistent;
+  return calc::http_mode::persistent;
+}
+
+std::vector<http::url> same_server_objects(const http::url& base, const std::string& html) {
+  std::vector<http::url> out;
+  for (const auto& link : http::extract_object_links(html)) {
+    auto u = http::resolve_reference(base, link);
+    if (!u || u->scheme != base.scheme || u->host != base.host || u->port != base.port) continue;
+    bool seen = false;
+    for (const auto& o : out) seen = seen || o.to_string() == u->to_string();
+    if (!seen) out.push_back(*u);
+  }
+  return out;
+}
+
+void write_output(const std::string& path, const std::string& body) {
+  if (path.empty()) return;
+  if (path == "-") {
+    std::cout << body << std::flush;
+    return;
+  }
+  std::ofstream out(path, std::ios::binary);
+  if (!(out << body)) throw netlib::app::failure("cannot write " + path);
+}
+
+nlohmann::json object_json(const object_result& r) {
+  nlohmann::json j{{"url", r.url}, {"status", r.status}, {"body_bytes", r.body_bytes}, {"start_s", r.start_s},
+                   {"end_s", r.end_s}, {"elapsed_s", r.end_s - r.start_s}, {"connection", r.connection}};
+  if (!r.cache.empty()) j["cache"] = r.cache;
+  if (!r.error.empty()) j["error"] = r.error;
+  return j;
+}
+
+void print_report(const get_options& o, const std::vector<object_result>& all, double total, double rtt,
+                  const calc::http_timing_result& model, int connections) {
+  if (o.json) {
+    nlohmann::json objs = nlohmann::json::array();
+    for (const auto& r : all) objs.push_back(object_json(r));
+    netlib::app::print_json({{"url", o.url}, {"mode", std::string(calc::mode_name(mode_of(o)))},
+                             {"objects", objs}, {"referenced_objects", all.size() - 1}, {"connections", connections},
+                             {"rtt_s", rtt}, {"total_s", total},
+                             {"model", {{"total_s", model.total_s}, {"rtts", model.rtts}, {"explanation", model.explanation}}}});
+    return;
+  }
+  for (const auto& r : all) {
+    if (!r.error.empty()) {
+      fmt::print("{:<50} error: {}\n", r.url, r.error);
+      continue;
+    }
+    fmt::print("{:<50} {} {:>9} conn {} {:>10} -> {:>10}{}\n", r.url, r.status, netlib::units::format_bytes(double(r.body_bytes)),
+               r.connection, netlib::units::format_seconds(r.start_s), netlib::units::format_seconds(r.end_s),
+               r.cache.empty() ? "" : " (" + r.cache + ")");
+  }
+  fmt::print("mode {}, {} referenced objects, {} TCP connection(s)\n", calc::mode_name(mode_of(o)), all.size() - 1, connections);
+  fmt::print("measured RTT (TCP handshake) {}\n", netlib::units::format_seconds(rtt));
+  fmt::print("total measured {}, model (textbook §2.2.2) {} = {} RTT\n", netlib::units::format_seconds(total),
+             netlib::units::format_seconds(model.total_s), model.rtts);
+  std::istringstream lines(model.explanation);
+  for (std::string line; std::getline(lines, line);) fmt::print("  {}\n", line);
+}
+
+int run_get(const get_options& o) {
+  const auto base = http::parse_url(o.url);
+  if (!base) throw netlib::app::usage_error("URL " + o.url + ": expected http://HOST[:PORT]/PATH or https://...");
+  if ((o.non_persistent ? 1 : 0) + (o.parallel > 0 ? 1 : 0) + (o.pipelined ? 1 : 0) > 1)
+    throw netlib::app::usage_error("choose one of --non-persistent, --parallel N, --pipelined");
+  http::cookie_jar jar;
+  if (!o.cookie_jar.empty()) {
+    std::ifstream in(o.cookie_jar);
+    std::stringstream s;
+    s << in.rdbuf();
+    jar.load(s.str());
+  }
+  std::unique_ptr<client_cache> cache;
+  if (!o.cache_dir.empty()) cache = std::make_unique<client_cache>(o.cache_dir);
+  fetch_session session({std::chrono::milliseconds(static_cast<long long>(o.timeout_s * 1000)), !o.insecure, o.ca_file},
+                        o.cookie_jar.empty() ? nullptr : &jar, cache.get());
+  const calc::http_mode mode = mode_of(o);
+  const bool reuse = mode == calc::http_mode::persistent || mode == calc::http_mode::pipelined;
+  std::vector<object_result> results(1);
+  int index = 0;
+  std::unique_ptr<origin_connection> conn;
+  if (reuse) conn = fetch_persistent(session, {*base}, results, nullptr, index);
+  else fetch_non_persistent(session, {*base}, results, 1);
+  if (!results[0].error.empty()) throw netlib::app::failure(results[0].error);
+  std::vector<http::url> objects;
+  if (o.objects) objects = same_server_objects(*base, results[0].body);
+  std::vector<object_result> rest(objects.size());
+  switch (mode) {
+    case calc::http_mode::persistent: conn = fetch_persistent(session, objects, rest, std::move(conn), index); break;
+    case calc::http_mode::pipelined: conn = fetch_pipelined(session, objects, rest, std::move(conn), index); break;
+    case calc::http_mode::nonpersistent: fetch_non_persistent(session, objects, rest, 1); break;
+    case calc::http_mode::parallel: fetch_non_persistent(session, objects, rest, o.parallel); break;
+  }
+  const double total = session.elapsed();
+  if (conn) conn->close();
+  results.insert(results.end(), std::make_move_iterator(rest.begin()), std::make_move_iterator(rest.end()));
+  calc::http_timing_input in;
+  in.rtt_s = session.rtt().value_or(0);
+  in.objects = static_cast<long long>(objects.size());
+  in.mode = mode;
+  in.parallel = o.parallel > 0 ? o.parallel : 1;
+  print_report(o, results, total, in.rtt_s, calc::http_response_time(in), session.connections());
+  if (!o.cookie_jar.empty()) {
+    std::ofstream out(o.cookie_jar);
+    if (!(out << jar.save())) throw netlib::app::failure("cannot write the cookie jar " + o.cookie_jar);
+  }
+  write_output(o.output, results[0].body);
+  for (const auto& r : results)
+    if (!r.error.empty()) return netlib::app::exit_failure;
+  return netlib::app::exit_ok;
+}
+
+}  // namespace
+
+void add_get_command(CLI::App& app) {
+  auto o = std::make_shared<get_options>();
+  auto* cmd = netlib::app::add_command(
+      app, "get", "HTTP client: fetch a page and its objects, time them, compare with the response-time model",
+      "lab-http get http://127.0.0.1:8080/ --objects --pipelined\n"
+      "  lab-http get http://127.0.0.1:8080/ --objects --parallel 5 --json\n"
+      "  lab-http get http://127.0.0.1:8080/visits --cookie-jar jar.txt --cache ./cache -o page.html");
+  cmd->add_option("URL", o->url, "http:// or https:// URL of the base page")->required();
+  cmd->add_flag("--objects", o->objects, "Also fetch the objects the page references on the same server");
+  cmd->add_flag("--non-persistent", o->non_persistent, "A new TCP connection per object (HTTP/1.0 style)");
+  cmd->add_option("--parallel", o->parallel, "Non-persistent with N parallel connections")->check(CLI::Range(1u, 64u));
+  cmd->add_flag("--pipelined", o->pipelined, "One persistent connection, all object requests sent back to back");
+  cmd->add_option("--cookie-jar", o->cookie_jar, "Read and update cookies in this file (Netscape format)");
+  cmd->add_option("--cache", o->cache_dir, "Keep a local cache in this folder and revalidate with it");
+  cmd->add_option("-o,--output", o->output, "Write the base page's body to FILE ('-' for stdout)");
+  cmd->add_option("--timeout", o->timeout_s, "Seconds allowed for each connect, read and write")->capture_default_str();
+  cmd->add_option("--cacert", o->ca_file, "Trust this PEM certificate for https (e.g. a self-signed one)");
+  cmd->add_flag("-k,--insecure", o->insecure, "Do not verify the https server's certificate");
+  netlib::app::add_json_flag(*cmd, o->json);
+  netlib::app::set_action(*cmd, [o] { return run_get(*o); });
+}
+
+}  // namespace lab_http

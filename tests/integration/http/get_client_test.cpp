@@ -1,0 +1,107 @@
+// lab-http get against Python's http.server and against lab-http serve: the four modes (connection
+// counts), per-object records, the model next to the measurement, cookies, the cache, -o.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "serve_fixture.hpp"
+
+namespace {
+
+using namespace netlab::test;
+
+nlohmann::json get_json(const std::vector<std::string>& extra) {
+  std::vector<std::string> argv{bin_path("lab-http"), "get", "--json"};
+  argv.insert(argv.end(), extra.begin(), extra.end());
+  auto r = run(argv);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  return nlohmann::json::parse(r.out);
+}
+
+TEST(GetClient, ModesAgainstOwnServer) {
+  site_dir site;
+  running_server server(site);
+  const std::pair<std::vector<std::string>, int> modes[] = {
+      {{}, 1}, {{"--pipelined"}, 1}, {{"--non-persistent"}, 4}, {{"--parallel", "3"}, 4}};
+  for (const auto& [flags, connections] : modes) {
+    std::vector<std::string> args{server.url("/"), "--objects"};
+    args.insert(args.end(), flags.begin(), flags.end());
+    auto j = get_json(args);
+    SCOPED_TRACE(j.dump());
+    ASSERT_EQ(j["objects"].size(), 4u);  // the page, style.css, img/a.png, img/b.png
+    EXPECT_EQ(j["referenced_objects"], 3);
+    EXPECT_EQ(j["connections"], connections);
+    EXPECT_EQ(j["objects"][2]["url"], server.url("/img/a.png"));
+    EXPECT_EQ(j["objects"][2]["body_bytes"], 5000);
+    EXPECT_EQ(j["objects"][3]["body_bytes"], 7000);
+    EXPECT_GT(j["rtt_s"].get<double>(), 0.0);
+    EXPECT_GT(j["model"]["total_s"].get<double>(), 0.0);
+  }
+  auto persistent = get_json({server.url("/"), "--objects"});
+  EXPECT_EQ(persistent["model"]["rtts"], 5.0);  // 2 RTT + 3 objects x 1 RTT
+  auto np = get_json({server.url("/"), "--objects", "--non-persistent"});
+  EXPECT_EQ(np["model"]["rtts"], 8.0);  // 2 RTT + 3 x 2 RTT
+}
+
+TEST(GetClient, AgainstPythonHttpServer) {
+  NETLAB_REQUIRE_PEER("/usr/bin/python3");
+  site_dir site;
+  process py({"/usr/bin/python3", "-u", "-m", "http.server", "--bind", "127.0.0.1", "--directory", site.root, "0"});
+  const auto line = py.wait_for_line("Serving HTTP on");
+  ASSERT_TRUE(line) << py.err();
+  const std::string port = line->substr(line->find(" port ") + 6, line->find(' ', line->find(" port ") + 6) - line->find(" port ") - 6);
+  const std::string base = "http://127.0.0.1:" + port + "/";
+  // http.server speaks HTTP/1.0 and closes after each response: persistent and pipelined modes
+  // must notice and reconnect.
+  for (const std::vector<std::string>& flags : {std::vector<std::string>{}, {"--pipelined"}, {"--parallel", "2"}}) {
+    std::vector<std::string> args{base, "--objects", "-o", site.dir + "/page.html"};
+    args.insert(args.end(), flags.begin(), flags.end());
+    auto j = get_json(args);
+    ASSERT_EQ(j["objects"].size(), 4u) << j.dump();
+    for (const auto& o : j["objects"]) EXPECT_EQ(o["status"], 200) << o.dump();
+    // One per object at least; a server that resets a connection with pipelined requests unread
+    // costs a retry on a new one.
+    EXPECT_GE(j["connections"], 4);
+    EXPECT_EQ(read_whole(site.dir + "/page.html"), read_whole(site.root + "/index.html"));
+  }
+  auto missing = run({bin_path("lab-http"), "get", base + "nope.html"});
+  EXPECT_EQ(missing.exit_code, 0);
+  EXPECT_NE(missing.out.find(" 404 "), std::string::npos) << missing.out;
+}
+
+TEST(GetClient, CookieJarAndCacheRevalidation) {
+  site_dir site;
+  running_server server(site, {"--cookies"});
+  const std::string jar = site.dir + "/jar.txt";
+  auto first = run({bin_path("lab-http"), "get", server.url("/visits"), "--cookie-jar", jar, "-o", "-"});
+  auto second = run({bin_path("lab-http"), "get", server.url("/visits"), "--cookie-jar", jar, "-o", "-"});
+  EXPECT_NE(first.out.find("<b id=\"visits\">1</b>"), std::string::npos) << first.out;
+  EXPECT_NE(second.out.find("<b id=\"visits\">2</b>"), std::string::npos) << second.out;
+  EXPECT_NE(read_whole(jar).find("\tsid\t"), std::string::npos);
+  const std::string cache = site.dir + "/cache";
+  auto fill = get_json({server.url("/"), "--objects", "--cache", cache});
+  EXPECT_EQ(fill["objects"][1]["cache"], "stored");
+  auto again = get_json({server.url("/"), "--objects", "--cache", cache, "-o", site.dir + "/from-cache.html"});
+  for (const auto& o : again["objects"]) {
+    EXPECT_EQ(o["status"], 304) << o.dump();
+    EXPECT_EQ(o["cache"], "revalidated");
+  }
+  EXPECT_EQ(again["objects"][2]["body_bytes"], 5000);
+  EXPECT_EQ(read_whole(site.dir + "/from-cache.html"), read_whole(site.root + "/index.html"));
+}
+
+TEST(GetClient, ErrorsAreOneLineWithExitCodes) {
+  auto bad_url = run({bin_path("lab-http"), "get", "ftp://x/"});
+  EXPECT_EQ(bad_url.exit_code, 2);
+  site_dir site;
+  int port = 0;
+  {
+    running_server server(site);
+    port = process::port_of(server.address);
+  }
+  auto refused = run({bin_path("lab-http"), "get", "http://127.0.0.1:" + std::to_string(port) + "/"});
+  EXPECT_EQ(refused.exit_code, 1);
+  EXPECT_EQ(std::count(refused.err.begin(), refused.err.end(), '\n'), 1) << refused.err;
+}
+
+}  // namespace
