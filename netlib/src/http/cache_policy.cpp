@@ -1,0 +1,105 @@
+// RFC 9111 for a shared (proxy) cache. Each function cites the section it follows.
+#include "netlib/http/cache_policy.hpp"
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "netlib/http/http_date.hpp"
+#include "netlib/http/status.hpp"
+
+namespace netlib::http {
+namespace {
+
+std::optional<std::string_view> directive(const fields& f, std::string_view name, std::vector<std::string>& storage) {
+  const auto cc = f.combined("Cache-Control");
+  if (!cc) return std::nullopt;
+  storage.emplace_back(*cc);
+  for (auto item : split_list(storage.back())) {
+    const std::size_t eq = item.find('=');
+    if (iequals(trim_ows(item.substr(0, eq)), name))
+      return eq == std::string_view::npos ? std::string_view{} : trim_ows(item.substr(eq + 1));
+  }
+  return std::nullopt;
+}
+
+std::optional<std::int64_t> date_of(const fields& f, std::string_view name) {
+  const auto v = f.get(name);
+  return v ? parse_http_date(*v) : std::nullopt;
+}
+
+}  // namespace
+
+std::optional<std::int64_t> cache_directive_seconds(const fields& f, std::string_view name) {
+  std::vector<std::string> storage;
+  auto v = directive(f, name, storage);
+  if (!v || v->empty()) return std::nullopt;
+  std::string_view s = *v;
+  if (s.size() >= 2 && s.front() == '"' && s.back() == '"') s = s.substr(1, s.size() - 2);
+  if (s.empty() || s.size() > 10 || !std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; }))
+    return std::nullopt;
+  return std::stoll(std::string(s));  // §1.2.2: delta-seconds
+}
+
+bool has_cache_directive(const fields& f, std::string_view name) {
+  std::vector<std::string> storage;
+  return directive(f, name, storage).has_value();
+}
+
+bool storable(const request_head& req, const response_head& resp) {
+  if (req.method != "GET") return false;                                          // §3 (only GET here)
+  if (resp.status == 206 || resp.status == 304 || is_interim(resp.status)) return false;
+  if (has_cache_directive(req.fields, "no-store") || has_cache_directive(resp.fields, "no-store")) return false;
+  if (has_cache_directive(resp.fields, "private")) return false;                   // §5.2.2.7 shared cache
+  if (req.fields.contains("Authorization") && !has_cache_directive(resp.fields, "public") &&
+      !has_cache_directive(resp.fields, "s-maxage") && !has_cache_directive(resp.fields, "must-revalidate"))
+    return false;                                                                 // §3.5
+  static constexpr int heuristic[] = {200, 203, 204, 300, 301, 308, 404, 405, 410, 414, 501};  // §4.2.2
+  const bool explicit_fresh = resp.fields.contains("Expires") || has_cache_directive(resp.fields, "max-age") ||
+                              has_cache_directive(resp.fields, "s-maxage") || has_cache_directive(resp.fields, "public");
+  return explicit_fresh || std::find(std::begin(heuristic), std::end(heuristic), resp.status) != std::end(heuristic);
+}
+
+std::int64_t freshness_lifetime(const response_head& r) {
+  if (auto s = cache_directive_seconds(r.fields, "s-maxage")) return *s;  // §4.2.1, shared caches
+  if (auto m = cache_directive_seconds(r.fields, "max-age")) return *m;
+  const auto date = date_of(r.fields, "Date");
+  if (r.fields.contains("Expires")) {
+    const auto expires = date_of(r.fields, "Expires");  // an invalid Expires means "already expired"
+    return expires && date ? std::max<std::int64_t>(0, *expires - *date) : 0;
+  }
+  const auto lm = date_of(r.fields, "Last-Modified");  // §4.2.2 heuristic
+  if (lm && date && *date > *lm) return std::min<std::int64_t>((*date - *lm) / 10, 86400);
+  return 0;
+}
+
+std::int64_t current_age(const response_head& r, std::int64_t request_s, std::int64_t response_s, std::int64_t now_s) {
+  std::int64_t age_value = 0;  // the Age field, delta-seconds (§5.1)
+  if (const auto a = r.fields.get("Age"); a && !a->empty() && a->size() < 10 &&
+                                          std::all_of(a->begin(), a->end(), [](char c) { return c >= '0' && c <= '9'; }))
+    age_value = std::stoll(std::string(*a));
+  const auto date = date_of(r.fields, "Date").value_or(response_s);
+  const std::int64_t apparent_age = std::max<std::int64_t>(0, response_s - date);
+  const std::int64_t corrected_age_value = age_value + (response_s - request_s);
+  return std::max(apparent_age, corrected_age_value) + (now_s - response_s);  // §4.2.3
+}
+
+bool can_serve_fresh(const request_head& req, const response_head& stored, std::int64_t age_s) {
+  if (has_cache_directive(stored.fields, "no-cache")) return false;  // §5.2.2.4
+  if (has_cache_directive(req.fields, "no-cache") || req.fields.has_token("Pragma", "no-cache")) return false;  // §5.2.1.4
+  if (auto max_age = cache_directive_seconds(req.fields, "max-age"); max_age && age_s > *max_age) return false;  // §5.2.1.1
+  return age_s < freshness_lifetime(stored);
+}
+
+void remove_hop_by_hop(fields& f) {
+  std::vector<std::string> named;
+  for (const auto& line : f.lines())
+    if (iequals(line.name, "Connection"))
+      for (auto token : split_list(line.value)) named.emplace_back(token);
+  for (const auto& n : named) f.remove(n);
+  for (auto name : {"Connection", "Keep-Alive", "Proxy-Connection", "TE", "Transfer-Encoding", "Upgrade", "Trailer",
+                    "Proxy-Authenticate", "Proxy-Authorization"})
+    f.remove(name);
+}
+
+}  // namespace netlib::http
