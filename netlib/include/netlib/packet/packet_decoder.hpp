@@ -10,6 +10,7 @@
 #include "netlib/packet/arp.hpp"
 #include "netlib/packet/decode_result.hpp"
 #include "netlib/packet/ethernet.hpp"
+#include "netlib/packet/icmp.hpp"
 #include "netlib/packet/ipv4.hpp"
 #include "netlib/packet/ipv6.hpp"
 #include "netlib/packet/link_type.hpp"

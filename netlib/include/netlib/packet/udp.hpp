@@ -1,5 +1,5 @@
 #pragma once
-// UDP (RFC 768) and ICMP / ICMPv6 (RFC 792, RFC 4443) headers.
+// UDP headers (RFC 768).
 #include <cstdint>
 
 #include "netlib/core/bytes.hpp"
@@ -18,17 +18,5 @@ struct udp_header {
 
 // Errors: "truncated header", "bad length".
 decoded<udp_header> decode_udp(byte_view bytes);
-
-struct icmp_message {
-  bool v6 = false;
-  std::uint8_t type = 0;
-  std::uint8_t code = 0;
-  std::uint16_t checksum = 0;
-  std::uint32_t rest = 0;  // identifier/sequence, pointer, MTU... depending on the type
-  byte_view payload;
-};
-
-// Errors: "truncated header". The layer is "icmp" or "icmpv6".
-decoded<icmp_message> decode_icmp(byte_view bytes, bool v6);
 
 }  // namespace netlib::packet
