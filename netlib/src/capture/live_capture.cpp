@@ -4,12 +4,17 @@
 
 #include <fmt/format.h>
 #include <pcap/pcap.h>
+#include <poll.h>
+
+#include <cerrno>
 
 namespace netlib::capture {
 
 struct live_capture::handle {
   pcap_t* p = nullptr;
   bool nano = false;
+  int fd = -1;
+  int timeout_ms = 100;
   ~handle() {
     if (p) pcap_close(p);
   }
@@ -72,6 +77,11 @@ live_capture live_capture::open(const live_options& o) {
     pcap_freecode(&prog);
     if (set != 0) fail(o, fmt::format("cannot set filter: {}", pcap_geterr(h->p)));
   }
+  // Non-blocking reads behind poll(): libpcap's own timeout does not apply in immediate mode and
+  // it restarts reads interrupted by signals, so next() waits in poll() instead.
+  if (pcap_setnonblock(h->p, 1, err) != 0) fail(o, err);
+  h->fd = pcap_get_selectable_fd(h->p);
+  h->timeout_ms = static_cast<int>(o.timeout.count());
   const auto link = to_link_type(pcap_datalink(h->p));
   return live_capture(std::move(h), link, o.interface);
 }
@@ -79,7 +89,12 @@ live_capture live_capture::open(const live_options& o) {
 std::optional<packet_record> live_capture::next() {
   pcap_pkthdr* hdr = nullptr;
   const u_char* data = nullptr;
-  const int rc = pcap_next_ex(handle_->p, &hdr, &data);
+  int rc = pcap_next_ex(handle_->p, &hdr, &data);
+  if (rc == 0 && handle_->fd >= 0) {
+    pollfd pfd{handle_->fd, POLLIN, 0};
+    if (::poll(&pfd, 1, handle_->timeout_ms) <= 0) return std::nullopt;  // timeout or a signal
+    rc = pcap_next_ex(handle_->p, &hdr, &data);
+  }
   if (rc == 0) return std::nullopt;
   if (rc < 0) throw capture_error(fmt::format("{}: capture failed: {}", interface_, pcap_geterr(handle_->p)));
   packet_record rec;
