@@ -114,6 +114,7 @@ void path_traversal(http_context& x, check_result& c) {
                              "/..%2f..%2f..%2f..%2f..%2f..%2fetc%2fpasswd"}) {
     const auto req = request_text(x.o, "GET", target, "Connection: close\r\n");
     const auto r = exchange(x.o, req, {"GET"}, false);
+    if (!r.connected) return fail(c, "no response: " + r.error, req, describe(r), "400, 403 or 404");
     if (r.replies.empty()) continue;  // closing the connection also refuses the request
     const auto& reply = r.replies[0];
     if ((reply.head.status >= 200 && reply.head.status < 300) || reply.body.find("root:") != std::string::npos) {

@@ -27,6 +27,7 @@ exchange_result exchange(const http_options& o, std::string_view request, const 
   x.received = probe.received();
   x.extra = probe.extra();
   x.closed = probe.peer_closed();
+  x.connected = probe.connected();
   return x;
 }
 

@@ -15,6 +15,7 @@ struct exchange_result {
   std::string received;             // raw bytes
   std::string extra;                // bytes after the last parsed response
   bool closed = false;              // the server closed the connection
+  bool connected = false;           // the TCP connection was made
 };
 
 // "GET /x HTTP/1.1\r\nHost: h:p\r\n<extra lines>\r\n"

@@ -43,6 +43,7 @@ class http_probe {
   // Bytes received but not part of any parsed response.
   [[nodiscard]] std::string extra() const { return std::string(netlib::as_chars(buffer_.data())); }
   [[nodiscard]] bool peer_closed() const { return eof_; }
+  [[nodiscard]] bool connected() const { return client_ != nullptr; }
 
  private:
   bool read_more();
