@@ -1,0 +1,129 @@
+// lab-ftp get/put/ls/client against pyftpdlib (with and without EPSV/EPRT) and against our serve,
+// passive and active; --trace shows the dialogue; errors exit 1/2 with one line.
+#include <nlohmann/json.hpp>
+
+#include "serve_fixture.hpp"
+
+using namespace ftp_it;
+
+namespace {
+
+struct pyftpd {
+  std::unique_ptr<process> proc;
+  std::string address;
+  pyftpd(const std::string& root, bool no_extended) {
+    std::vector<std::string> argv{"/usr/bin/python3", source_path("tests/integration/ftp/pyftpdlib_server.py"), root};
+    if (no_extended) argv.push_back("--no-extended");
+    proc = std::make_unique<process>(argv);
+    address = proc->wait_listening();
+  }
+  [[nodiscard]] std::string url(const std::string& path) const { return "ftp://" + address + path; }
+};
+
+run_result lab(std::vector<std::string> args) {
+  args.insert(args.begin(), bin_path("lab-ftp"));
+  return run(args, {}, std::chrono::seconds(120));
+}
+
+void round_trip(const std::string& base_url, const served_dir& d, const std::vector<std::string>& mode,
+                const std::string& expect_setup) {
+  const std::string out = d.dir + "/got.bin";
+  std::vector<std::string> get{"get", base_url + "/big.bin", "-o", out, "--trace"};
+  get.insert(get.end(), mode.begin(), mode.end());
+  auto r = lab(get);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(read_whole(out) == read_whole(d.root + "/big.bin")) << "download differs";
+  EXPECT_NE(r.err.find("> " + expect_setup), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("> RETR big.bin"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("< 226"), std::string::npos) << r.err;
+  std::vector<std::string> put{"put", out, base_url + "/pub/", "--json"};
+  put.insert(put.end(), mode.begin(), mode.end());
+  r = lab(put);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(read_whole(d.root + "/pub/got.bin") == read_whole(d.root + "/big.bin")) << "upload differs";
+  const auto doc = nlohmann::json::parse(r.out);
+  EXPECT_EQ(doc["bytes"], read_whole(out).size());
+  EXPECT_EQ(doc["data_command"], expect_setup);
+  std::vector<std::string> ls{"ls", base_url + "/", "--names"};
+  ls.insert(ls.end(), mode.begin(), mode.end());
+  r = lab(ls);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("big.bin\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("pub\n"), std::string::npos) << r.out;
+  std::filesystem::remove(d.root + "/pub/got.bin");
+}
+
+}  // namespace
+
+TEST(ClientPyftpdlib, PassiveAndActiveWithExtendedCommands) {
+  NETLAB_REQUIRE_PYTHON_MODULE("pyftpdlib");
+  served_dir d;
+  pyftpd server(d.root, false);
+  round_trip(server.url(""), d, {}, "EPSV");
+  round_trip(server.url(""), d, {"--active"}, "EPRT");
+}
+
+TEST(ClientPyftpdlib, FallsBackToPasvAndPort) {
+  NETLAB_REQUIRE_PYTHON_MODULE("pyftpdlib");
+  served_dir d;
+  pyftpd server(d.root, true);
+  round_trip(server.url(""), d, {}, "PASV");
+  round_trip(server.url(""), d, {"--active"}, "PORT");
+}
+
+TEST(ClientServe, PassiveAndActiveAgainstOurServer) {
+  served_dir d;
+  running_server s(d, {"--anonymous", "--write"});
+  round_trip(s.url(""), d, {}, "EPSV");
+  round_trip(s.url(""), d, {"--active"}, "EPRT");
+}
+
+TEST(ClientServe, AsciiModeConvertsLineEnds) {
+  served_dir d;
+  write_file(d.root + "/text.txt", "one\ntwo\n");
+  running_server s(d, {"--anonymous", "--write"});
+  auto r = lab({"get", s.url("/text.txt"), "-o", "-", "--ascii"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, "one\ntwo\n");
+  write_file(d.dir + "/up.txt", "a\nb\n");
+  r = lab({"put", d.dir + "/up.txt", s.url("/pub/up.txt"), "--ascii", "--trace"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("> TYPE A"), std::string::npos);
+  EXPECT_EQ(read_whole(d.root + "/pub/up.txt"), "a\nb\n");
+}
+
+TEST(ClientServe, InteractiveSession) {
+  served_dir d;
+  running_server s(d, {"--anonymous", "--write"});
+  const std::string script = "user anonymous me@x\npwd\nmkdir newdir\ncd newdir\npwd\ncd ..\nbinary\npassive off\n"
+                             "get hello.txt " + d.dir + "/h.txt\nput " + d.dir + "/h.txt newdir/h2.txt\n"
+                             "passive on\nls newdir\ndelete newdir/h2.txt\nquit\n";
+  const auto r = run({bin_path("lab-ftp"), "client", s.address}, script, std::chrono::seconds(60));
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("logged in as anonymous"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("/newdir\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("passive mode off"), std::string::npos);
+  EXPECT_NE(r.out.find(" h2.txt\n"), std::string::npos) << r.out;
+  EXPECT_EQ(read_whole(d.dir + "/h.txt"), "hello\n");
+  EXPECT_FALSE(std::filesystem::exists(d.root + "/newdir/h2.txt"));
+  EXPECT_TRUE(std::filesystem::is_directory(d.root + "/newdir"));
+}
+
+TEST(ClientServe, ErrorsExitOneOrTwoWithOneLine) {
+  served_dir d;
+  running_server s(d, {"--anonymous"});
+  auto r = lab({"get", s.url("/missing.bin"), "-o", d.dir + "/m.bin"});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("550"), std::string::npos) << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(d.dir + "/m.bin"));
+  EXPECT_FALSE(std::filesystem::exists(d.dir + "/m.bin.part"));
+  r = lab({"get", "http://example.org/x"});
+  EXPECT_EQ(r.exit_code, 2);
+  r = lab({"get", "ftp://alice:bad@" + s.address + "/big.bin", "-o", d.dir + "/x"});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("530"), std::string::npos) << r.err;
+  r = lab({"put", d.dir + "/users.txt", s.url("/x.txt")});  // read-only server
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("550"), std::string::npos) << r.err;
+}
