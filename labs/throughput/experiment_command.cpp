@@ -59,72 +59,101 @@ std::vector<std::string> concat(std::vector<std::string> a, const std::vector<st
   return a;
 }
 
+struct measurements {
+  nlohmann::json ping, transfer;
+};
+
+// Runs echo+ping, then serve+measure, across the path; each server is stopped when done.
+measurements measure_path(const flags& f, const netns_path& path, double bytes) {
+  const std::string bin = netlib::app::own_directory();
+  const std::string listen = std::string(netns_path::server_address) + ":0";
+  measurements m;
+  {  // RTT: without netem the echo server holds each reply for the whole round-trip delay instead.
+    std::vector<std::string> echo_args{bin + "/lab-delay", "echo", "--listen", listen};
+    if (!path.netem()) echo_args.insert(echo_args.end(), {"--delay", fmt::format("{}us", std::llround(2e6 * f.delay))});
+    netlib::app::process echo(concat(path.exec_in(path.server_ns()), echo_args));
+    const auto at = echo.wait_listening();
+    check_interrupted();
+    m.ping = run_json(concat(path.exec_in(path.client_ns()), {bin + "/lab-delay", "ping", "--server", at, "--count",
+                                                              std::to_string(f.count), "--timeout", "2s", "--json"}),
+                      "ping");
+  }
+  check_interrupted();
+  netlib::app::process serve(concat(path.exec_in(path.server_ns()), {bin + "/lab-throughput", "serve", "--listen", listen}));
+  const auto at = serve.wait_listening();
+  check_interrupted();
+  m.transfer = run_json(concat(path.exec_in(path.client_ns()),
+                               {bin + "/lab-throughput", "measure", "--server", at, "--bytes",
+                                fmt::format("{}B", std::llround(bytes)), "--timeout", "30s", "--json"}),
+                        "measure");
+  return m;
+}
+
+struct comparison {
+  double rtt_predicted, rtt_measured, rtt_error, goodput_predicted, goodput_measured, rate_error;
+  bool rtt_ok, rate_ok;
+};
+
+comparison compare(const flags& f, const measurements& m) {
+  comparison c{};
+  c.rtt_predicted = 2 * f.delay + 2 * probe_frame_bits / f.rate;
+  c.rtt_measured = m.ping["rtt_avg_s"];
+  c.goodput_predicted = f.rate * mss / (mss + overhead);
+  c.goodput_measured = m.transfer["goodput_bps"];
+  c.rtt_error = (c.rtt_measured - c.rtt_predicted) / c.rtt_predicted;
+  c.rate_error = (c.goodput_measured - c.goodput_predicted) / c.goodput_predicted;
+  // The RTT tolerance has a 1 ms floor: scheduling noise matters at tiny delays.
+  c.rtt_ok = std::abs(c.rtt_measured - c.rtt_predicted) <= std::max(f.rtt_tolerance * c.rtt_predicted, 0.001);
+  c.rate_ok = std::abs(c.rate_error) <= f.rate_tolerance;
+  return c;
+}
+
+void print_json_report(const flags& f, const netns_path& path, const measurements& m, const comparison& c) {
+  netlib::app::print_json(
+      {{"delay_s", f.delay}, {"rate_bps", f.rate}, {"delay_injected_by", path.netem() ? "netem" : "echo_server"},
+       {"rtt", {{"predicted_s", c.rtt_predicted}, {"measured_avg_s", c.rtt_measured}, {"measured_min_s", m.ping["rtt_min_s"]},
+                {"measured_max_s", m.ping["rtt_max_s"]}, {"loss_rate", m.ping["loss_rate"]}, {"error", c.rtt_error},
+                {"tolerance", f.rtt_tolerance}, {"within_tolerance", c.rtt_ok}}},
+       {"throughput", {{"predicted_bps", c.goodput_predicted}, {"measured_bps", c.goodput_measured},
+                       {"bytes", m.transfer["bytes_received"]}, {"duration_s", m.transfer["duration_s"]},
+                       {"error", c.rate_error}, {"tolerance", f.rate_tolerance}, {"within_tolerance", c.rate_ok}}},
+       {"namespaces", {path.server_ns(), path.client_ns()}}, {"within_tolerance", c.rtt_ok && c.rate_ok}});
+}
+
+void print_table(const flags& f, const netns_path& path, const measurements& m, const comparison& c) {
+  const std::string delay_by = path.netem() ? "netem" : "echo server (this kernel has no sch_netem)";
+  std::cout << fmt::format("path: {} <-> {}, one-way delay {} (by {}), rate {} each way\n\n", path.server_ns(),
+                           path.client_ns(), format_seconds(f.delay), delay_by, format_bps(f.rate));
+  std::cout << fmt::format("{:<22} {:>12} {:>12} {:>8}  {}\n", "", "predicted", "measured", "error", "within");
+  std::cout << fmt::format("{:<22} {:>12} {:>12} {:>7.1f}%  {} (±{:g}%)\n", "RTT (2d + 2·frame/R)",
+                           format_seconds(c.rtt_predicted), format_seconds(c.rtt_measured), 100 * c.rtt_error,
+                           c.rtt_ok ? "yes" : "NO", 100 * f.rtt_tolerance);
+  std::cout << fmt::format("{:<22} {:>12} {:>12} {:>7.1f}%  {} (±{:g}%)\n", "goodput (R·MSS/frame)",
+                           format_bps(c.goodput_predicted), format_bps(c.goodput_measured), 100 * c.rate_error,
+                           c.rate_ok ? "yes" : "NO", 100 * f.rate_tolerance);
+  std::cout << fmt::format("\n{} pings, {:.0f}% lost; {} transferred in {}; namespaces removed\n", f.count,
+                           100 * m.ping["loss_rate"].get<double>(),
+                           netlib::units::format_bytes(m.transfer["bytes_received"].get<double>()),
+                           format_seconds(m.transfer["duration_s"].get<double>()));
+  std::cout.flush();
+}
+
 int run(const flags& f) {
   if (geteuid() != 0)
     throw netlib::app::failure("the experiment needs root to create network namespaces (ip netns) and shape "
                                "traffic (tc): run it with sudo");
-  const std::string bin = netlib::app::own_directory();
   const double bytes = f.bytes > 0 ? f.bytes : std::max(1e5, f.rate / 8 * 3);  // about 3 s of data
   catch_interrupts();
   netns_path::remove_stale(f.verbose);
   netns_path path({.one_way_delay_s = f.delay, .rate_bps = f.rate}, f.verbose);
   check_interrupted();
-  const std::string server = netns_path::server_address;
-
-  // RTT: without netem the echo server holds each reply for the whole round-trip delay instead.
-  std::vector<std::string> echo_args{bin + "/lab-delay", "echo", "--listen", server + ":0"};
-  if (!path.netem()) echo_args.insert(echo_args.end(), {"--delay", fmt::format("{}us", std::llround(2e6 * f.delay))});
-  netlib::app::process echo(concat(path.exec_in(path.server_ns()), echo_args));
-  const auto echo_at = echo.wait_listening();
+  const auto m = measure_path(f, path, bytes);
   check_interrupted();
-  const auto ping = run_json(concat(path.exec_in(path.client_ns()),
-                                    {bin + "/lab-delay", "ping", "--server", echo_at, "--count", std::to_string(f.count),
-                                     "--timeout", "2s", "--json"}),
-                             "ping");
-
-  netlib::app::process serve(concat(path.exec_in(path.server_ns()), {bin + "/lab-throughput", "serve", "--listen", server + ":0"}));
-  check_interrupted();
-  const auto serve_at = serve.wait_listening();
-  const auto measure = run_json(concat(path.exec_in(path.client_ns()),
-                                       {bin + "/lab-throughput", "measure", "--server", serve_at, "--bytes",
-                                        fmt::format("{}B", std::llround(bytes)), "--timeout", "30s", "--json"}),
-                                "measure");
-
-  check_interrupted();
-  const double rtt_predicted = 2 * f.delay + 2 * probe_frame_bits / f.rate;
-  const double rtt_measured = ping["rtt_avg_s"];
-  const double goodput_predicted = f.rate * mss / (mss + overhead);
-  const double goodput_measured = measure["goodput_bps"];
-  const double rtt_error = (rtt_measured - rtt_predicted) / rtt_predicted;
-  const double rate_error = (goodput_measured - goodput_predicted) / goodput_predicted;
-  // The RTT tolerance has a 1 ms floor: scheduling noise matters at tiny delays.
-  const bool rtt_ok = std::abs(rtt_measured - rtt_predicted) <= std::max(f.rtt_tolerance * rtt_predicted, 0.001);
-  const bool rate_ok = std::abs(rate_error) <= f.rate_tolerance;
-  const std::string delay_by = path.netem() ? "netem" : "echo server (this kernel has no sch_netem)";
-  if (f.json) {
-    netlib::app::print_json(
-        {{"delay_s", f.delay}, {"rate_bps", f.rate}, {"delay_injected_by", path.netem() ? "netem" : "echo_server"},
-         {"rtt", {{"predicted_s", rtt_predicted}, {"measured_avg_s", rtt_measured}, {"measured_min_s", ping["rtt_min_s"]},
-                  {"measured_max_s", ping["rtt_max_s"]}, {"loss_rate", ping["loss_rate"]}, {"error", rtt_error},
-                  {"tolerance", f.rtt_tolerance}, {"within_tolerance", rtt_ok}}},
-         {"throughput", {{"predicted_bps", goodput_predicted}, {"measured_bps", goodput_measured},
-                         {"bytes", measure["bytes_received"]}, {"duration_s", measure["duration_s"]},
-                         {"error", rate_error}, {"tolerance", f.rate_tolerance}, {"within_tolerance", rate_ok}}},
-         {"namespaces", {path.server_ns(), path.client_ns()}}, {"within_tolerance", rtt_ok && rate_ok}});
-    return netlib::app::exit_ok;
-  }
-  std::cout << fmt::format("path: {} <-> {}, one-way delay {} (by {}), rate {} each way\n\n", path.server_ns(),
-                           path.client_ns(), format_seconds(f.delay), delay_by, format_bps(f.rate));
-  std::cout << fmt::format("{:<22} {:>12} {:>12} {:>8}  {}\n", "", "predicted", "measured", "error", "within");
-  std::cout << fmt::format("{:<22} {:>12} {:>12} {:>7.1f}%  {} (±{:g}%)\n", "RTT (2d + 2·frame/R)", format_seconds(rtt_predicted),
-                           format_seconds(rtt_measured), 100 * rtt_error, rtt_ok ? "yes" : "NO", 100 * f.rtt_tolerance);
-  std::cout << fmt::format("{:<22} {:>12} {:>12} {:>7.1f}%  {} (±{:g}%)\n", "goodput (R·MSS/frame)",
-                           format_bps(goodput_predicted), format_bps(goodput_measured), 100 * rate_error,
-                           rate_ok ? "yes" : "NO", 100 * f.rate_tolerance);
-  std::cout << fmt::format("\n{} pings, {:.0f}% lost; {} transferred in {}; namespaces removed\n", f.count,
-                           100 * ping["loss_rate"].get<double>(), netlib::units::format_bytes(bytes),
-                           format_seconds(measure["duration_s"].get<double>()));
-  std::cout.flush();
+  const auto c = compare(f, m);
+  if (f.json)
+    print_json_report(f, path, m, c);
+  else
+    print_table(f, path, m, c);
   return netlib::app::exit_ok;
 }
 

@@ -87,67 +87,80 @@ struct sample {
   std::uint64_t bytes;
 };
 
-int run_measure(const measure_flags& f) {
-  const auto hp = netlib::app::parse_host_port(f.server);
-  if (hp.port == 0) throw netlib::app::usage_error("--server needs HOST:PORT with a port");
-  const auto want = static_cast<std::uint64_t>(f.bytes);
-  if (want == 0) throw netlib::app::usage_error("--bytes must be at least 1B");
+struct transfer_result {
+  std::uint64_t want = 0, got = 0;
+  double connect_s = 0, first_byte_s = 0, duration_s = 0, goodput_bps = 0;
+  std::vector<sample> series;
+  // Every bucket spans one interval except the last, which ends with the last byte.
+  [[nodiscard]] double width(std::size_t i, double interval) const {
+    const double w = i + 1 == series.size() ? duration_s - double(i) * interval : interval;
+    return w > 0 ? w : interval;
+  }
+};
+
+// Asks for f.bytes and reads until the server closes; the series buckets bytes by arrival time.
+transfer_result transfer(const measure_flags& f, const netlib::app::host_port& hp) {
+  transfer_result r;
+  r.want = static_cast<std::uint64_t>(f.bytes);
   io::tcp_client client(std::chrono::milliseconds(static_cast<long long>(f.timeout * 1000)));
   const auto t0 = steady::now();
   client.connect(hp.host, hp.port);
   const auto t_connected = steady::now();
-  const auto request = netlib::calc::serialize_bulk_request(want);
+  const auto request = netlib::calc::serialize_bulk_request(r.want);
   client.write(netlib::byte_view(request.data(), request.size()));
   std::vector<std::byte> buffer(256 * 1024);
-  std::vector<sample> series;
-  std::uint64_t got = 0;
   steady::time_point t_first{}, t_last = t_connected;
   const bool progress = !f.json && netlib::app::stderr_is_terminal();
-  for (;;) {
+  while (r.got <= r.want) {
     const std::size_t n = client.read_some(buffer);
     if (n == 0) break;
     const auto now = steady::now();
-    if (got == 0) t_first = now;
-    got += n;
+    if (r.got == 0) t_first = now;
+    r.got += n;
     t_last = now;
     const auto bucket = std::min<std::size_t>(static_cast<std::size_t>(seconds(now - t_connected) / f.interval), max_series - 1);
-    while (series.size() <= bucket) series.push_back({double(series.size() + 1) * f.interval, 0});
-    series[bucket].bytes += n;
-    if (progress && series.size() > 0 && series[bucket].bytes == n)
-      std::cerr << fmt::format("\rreceived {} of {}", netlib::units::format_bytes(double(got)),
-                               netlib::units::format_bytes(double(want))) << std::flush;
-    if (got > want) break;
+    while (r.series.size() <= bucket) r.series.push_back({double(r.series.size() + 1) * f.interval, 0});
+    if (progress && r.series[bucket].bytes == 0)  // once per bucket
+      std::cerr << fmt::format("\rreceived {} of {}", netlib::units::format_bytes(double(r.got)),
+                               netlib::units::format_bytes(double(r.want))) << std::flush;
+    r.series[bucket].bytes += n;
   }
   if (progress) std::cerr << '\n';
-  if (got != want)
-    throw netlib::app::failure(fmt::format("the transfer ended after {} of {} bytes", got, want));
-  const double duration = seconds(t_last - t_connected);
-  const double goodput = duration > 0 ? 8.0 * double(got) / duration : 0;
-  // Every bucket spans one interval except the last, which ends with the last byte.
-  auto width = [&](std::size_t i) {
-    const double w = i + 1 == series.size() ? duration - double(i) * f.interval : f.interval;
-    return w > 0 ? w : f.interval;
-  };
+  if (r.got != r.want) throw netlib::app::failure(fmt::format("the transfer ended after {} of {} bytes", r.got, r.want));
+  r.connect_s = seconds(t_connected - t0);
+  r.first_byte_s = seconds(t_first - t_connected);
+  r.duration_s = seconds(t_last - t_connected);
+  r.goodput_bps = r.duration_s > 0 ? 8.0 * double(r.got) / r.duration_s : 0;
+  return r;
+}
+
+void print_transfer(const measure_flags& f, const transfer_result& r) {
   if (f.json) {
     nlohmann::json points = nlohmann::json::array();
-    for (std::size_t i = 0; i < series.size(); ++i)
-      points.push_back({{"t_s", series[i].t_s}, {"bytes", series[i].bytes},
-                        {"goodput_bps", 8.0 * double(series[i].bytes) / width(i)}});
-    netlib::app::print_json({{"server", f.server}, {"bytes_requested", want}, {"bytes_received", got},
-                             {"connect_s", seconds(t_connected - t0)}, {"first_byte_s", seconds(t_first - t_connected)},
-                             {"duration_s", duration}, {"goodput_bps", goodput}, {"interval_s", f.interval},
-                             {"series", points}});
-    return netlib::app::exit_ok;
+    for (std::size_t i = 0; i < r.series.size(); ++i)
+      points.push_back({{"t_s", r.series[i].t_s}, {"bytes", r.series[i].bytes},
+                        {"goodput_bps", 8.0 * double(r.series[i].bytes) / r.width(i, f.interval)}});
+    netlib::app::print_json({{"server", f.server}, {"bytes_requested", r.want}, {"bytes_received", r.got},
+                             {"connect_s", r.connect_s}, {"first_byte_s", r.first_byte_s}, {"duration_s", r.duration_s},
+                             {"goodput_bps", r.goodput_bps}, {"interval_s", f.interval}, {"series", points}});
+    return;
   }
   std::cout << fmt::format("connected to {} in {}\nreceived {} in {}: goodput {}\n", f.server,
-                           netlib::units::format_seconds(seconds(t_connected - t0)),
-                           netlib::units::format_bytes(double(got)), netlib::units::format_seconds(duration),
-                           netlib::units::format_bps(goodput));
+                           netlib::units::format_seconds(r.connect_s), netlib::units::format_bytes(double(r.got)),
+                           netlib::units::format_seconds(r.duration_s), netlib::units::format_bps(r.goodput_bps));
   std::cout << fmt::format("time series (every {}):\n", netlib::units::format_seconds(f.interval));
-  for (std::size_t i = 0; i < series.size(); ++i)
-    std::cout << fmt::format("  {:>8.2f} s  {:>10}  {}\n", series[i].t_s, netlib::units::format_bytes(double(series[i].bytes)),
-                             netlib::units::format_bps(8.0 * double(series[i].bytes) / width(i)));
+  for (std::size_t i = 0; i < r.series.size(); ++i)
+    std::cout << fmt::format("  {:>8.2f} s  {:>10}  {}\n", r.series[i].t_s,
+                             netlib::units::format_bytes(double(r.series[i].bytes)),
+                             netlib::units::format_bps(8.0 * double(r.series[i].bytes) / r.width(i, f.interval)));
   std::cout.flush();
+}
+
+int run_measure(const measure_flags& f) {
+  const auto hp = netlib::app::parse_host_port(f.server);
+  if (hp.port == 0) throw netlib::app::usage_error("--server needs HOST:PORT with a port");
+  if (static_cast<std::uint64_t>(f.bytes) == 0) throw netlib::app::usage_error("--bytes must be at least 1B");
+  print_transfer(f, transfer(f, hp));
   return netlib::app::exit_ok;
 }
 
