@@ -26,9 +26,18 @@ void add_make_captures_command(CLI::App& app) {
         nlohmann::json files = nlohmann::json::array();
         for (const auto& r : all_recipes()) {
           for (const auto& path : write_recipe(r, opts->dir)) {
-            files.push_back({{"path", path}, {"frames", r.frames.size()}, {"ports", r.port_count},
-                             {"description", r.description}});
-            if (!opts->json) fmt::print("{}  ({} frames, {} ports: {})\n", path, r.frames.size(), r.port_count, r.description);
+            if (path.ends_with(".pcapng")) {
+              files.push_back({{"path", path}, {"frames", r.frames.size()}, {"ports", r.port_count},
+                               {"description", r.description}});
+            } else {
+              files.push_back({{"path", path}, {"vlan_config_for", r.name + ".pcapng"}});
+            }
+            if (opts->json) continue;
+            if (path.ends_with(".pcapng")) {
+              fmt::print("{}  ({} frames, {} ports: {})\n", path, r.frames.size(), r.port_count, r.description);
+            } else {
+              fmt::print("{}  (its VLAN configuration: --vlan-config)\n", path);
+            }
           }
         }
         if (opts->json) netlib::app::print_json({{"files", files}});

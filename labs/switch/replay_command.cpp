@@ -70,57 +70,77 @@ class port_writers {
   std::vector<std::unique_ptr<netlib::capture::capture_writer>> writers_;
 };
 
-int run_replay(const replay_options& o) {
-  if (o.inputs.empty() && o.port_files.empty()) throw usage_error("give a capture file or --port N=FILE");
-  frame_source source(o.inputs, parse_port_files(o.port_files));
-  auto sw = make_switch(o.sw, source.port_count());
-  const bool aware = sw.config().vlan_aware;
-  const bool per_frame = !o.summary;
-  port_writers writers(o.write_out, sw.config().port_count);
-  nlohmann::json frames = nlohmann::json::array();
-  std::vector<nlohmann::json> aging_events;
-  std::uint64_t count = 0;
-  std::uint64_t skipped = 0;
-  std::optional<netlib::time_point> first;
-  const bool progress = netlib::app::stderr_is_terminal();
-  while (auto f = source.next()) {
-    ++count;
-    if (!first) first = f->ts;
-    frame_report r{count, netlib::to_seconds(f->ts - *first), f->port, nullptr, {}};
+// One replay: feeds frames in time order, reports each as text or JSON, totals at the end.
+class replay_run {
+ public:
+  replay_run(const replay_options& o, frame_source& source)
+      : o_(o), sw_(make_switch(o.sw, source.port_count())), writers_(o.write_out, sw_.config().port_count) {}
+
+  void feed(const input_frame& f) {
+    ++count_;
+    if (!first_) first_ = f.ts;
+    age_until(f.ts);
+    frame_report r{count_, since_first(f.ts), f.port, nullptr, {}};
     l2::forwarding_decision d;
-    // age events at the time they fall due, not at the next frame
-    for (auto due = sw.table().next_expiry(); due && *due <= f->ts; due = sw.table().next_expiry()) {
-      for (const auto& e : sw.tick(*due)) {
-        if (o.summary) continue;
-        if (o.json) {
-          aging_events.push_back(event_json(e, aware));
-          aging_events.back()["time_s"] = netlib::to_seconds(*due - *first);
+    if (f.link != netlib::packet::link_type::ethernet) {
+      r.skipped = fmt::format("link type {} is not Ethernet", static_cast<int>(f.link));
+    } else if (f.port >= sw_.config().port_count) {
+      r.skipped = fmt::format("no port {}", f.port);
+    } else {
+      d = sw_.receive(f.port, f.data, f.ts);
+      r.decision = &d;
+      writers_.write(f, d);
+    }
+    skipped_ += r.skipped.empty() ? 0 : 1;
+    if (progress_ && count_ % 100000 == 0) fmt::print(stderr, "\r{} frames", count_);
+    if (!o_.summary) report(r, d);
+  }
+
+  int finish() {
+    if (progress_ && count_ >= 100000) fmt::print(stderr, "\r{} frames\n", count_);
+    if (o_.json) {
+      nlohmann::json doc;
+      if (!o_.summary) doc["frames"] = std::move(frames_);
+      if (!o_.summary || o_.table) doc["table"] = table_json(sw_);
+      doc["summary"] = summary_json(sw_, count_, skipped_);
+      netlib::app::print_json(doc);
+      return netlib::app::exit_ok;
+    }
+    if (o_.summary) std::fputs(format_summary(sw_, count_, skipped_).c_str(), stdout);
+    if (o_.table) std::fputs(format_table(sw_).c_str(), stdout);
+    return netlib::app::exit_ok;
+  }
+
+ private:
+  [[nodiscard]] double since_first(netlib::time_point t) const { return netlib::to_seconds(t - *first_); }
+
+  // Age events at the moment they fall due, not at the next frame.
+  void age_until(netlib::time_point t) {
+    const bool aware = sw_.config().vlan_aware;
+    for (auto due = sw_.table().next_expiry(); due && *due <= t; due = sw_.table().next_expiry()) {
+      for (const auto& e : sw_.tick(*due)) {
+        if (o_.summary) continue;
+        if (o_.json) {
+          aging_events_.push_back(event_json(e, aware));
+          aging_events_.back()["time_s"] = since_first(*due);
         } else {
-          std::fputs((format_event(netlib::to_seconds(*due - *first), e, aware) + '\n').c_str(), stdout);
+          std::fputs((format_event(since_first(*due), e, aware) + '\n').c_str(), stdout);
         }
       }
     }
-    if (f->link != netlib::packet::link_type::ethernet) {
-      r.skipped = fmt::format("link type {} is not Ethernet", static_cast<int>(f->link));
-    } else if (f->port >= sw.config().port_count) {
-      r.skipped = fmt::format("no port {}", f->port);
-    } else {
-      d = sw.receive(f->port, f->data, f->ts);
-      r.decision = &d;
-      writers.write(*f, d);
-    }
-    skipped += r.skipped.empty() ? 0 : 1;
-    if (progress && count % 100000 == 0) fmt::print(stderr, "\r{} frames", count);
-    if (!per_frame) continue;
-    if (o.json) {
-      frames.push_back(frame_json(r, aware));
-      if (!aging_events.empty()) {  // aged before this frame arrived
-        nlohmann::json events(aging_events);
-        for (auto& e : frames.back()["events"]) events.push_back(std::move(e));
-        frames.back()["events"] = std::move(events);
-        aging_events.clear();
+  }
+
+  void report(const frame_report& r, const l2::forwarding_decision& d) {
+    const bool aware = sw_.config().vlan_aware;
+    if (o_.json) {
+      frames_.push_back(frame_json(r, aware));
+      if (!aging_events_.empty()) {  // aged before this frame arrived: listed first
+        nlohmann::json events(aging_events_);
+        for (auto& e : frames_.back()["events"]) events.push_back(std::move(e));
+        frames_.back()["events"] = std::move(events);
+        aging_events_.clear();
       }
-      continue;
+      return;
     }
     std::string text;
     for (const auto& e : d.events) {
@@ -132,19 +152,27 @@ int run_replay(const replay_options& o) {
     }
     std::fputs(text.c_str(), stdout);
   }
-  if (progress && count >= 100000) fmt::print(stderr, "\r{} frames\n", count);
-  if (source.truncated_records() > 0) fmt::print(stderr, "lab-switch: the last packet of a capture was cut short and skipped\n");
-  if (o.json) {
-    nlohmann::json doc;
-    if (per_frame) doc["frames"] = std::move(frames);
-    if (per_frame || o.table) doc["table"] = table_json(sw);
-    doc["summary"] = summary_json(sw, count, skipped);
-    netlib::app::print_json(doc);
-    return netlib::app::exit_ok;
+
+  const replay_options& o_;
+  l2::learning_switch sw_;
+  port_writers writers_;
+  nlohmann::json frames_ = nlohmann::json::array();
+  std::vector<nlohmann::json> aging_events_;
+  std::uint64_t count_ = 0;
+  std::uint64_t skipped_ = 0;
+  std::optional<netlib::time_point> first_;
+  bool progress_ = netlib::app::stderr_is_terminal();
+};
+
+int run_replay(const replay_options& o) {
+  if (o.inputs.empty() && o.port_files.empty()) throw usage_error("give a capture file or --port N=FILE");
+  frame_source source(o.inputs, parse_port_files(o.port_files));
+  replay_run replay(o, source);
+  while (auto f = source.next()) replay.feed(*f);
+  if (source.truncated_records() > 0) {
+    fmt::print(stderr, "lab-switch: the last packet of a capture was cut short and skipped\n");
   }
-  if (o.summary) std::fputs(format_summary(sw, count, skipped).c_str(), stdout);
-  if (o.table) std::fputs(format_table(sw).c_str(), stdout);
-  return netlib::app::exit_ok;
+  return replay.finish();
 }
 
 }  // namespace
