@@ -3,6 +3,7 @@
 // size distribution; --svg draws the sweep.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <iostream>
@@ -26,7 +27,7 @@ using netlib::units::format_seconds;
 struct flags {
   double length = 12000, rate = 10e6;
   std::string arrivals = "poisson", sizes = "exponential", trace_file, svg_file;
-  long long buffer = 100, packets = 100000, warmup = 1000;
+  long long buffer = 100, packets = 100000, warmup = -1;  // -1: a tenth of the run, at most 1000
   std::uint64_t seed = 1;
   std::vector<double> intensities;
   bool json = false;
@@ -104,17 +105,42 @@ void write_svg(const flags& f, const std::string& model, const std::vector<doubl
   if (!(out << svg)) throw netlib::app::failure("cannot write '" + f.svg_file + "'");
 }
 
-int run(const flags& f) {
+calc::simulation_config make_config(const flags& f) {
   calc::simulation_config c{.rate_bps = f.rate, .mean_length_bits = f.length,
                             .arrivals = f.arrivals == "poisson" ? calc::arrival_process::poisson
                                         : f.arrivals == "deterministic" ? calc::arrival_process::deterministic
                                                                         : calc::arrival_process::trace,
                             .sizes = f.sizes == "fixed" ? calc::size_distribution::fixed : calc::size_distribution::exponential,
-                            .trace = {}, .buffer_packets = f.buffer, .packets = f.packets, .warmup = f.warmup, .seed = f.seed};
+                            .trace = {}, .buffer_packets = f.buffer, .packets = f.packets,
+                            .warmup = f.warmup >= 0 ? f.warmup : std::min(1000LL, f.packets / 10), .seed = f.seed};
+  if (c.warmup >= c.packets) throw netlib::app::usage_error("--warmup must be smaller than --packets");
   if (c.arrivals == calc::arrival_process::trace) {
     if (f.trace_file.empty()) throw netlib::app::usage_error("--arrivals trace needs --trace FILE");
     c.trace = read_trace(f.trace_file);
   }
+  return c;
+}
+
+nlohmann::json point_json(double x, const calc::simulation_config& c, const calc::simulation_result& r,
+                          const prediction& p) {
+  return {{"traffic_intensity", x}, {"arrival_rate_per_s", c.arrival_rate},
+          {"mean_queueing_s", r.mean_queueing_s}, {"ci95_half_width_s", r.ci95_half_width_s},
+          {"p95_queueing_s", r.p95_queueing_s}, {"p99_queueing_s", r.p99_queueing_s},
+          {"loss_rate", r.loss_rate}, {"utilisation", r.utilisation}, {"arrived", r.arrived},
+          {"dropped", r.dropped}, {"formula_queueing_s", labs::or_null(p.queueing_s)},
+          {"formula_loss", labs::or_null(p.loss)}};
+}
+
+void print_row(double x, const calc::simulation_result& r, const prediction& p) {
+  std::cout << fmt::format("{:>5.2f}  {:>10} ± {:<8}  {:>10}  {:>10}  {:>10}  {:>9.4f}  {:>9}\n", x,
+                           format_seconds(r.mean_queueing_s), format_seconds(r.ci95_half_width_s),
+                           p.queueing_s ? format_seconds(*p.queueing_s) : (p.model.empty() ? "-" : "unbounded"),
+                           format_seconds(r.p95_queueing_s), format_seconds(r.p99_queueing_s), r.loss_rate,
+                           p.loss ? fmt::format("{:.4f}", *p.loss) : "-");
+}
+
+int run(const flags& f) {
+  auto c = make_config(f);
   auto xs = f.intensities;
   if (xs.empty())
     for (int i = 1; i <= 12; ++i) xs.push_back(i / 10.0);
@@ -128,31 +154,21 @@ int run(const flags& f) {
     const auto r = calc::simulate_queue(c);
     const auto p = predict(f, c, x);
     model = p.model;
-    points.push_back({{"traffic_intensity", x}, {"arrival_rate_per_s", c.arrival_rate},
-                      {"mean_queueing_s", r.mean_queueing_s}, {"ci95_half_width_s", r.ci95_half_width_s},
-                      {"p95_queueing_s", r.p95_queueing_s}, {"p99_queueing_s", r.p99_queueing_s},
-                      {"loss_rate", r.loss_rate}, {"utilisation", r.utilisation}, {"arrived", r.arrived},
-                      {"dropped", r.dropped}, {"formula_queueing_s", labs::or_null(p.queueing_s)},
-                      {"formula_loss", labs::or_null(p.loss)}});
-    if (!f.json)
-      std::cout << fmt::format("{:>5.2f}  {:>10} ± {:<8}  {:>10}  {:>10}  {:>10}  {:>9.4f}  {:>9}\n", x,
-                               format_seconds(r.mean_queueing_s), format_seconds(r.ci95_half_width_s),
-                               p.queueing_s ? format_seconds(*p.queueing_s) : (p.model.empty() ? "-" : "unbounded"),
-                               format_seconds(r.p95_queueing_s), format_seconds(r.p99_queueing_s), r.loss_rate,
-                               p.loss ? fmt::format("{:.4f}", *p.loss) : "-");
+    points.push_back(point_json(x, c, r, p));
+    if (!f.json) print_row(x, r, p);
   }
   if (!f.svg_file.empty()) write_svg(f, model, xs, points);
   if (f.json) {
     netlib::app::print_json({{"model", model.empty() ? nlohmann::json(nullptr) : nlohmann::json(model)},
                              {"arrivals", f.arrivals}, {"sizes", f.sizes}, {"length_bits", f.length},
                              {"rate_bps", f.rate}, {"buffer_packets", f.buffer}, {"packets", f.packets},
-                             {"warmup", f.warmup}, {"seed", f.seed}, {"points", points}});
-  } else {
-    std::cout << fmt::format("\nformula: {}; buffer {} packets (K = {} with the one being sent); {} packets per "
-                             "point, seed {}\n", model.empty() ? "none for this combination" : model, f.buffer,
-                             f.buffer + 1, f.packets, f.seed);
-    if (!f.svg_file.empty()) std::cout << "plot written to " << f.svg_file << '\n';
+                             {"warmup", c.warmup}, {"seed", f.seed}, {"points", points}});
+    return netlib::app::exit_ok;
   }
+  std::cout << fmt::format("\nformula: {}; buffer {} packets (K = {} with the one being sent); {} packets per "
+                           "point, seed {}\n", model.empty() ? "none for this combination" : model, f.buffer,
+                           f.buffer + 1, f.packets, f.seed);
+  if (!f.svg_file.empty()) std::cout << "plot written to " << f.svg_file << '\n';
   return netlib::app::exit_ok;
 }
 
@@ -172,7 +188,7 @@ void add_simulate_command(CLI::App& app) {
   cmd->add_option("--buffer", f->buffer, "Waiting room B in packets, the one being sent not counted (default 100)")
       ->check(CLI::Range(0LL, 10'000'000LL));
   cmd->add_option("--packets", f->packets, "Arrivals simulated per intensity (default 100000)")->check(CLI::Range(100LL, 20'000'000LL));
-  cmd->add_option("--warmup", f->warmup, "Arrivals not measured at the start (default 1000)")->check(CLI::Range(0LL, 10'000'000LL));
+  cmd->add_option("--warmup", f->warmup, "Arrivals not measured at the start (default: a tenth of --packets, at most 1000)")->check(CLI::Range(0LL, 10'000'000LL));
   cmd->add_option("--seed", f->seed, "Random seed (default 1)");
   cmd->add_option("--intensity", f->intensities, "Traffic intensity La/R to simulate; repeat (default 0.1 to 1.2 by 0.1)")
       ->delimiter(',')->check(CLI::Range(0.001, 100.0));
