@@ -5,4 +5,5 @@
 namespace lab_pop3 {
 void add_serve(CLI::App& app);
 void add_fetch(CLI::App& app);
+void add_analyze(CLI::App& app);
 }  // namespace lab_pop3

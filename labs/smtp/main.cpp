@@ -1,5 +1,5 @@
-// lab-smtp: the SMTP lab. serve (a mail server that delivers into Maildir folders) and send (the
-// textbook's mail client).
+// lab-smtp: the SMTP lab. serve (a mail server that delivers into Maildir folders), send (the
+// textbook's mail client) and analyze (SMTP sessions in a capture).
 #include "commands.hpp"
 #include "netlib/app/program.hpp"
 
@@ -9,5 +9,6 @@ int main(int argc, char** argv) {
       "lab-smtp serve --maildir mail --domain example.org --users users.txt --listen 127.0.0.1:2525");
   lab_smtp::add_serve(*app);
   lab_smtp::add_send(*app);
+  lab_smtp::add_analyze(*app);
   return netlib::app::run(*app, argc, argv);
 }
