@@ -2,6 +2,7 @@
 """A deliberately broken server for netlab-grade's tests (tests/integration/grade).
 
   broken_server.py http --root DIR
+  broken_server.py smtp --domain DOMAIN --users NAME,NAME...
 
 Listens on 127.0.0.1 port 0 and prints "listening on 127.0.0.1:PORT" (flushed), like the lab
 servers. It is a small, otherwise correct HTTP/1.1 server (persistent connections, pipelining,
@@ -12,6 +13,14 @@ ranges with 206/416) with four planted bugs, each meant to fail exactly one netl
   HEAD answers with the body             -> head_matches_get
   unknown methods get 405, not 501       -> unknown_method_501
   the target is joined to the root as is -> path_traversal_refused (serves /etc/passwd)
+
+In smtp mode it is a small, otherwise correct SMTP server (greeting, EHLO/HELO, NOOP, RSET, MAIL
+syntax 501, DATA without recipients 503, unknown local users 550, no relaying, 512-octet command
+lines, DATA with dot-stuffing) with three planted bugs:
+
+  RCPT before MAIL is accepted with 250   -> rcpt_before_mail_503 and rset_clears_transaction
+  unknown commands are answered 250       -> unknown_command_500
+  QUIT is answered 221 but never closes   -> quit_221_closes
 """
 import email.utils
 import os
@@ -113,17 +122,99 @@ class http_handler(socketserver.StreamRequestHandler):
         return keep
 
 
+class smtp_handler(socketserver.StreamRequestHandler):
+    domain = "example.org"
+    users = set()
+
+    def reply(self, text):
+        self.wfile.write((text + "\r\n").encode())
+        self.wfile.flush()
+
+    def handle(self):
+        self.reply("220 %s broken ESMTP" % self.domain)
+        self.sender, self.rcpts, self.greeted = None, [], False
+        for _ in range(1000):
+            line = self.rfile.readline(4096)
+            if not line:
+                return
+            if len(line) > 512:
+                self.reply("500 5.5.2 Line too long")
+                continue
+            self.command(line.decode("latin-1").rstrip("\r\n"))
+
+    def command(self, line):
+        verb, _, arg = line.partition(" ")
+        verb = verb.upper()
+        if verb in ("EHLO", "HELO"):
+            self.greeted, self.sender, self.rcpts = True, None, []
+            self.reply("250-%s\r\n250 8BITMIME" % self.domain if verb == "EHLO" else "250 %s" % self.domain)
+        elif verb == "NOOP":
+            self.reply("250 OK")
+        elif verb == "RSET":
+            self.sender, self.rcpts = None, []
+            self.reply("250 OK")
+        elif verb == "QUIT":
+            self.reply("221 Bye")  # planted bug: the connection stays open
+        elif verb == "MAIL":
+            self.mail(arg)
+        elif verb == "RCPT":
+            self.rcpt(arg)
+        elif verb == "DATA":
+            self.data()
+        else:
+            self.reply("250 OK")  # planted bug: should be 500
+
+    def mail(self, arg):
+        m = re.fullmatch(r"(?i)FROM:<([^<>]*)>.*", arg)
+        if not self.greeted:
+            return self.reply("503 5.5.1 EHLO first")
+        if not m:
+            return self.reply("501 5.5.4 Syntax: MAIL FROM:<address>")
+        self.sender, self.rcpts = m.group(1), []
+        self.reply("250 OK")
+
+    def rcpt(self, arg):
+        # planted bug: no check that MAIL came first
+        m = re.fullmatch(r"(?i)TO:<([^<>@]+)@([^<>]+)>", arg)
+        if not m:
+            return self.reply("501 5.5.4 Syntax: RCPT TO:<address>")
+        if m.group(2).lower() != self.domain:
+            return self.reply("550 5.7.1 Relaying denied")
+        if m.group(1) not in self.users:
+            return self.reply("550 5.1.1 No such user")
+        self.rcpts.append(m.group(1))
+        self.reply("250 OK")
+
+    def data(self):
+        if self.sender is None or not self.rcpts:
+            return self.reply("503 5.5.1 Need MAIL and RCPT first")
+        self.reply("354 End data with <CR><LF>.<CR><LF>")
+        for _ in range(100000):
+            line = self.rfile.readline(4096)
+            if not line or line == b".\r\n":
+                break
+        self.sender, self.rcpts = None, []
+        self.reply("250 OK: queued")
+
+
 class server(socketserver.ThreadingTCPServer):
     daemon_threads = True
     allow_reuse_address = True
 
 
 def main():
-    if len(sys.argv) != 4 or sys.argv[1] != "http" or sys.argv[2] != "--root":
-        print("usage: broken_server.py http --root DIR", file=sys.stderr)
+    args = sys.argv[1:]
+    if args[:2] == ["http", "--root"] and len(args) == 3:
+        http_handler.root = args[2]
+        handler = http_handler
+    elif args[:2] == ["smtp", "--domain"] and len(args) == 5 and args[3] == "--users":
+        smtp_handler.domain = args[2].lower()
+        smtp_handler.users = set(args[4].split(","))
+        handler = smtp_handler
+    else:
+        print("usage: broken_server.py http --root DIR | smtp --domain DOMAIN --users NAME,NAME", file=sys.stderr)
         return 2
-    http_handler.root = sys.argv[3]
-    with server(("127.0.0.1", 0), http_handler) as s:
+    with server(("127.0.0.1", 0), handler) as s:
         print("listening on 127.0.0.1:%d" % s.server_address[1], flush=True)
         try:
             s.serve_forever()

@@ -3,12 +3,23 @@
 #include <chrono>
 
 #include "http_suite.hpp"
+#include "smtp_suite.hpp"
 #include "netlib/app/program.hpp"
 #include "output.hpp"
 
 namespace {
 
 using namespace netlab::grade;
+
+std::chrono::milliseconds millis(double seconds) {
+  return std::chrono::milliseconds(static_cast<long>(seconds * 1000));
+}
+
+netlib::app::host_port parse_target(const std::string& text) {
+  const auto hp = netlib::app::parse_host_port(text);
+  if (hp.port == 0) throw netlib::app::usage_error("--target needs a port: HOST:PORT");
+  return hp;
+}
 
 void add_http_command(CLI::App& app) {
   struct state {
@@ -29,12 +40,42 @@ void add_http_command(CLI::App& app) {
       ->check(CLI::Range(0.1, 120.0));
   add_output_options(*cmd, s->out);
   netlib::app::set_action(*cmd, [s]() {
-    const auto hp = netlib::app::parse_host_port(s->target);
-    if (hp.port == 0) throw netlib::app::usage_error("--target needs a port: HOST:PORT");
+    const auto hp = parse_target(s->target);
     if (s->path.empty() || s->path[0] != '/') throw netlib::app::usage_error("--path must start with '/'");
-    http_options o{hp.host, hp.port, s->path,
-                   std::chrono::milliseconds(static_cast<long>(s->timeout_s * 1000))};
+    http_options o{hp.host, hp.port, s->path, millis(s->timeout_s)};
     return emit(run_http_suite(o), s->out);
+  });
+}
+
+void add_smtp_command(CLI::App& app) {
+  struct state {
+    std::string target;
+    std::vector<std::string> recipients;
+    std::string sender = "grader@netlab-grade.test";
+    double timeout_s = 3;
+    output_options out;
+  };
+  auto s = std::make_shared<state>();
+  auto* cmd = netlib::app::add_command(
+      app, "smtp", "Grade an SMTP server: greeting, EHLO/HELO, command sequence, syntax, unknown users, relaying, "
+                   "delivery with dot-stuffing, QUIT",
+      "netlab-grade smtp --target 127.0.0.1:2525 --rcpt alice@example.org --json");
+  cmd->add_option("--target", s->target, "The server to grade, HOST:PORT")->required();
+  cmd->add_option("--rcpt", s->recipients, "A mailbox the server delivers to (repeat for several recipients)")
+      ->required();
+  cmd->add_option("--from", s->sender, "Sender address for MAIL FROM")->capture_default_str();
+  cmd->add_option("--timeout", s->timeout_s, "Seconds to wait for each reply")->capture_default_str()
+      ->check(CLI::Range(0.1, 120.0));
+  add_output_options(*cmd, s->out);
+  netlib::app::set_action(*cmd, [s]() {
+    const auto hp = parse_target(s->target);
+    for (const auto& r : s->recipients) {
+      if (r.find('@') == std::string::npos || r.find_first_of(" <>\r\n") != std::string::npos) {
+        throw netlib::app::usage_error("--rcpt '" + r + "' is not a mailbox like alice@example.org");
+      }
+    }
+    smtp_options o{hp.host, hp.port, s->recipients, s->sender, millis(s->timeout_s)};
+    return emit(run_smtp_suite(o), s->out);
   });
 }
 
@@ -45,6 +86,7 @@ int main(int argc, char** argv) {
       "netlab-grade", "Conformance grading of lab servers, with table, JSON, JUnit and Gradescope output",
       "netlab-grade http --target 127.0.0.1:8080 --path /index.html --json");
   add_http_command(*app);
+  add_smtp_command(*app);
   app->require_subcommand(1);
   return netlib::app::run(*app, argc, argv);
 }

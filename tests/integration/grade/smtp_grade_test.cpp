@@ -1,0 +1,78 @@
+// netlab-grade smtp against lab-smtp serve (full score), aiosmtpd with its Sink handler (loses
+// exactly the checks it does not meet) and the deliberately broken server (its planted bugs).
+#include "grade_fixture.hpp"
+
+namespace {
+
+using namespace netlab::test;
+
+std::vector<std::string> smtp_args(const std::string& target) {
+  return {"smtp", "--target", target, "--rcpt", "alice@example.org", "--rcpt", "bob@example.org", "--timeout", "1"};
+}
+
+TEST(SmtpGrade, LabSmtpGetsFullScoreAndDelivers) {
+  grade_site site;
+  std::ofstream(site.dir + "/users.txt") << "alice:secret\nbob:hunter2\n";
+  process server({bin_path("lab-smtp"), "serve", "--maildir", site.dir + "/mail", "--domain", "example.org", "--users",
+                  site.dir + "/users.txt", "--listen", "127.0.0.1:0"});
+  const auto target = server.wait_listening();
+  const auto g = grade(smtp_args(target));
+  EXPECT_EQ(g.exit_code, 0) << g.doc.dump(2);
+  EXPECT_TRUE(g.failed().empty()) << g.doc.dump(2);
+  EXPECT_EQ(g.doc["checks"].size(), 14u);
+  EXPECT_EQ(g.doc["score"], 17);
+  // deliver_message really delivered, to both recipients.
+  for (const char* user : {"alice", "bob"}) {
+    std::size_t files = 0;
+    for (const auto& e : std::filesystem::directory_iterator(site.dir + "/mail/" + user + "/new")) {
+      files += e.is_regular_file() ? 1 : 0;
+    }
+    EXPECT_EQ(files, 1u) << user;
+  }
+}
+
+TEST(SmtpGrade, AiosmtpdLosesWhatItDoesNotCheck) {
+  NETLAB_REQUIRE_PYTHON_MODULE("aiosmtpd");
+  process server({"/usr/bin/python3", source_path("tests/integration/grade/aiosmtpd_server.py")});
+  const auto target = server.wait_listening();
+  const auto g = grade(smtp_args(target));
+  EXPECT_EQ(g.exit_code, 1);
+  const std::map<std::string, std::string> expected{
+      // aiosmtpd accepts a MAIL FROM without angle brackets
+      {"mail_syntax_501", "MAIL FROM:not an address answered 250 instead"},
+      // the Sink handler accepts every recipient: no user table, no relay control
+      {"unknown_user_550", "RCPT TO:<netlab-grade-nobody@example.org> answered 250 instead"},
+      {"relay_denied", "RCPT TO:<someone@elsewhere.invalid> answered 250 instead"},
+  };
+  EXPECT_EQ(g.failed(), expected) << g.doc.dump(2);
+  EXPECT_EQ(g.doc["score"], 13);
+}
+
+TEST(SmtpGrade, BrokenServerFailsItsPlantedBugs) {
+  NETLAB_REQUIRE_PEER("/usr/bin/python3");
+  process broken({"/usr/bin/python3", source_path("tests/support/broken_server.py"), "smtp", "--domain", "example.org",
+                  "--users", "alice,bob"});
+  const auto target = broken.wait_listening();
+  const auto g = grade(smtp_args(target));
+  EXPECT_EQ(g.exit_code, 1);
+  const std::map<std::string, std::string> expected{
+      {"unknown_command_500", "XYZZY answered 250 instead"},
+      {"rcpt_before_mail_503", "RCPT TO:<alice@example.org> answered 250 instead"},
+      {"rset_clears_transaction", "RCPT TO:<alice@example.org> answered 250 instead"},
+      {"quit_221_closes", "the server did not close the connection after 221"},
+  };
+  EXPECT_EQ(g.failed(), expected) << g.doc.dump(2);
+  for (const auto& c : g.doc["checks"]) {
+    if (c["name"] != "quit_221_closes") continue;
+    EXPECT_EQ(c["sent"], "EHLO netlab-grade.test\\r\\nQUIT\\r\\n");
+    EXPECT_NE(c["received"].get<std::string>().find("221 Bye"), std::string::npos);
+    EXPECT_EQ(c["expected"], "221, then the server closes the connection");
+  }
+}
+
+TEST(SmtpGrade, UsageErrorsExitTwo) {
+  EXPECT_EQ(run({bin_path("netlab-grade"), "smtp", "--target", "127.0.0.1:25"}).exit_code, 2);
+  EXPECT_EQ(run({bin_path("netlab-grade"), "smtp", "--target", "127.0.0.1:25", "--rcpt", "nobody"}).exit_code, 2);
+}
+
+}  // namespace

@@ -1,0 +1,156 @@
+// The SMTP suite. Each check opens its own connection, expects the 220 greeting, then runs its
+// script: a command line and the reply codes RFC 5321 allows for it. The first step answered
+// with another code (or not at all) fails the check, naming the step.
+#include "smtp_suite.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "smtp_probe.hpp"
+
+namespace netlab::grade {
+
+namespace {
+
+struct step {
+  std::string line;         // sent with CRLF appended by the script builder; empty: read only
+  std::vector<int> accept;  // reply codes that conform
+};
+
+using script_fn = std::vector<step> (*)(const smtp_options&);
+
+struct smtp_check {
+  const char* name;
+  const char* rule;
+  const char* description;
+  double weight;
+  script_fn script;
+  bool then_closed = false;  // after the script the server must close the connection
+};
+
+std::string domain_of(const std::string& mailbox) { return mailbox.substr(mailbox.rfind('@') + 1); }
+
+step ehlo() { return {"EHLO netlab-grade.test\r\n", {250}}; }
+step mail(const smtp_options& o) { return {"MAIL FROM:<" + o.sender + ">\r\n", {250}}; }
+step rcpt(const std::string& to) { return {"RCPT TO:<" + to + ">\r\n", {250, 251}}; }
+
+std::string message(const smtp_options& o) {
+  return fmt::format("From: <{}>\r\nTo: <{}>\r\nSubject: netlab-grade\r\n\r\nA test message from netlab-grade.\r\n"
+                     "..this line starts with a dot (RFC 5321 4.5.2)\r\n.\r\n",
+                     o.sender, o.recipients.front());
+}
+
+std::vector<step> greeting(const smtp_options&) { return {}; }
+std::vector<step> ehlo_only(const smtp_options&) { return {ehlo()}; }
+std::vector<step> helo_only(const smtp_options&) { return {{"HELO netlab-grade.test\r\n", {250}}}; }
+std::vector<step> noop(const smtp_options&) { return {ehlo(), {"NOOP\r\n", {250}}}; }
+std::vector<step> unknown(const smtp_options&) { return {ehlo(), {"XYZZY\r\n", {500, 502}}}; }
+std::vector<step> rcpt_first(const smtp_options& o) {
+  return {ehlo(), {"RCPT TO:<" + o.recipients.front() + ">\r\n", {503}}};
+}
+std::vector<step> data_first(const smtp_options& o) { return {ehlo(), mail(o), {"DATA\r\n", {503, 554}}}; }
+std::vector<step> bad_mail(const smtp_options&) { return {ehlo(), {"MAIL FROM:not an address\r\n", {501, 553}}}; }
+std::vector<step> rset(const smtp_options& o) {
+  return {ehlo(), mail(o), {"RSET\r\n", {250}}, {"RCPT TO:<" + o.recipients.front() + ">\r\n", {503}}};
+}
+std::vector<step> unknown_user(const smtp_options& o) {
+  return {ehlo(), mail(o), {"RCPT TO:<netlab-grade-nobody@" + domain_of(o.recipients.front()) + ">\r\n", {550, 551, 553}}};
+}
+std::vector<step> relay(const smtp_options& o) {
+  return {ehlo(), mail(o), {"RCPT TO:<someone@elsewhere.invalid>\r\n", {550, 551, 553, 554}}};
+}
+std::vector<step> long_line(const smtp_options&) {
+  return {ehlo(), {"NOOP " + std::string(1000, 'x') + "\r\n", {500, 501}}};
+}
+std::vector<step> deliver(const smtp_options& o) {
+  std::vector<step> s{ehlo(), mail(o)};
+  for (const auto& r : o.recipients) s.push_back(rcpt(r));
+  s.push_back({"DATA\r\n", {354}});
+  s.push_back({message(o), {250}});
+  s.push_back({"QUIT\r\n", {221}});
+  return s;
+}
+std::vector<step> quit(const smtp_options&) { return {ehlo(), {"QUIT\r\n", {221}}}; }
+
+std::string codes_text(const std::vector<int>& codes) {
+  std::string out;
+  for (std::size_t i = 0; i < codes.size(); ++i) out += (i == 0 ? "" : i + 1 == codes.size() ? " or " : ", ") + std::to_string(codes[i]);
+  return out;
+}
+
+std::string label(const std::string& line) {
+  if (line.empty()) return "the greeting";
+  if (line.size() > 60 || line.find("\r\n") + 2 != line.size()) return "the message ending with <CRLF>.<CRLF>";
+  return line.substr(0, line.size() - 2);
+}
+
+void run_check(const smtp_options& o, const smtp_check& spec, check_result& c) {
+  smtp_probe p(o.host, o.port, o.timeout);
+  auto steps = spec.script(o);
+  steps.insert(steps.begin(), step{"", {220}});
+  for (const auto& s : steps) {
+    const auto expected = fmt::format("{} to {}", codes_text(s.accept), label(s.line));
+    auto reply = s.line.empty() || p.send(s.line) ? p.read_reply() : std::nullopt;
+    if (!reply) {
+      c.reason = fmt::format("no reply to {}: {}", label(s.line), p.error());
+    } else if (std::find(s.accept.begin(), s.accept.end(), reply->code) == s.accept.end()) {
+      c.reason = fmt::format("{} answered {} instead", label(s.line), reply->code);
+    } else {
+      continue;
+    }
+    c.sent = printable(p.sent());
+    c.received = printable(p.received());
+    c.expected = expected;
+    return;
+  }
+  if (spec.then_closed && !p.wait_closed()) {
+    c.reason = "the server did not close the connection after 221";
+    c.sent = printable(p.sent());
+    c.received = printable(p.received());
+    c.expected = "221, then the server closes the connection";
+    return;
+  }
+  c.passed = true;
+}
+
+const std::vector<smtp_check>& smtp_checks() {
+  static const std::vector<smtp_check> checks{
+      {"greeting_220", "RFC 5321 §3.1, §4.2", "a new connection is greeted with 220", 1, greeting},
+      {"ehlo_250", "RFC 5321 §4.1.1.1", "EHLO is answered 250", 1, ehlo_only},
+      {"helo_250", "RFC 5321 §4.1.1.1", "HELO is answered 250", 1, helo_only},
+      {"noop_250", "RFC 5321 §4.1.1.9", "NOOP is answered 250", 1, noop},
+      {"unknown_command_500", "RFC 5321 §4.2.4", "an unknown command is answered 500 (or 502)", 1, unknown},
+      {"rcpt_before_mail_503", "RFC 5321 §4.1.4, §4.3.2", "RCPT before MAIL is a bad sequence: 503", 1, rcpt_first},
+      {"data_before_rcpt_503", "RFC 5321 §3.3, §4.1.4", "DATA without a recipient is refused with 503 (or 554)", 1,
+       data_first},
+      {"mail_syntax_501", "RFC 5321 §4.1.1.2, §4.2.2", "MAIL FROM without a <path> is a syntax error: 501", 1,
+       bad_mail},
+      {"rset_clears_transaction", "RFC 5321 §4.1.1.5", "after RSET, RCPT needs a new MAIL (503)", 1, rset},
+      {"unknown_user_550", "RFC 5321 §4.2.2, lab requirement: deliver only to known users",
+       "RCPT to an unknown local user is refused with 550", 1, unknown_user},
+      {"relay_denied", "RFC 5321 §3.6.1, lab requirement: no open relay",
+       "RCPT to a foreign domain is refused (5xx)", 2, relay},
+      {"line_too_long_500", "RFC 5321 §4.5.3.1.4, §4.5.3.1.10", "a command line over 512 octets is refused: 500", 1,
+       long_line},
+      {"deliver_message", "RFC 5321 §3.3, §4.5.2", "MAIL, RCPT for each recipient, DATA (dot-stuffed) and QUIT succeed",
+       3, deliver},
+      {"quit_221_closes", "RFC 5321 §4.1.1.10", "QUIT is answered 221 and the server closes the connection", 1, quit,
+       true},
+  };
+  return checks;
+}
+
+}  // namespace
+
+suite_result run_smtp_suite(const smtp_options& options) {
+  suite_result result{"smtp", options.host + ":" + std::to_string(options.port), {}};
+  for (const auto& spec : smtp_checks()) {
+    check_result c{spec.name, spec.rule, spec.description, spec.weight};
+    run_check(options, spec, c);
+    result.checks.push_back(std::move(c));
+  }
+  return result;
+}
+
+}  // namespace netlab::grade
