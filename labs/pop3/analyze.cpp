@@ -55,7 +55,8 @@ nlohmann::json to_json(const found_session& f) {
   nlohmann::json commands = nlohmann::json::array();
   nlohmann::json messages = nlohmann::json::array();
   for (const auto& c : s.commands) {
-    commands.push_back({{"verb", c.verb}, {"argument", c.argument}, {"status", opt(c.status)}, {"body_bytes", opt(c.body_bytes)}});
+    commands.push_back({{"verb", c.verb}, {"argument", c.argument}, {"status", opt(c.status)}, {"text", c.text},
+                        {"body_bytes", opt(c.body_bytes)}});
     if (c.verb == "RETR" && c.status == "+OK" && c.body_bytes)
       messages.push_back({{"number", c.argument}, {"bytes", *c.body_bytes}});
   }

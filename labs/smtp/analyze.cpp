@@ -57,7 +57,8 @@ nlohmann::json to_json(const found_session& f) {
   nlohmann::json commands = nlohmann::json::array();
   for (const auto& c : s.commands)
     commands.push_back({{"verb", c.verb}, {"argument", c.argument},
-                        {"reply_code", c.reply_code ? nlohmann::json(*c.reply_code) : nlohmann::json()}});
+                        {"reply_code", c.reply_code ? nlohmann::json(*c.reply_code) : nlohmann::json()},
+                        {"reply_text", c.reply_text}});
   nlohmann::json messages = nlohmann::json::array();
   for (const auto& m : s.messages)
     messages.push_back({{"from", m.from}, {"to", m.to}, {"bytes", m.bytes},
