@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <charconv>
 #include <cstdio>
 #include <filesystem>
@@ -29,7 +30,40 @@ struct replay_options {
   bool summary = false;
   bool json = false;
   std::string write_out;
+  std::vector<std::string> port_down;  // PORT@SECONDS
+  std::vector<std::string> port_up;
 };
+
+// A port going down or up at a time since the first frame (--port-down 1@5).
+struct port_change {
+  double at_s = 0;
+  l2::port_id port = 0;
+  bool up = false;
+};
+
+std::vector<port_change> parse_port_changes(const replay_options& o) {
+  std::vector<port_change> out;
+  const auto parse = [&](const std::string& spec, bool up) {
+    const auto at = spec.find('@');
+    const auto bad = [&] {
+      return usage_error(fmt::format("--port-{} '{}': expected PORT@SECONDS, e.g. 1@5", up ? "up" : "down", spec));
+    };
+    if (at == std::string::npos) throw bad();
+    unsigned port = 0;
+    double seconds = 0;
+    auto [p, ec] = std::from_chars(spec.data(), spec.data() + at, port);
+    auto [q, ec2] = std::from_chars(spec.data() + at + 1, spec.data() + spec.size(), seconds);
+    if (ec != std::errc{} || p != spec.data() + at || ec2 != std::errc{} || q != spec.data() + spec.size() ||
+        port > 4095 || seconds < 0) {
+      throw bad();
+    }
+    out.push_back(port_change{seconds, static_cast<l2::port_id>(port), up});
+  };
+  for (const auto& spec : o.port_down) parse(spec, false);
+  for (const auto& spec : o.port_up) parse(spec, true);
+  std::stable_sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.at_s < b.at_s; });
+  return out;
+}
 
 std::vector<port_file> parse_port_files(const std::vector<std::string>& specs) {
   std::vector<port_file> out;
@@ -74,12 +108,20 @@ class port_writers {
 class replay_run {
  public:
   replay_run(const replay_options& o, frame_source& source)
-      : o_(o), sw_(make_switch(o.sw, source.port_count())), writers_(o.write_out, sw_.config().port_count) {}
+      : o_(o),
+        sw_(make_switch(o.sw, source.port_count())),
+        writers_(o.write_out, sw_.config().port_count),
+        changes_(parse_port_changes(o)) {
+    for (const auto& c : changes_) {
+      if (c.port >= sw_.config().port_count) throw usage_error(fmt::format("--port-{}: no port {}", c.up ? "up" : "down", c.port));
+    }
+  }
 
   void feed(const input_frame& f) {
     ++count_;
     if (!first_) first_ = f.ts;
     age_until(f.ts);
+    apply_port_changes(since_first(f.ts));
     frame_report r{count_, since_first(f.ts), f.port, nullptr, {}};
     l2::forwarding_decision d;
     if (f.link != netlib::packet::link_type::ethernet) {
@@ -130,6 +172,30 @@ class replay_run {
     }
   }
 
+  // Port changes due by `t_s` (seconds since the first frame): a port going down flushes its entries.
+  void apply_port_changes(double t_s) {
+    const bool aware = sw_.config().vlan_aware;
+    for (; next_change_ < changes_.size() && changes_[next_change_].at_s <= t_s; ++next_change_) {
+      const auto& c = changes_[next_change_];
+      const auto events = sw_.set_port_up(c.port, c.up);
+      if (o_.summary) continue;
+      nlohmann::json j{{"event", c.up ? "port_up" : "port_down"}, {"port", c.port}, {"time_s", c.at_s}};
+      if (o_.json) {
+        aging_events_.push_back(j);
+      } else {
+        std::fputs(fmt::format("   {:.6f} port {} {}\n", c.at_s, c.port, c.up ? "up" : "down").c_str(), stdout);
+      }
+      for (const auto& e : events) {
+        if (o_.json) {
+          aging_events_.push_back(event_json(e, aware));
+          aging_events_.back()["time_s"] = c.at_s;
+        } else {
+          std::fputs((format_event(c.at_s, e, aware) + '\n').c_str(), stdout);
+        }
+      }
+    }
+  }
+
   void report(const frame_report& r, const l2::forwarding_decision& d) {
     const bool aware = sw_.config().vlan_aware;
     if (o_.json) {
@@ -157,7 +223,9 @@ class replay_run {
   l2::learning_switch sw_;
   port_writers writers_;
   nlohmann::json frames_ = nlohmann::json::array();
-  std::vector<nlohmann::json> aging_events_;
+  std::vector<nlohmann::json> aging_events_;  // events before the next frame (aging, port changes)
+  std::vector<port_change> changes_;
+  std::size_t next_change_ = 0;
   std::uint64_t count_ = 0;
   std::uint64_t skipped_ = 0;
   std::optional<netlib::time_point> first_;
@@ -191,6 +259,9 @@ void add_replay_command(CLI::App& app) {
   cmd->add_flag("--table", opts->table, "Print the final table like 'bridge fdb show' (MAC, port, VLAN, age, static)");
   cmd->add_flag("--summary", opts->summary, "Print only the totals (for large captures)");
   cmd->add_option("--write-out", opts->write_out, "Write DIR/portN.pcap with the frames the switch sends to each port");
+  cmd->add_option("--port-down", opts->port_down,
+                  "PORT@SECONDS: the port goes down that long after the first frame (flushes its entries)");
+  cmd->add_option("--port-up", opts->port_up, "PORT@SECONDS: the port comes back up");
   netlib::app::add_json_flag(*cmd, opts->json);
 }
 

@@ -110,6 +110,23 @@ TEST(ReplayInputs, OptionsChangeTheSwitch) {
   EXPECT_EQ(doc["frames"][14]["out_ports"], json({0, 1, 2, 3}));  // host 2's broadcast from hairpin port 1
 }
 
+TEST(ReplayInputs, PortDownFlushesAndDropsUntilUp) {
+  const json doc = replay_json({captures_dir() + "/four_hosts.pcapng", "--port-down", "1@0.0125", "--port-up", "1@0.0185"});
+  const auto& f14 = doc["frames"][13];  // host 1 to host 2 right after port 1 went down
+  ASSERT_GE(f14["events"].size(), 2U);
+  EXPECT_EQ(f14["events"][0]["event"], "port_down");
+  EXPECT_EQ(f14["events"][1]["event"], "flush");
+  EXPECT_EQ(f14["events"][1]["mac"], "02:00:00:00:00:02");
+  EXPECT_EQ(f14["decision"], "flood");
+  EXPECT_EQ(f14["out_ports"], json({2, 3}));
+  EXPECT_EQ(doc["frames"][14]["decision"], "drop");
+  EXPECT_EQ(doc["frames"][14]["reason"], "port-down");
+  EXPECT_EQ(doc["frames"][19]["events"][0]["event"], "port_up");
+  EXPECT_EQ(doc["frames"][19]["out_ports"], json({0, 1, 2}));
+  const auto r = lab_switch({"replay", captures_dir() + "/four_hosts.pcapng", "--port-down", "9@1"});
+  EXPECT_EQ(r.exit_code, 2);
+}
+
 TEST(ReplayInputs, ErrorsAreOneLineWithTheRightExitCode) {
   temp_dir dir;
   const auto bogus = dir.path() / "bogus.pcapng";
