@@ -215,3 +215,45 @@ TEST_F(SmtpServe, UsageAndSetupErrors) {
 }
 
 }  // namespace
+
+namespace {
+
+using namespace mail_test;
+
+TEST(SmtpServeLimits, ConnectionCapAnswers421) {
+  mail_env env;
+  auto server = env.start_smtp({"--max-connections", "1"});
+  const std::string addr = server->wait_listening();
+  const auto r = python(R"PY(
+import socket, sys
+port = int(sys.argv[1])
+a = socket.create_connection(("127.0.0.1", port), timeout=10)
+print(a.recv(4096).decode().strip())
+b = socket.create_connection(("127.0.0.1", port), timeout=10)
+print(b.recv(4096).decode().strip())
+)PY",
+                        {port_string(addr)});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, "220 example.org ESMTP netlab lab-smtp ready\n421 4.3.2 Too many connections, try again later\n");
+}
+
+TEST(SmtpServeLimits, IdleClientIsDisconnected) {
+  mail_env env;
+  auto server = env.start_smtp({"--idle-timeout", "0.3"});
+  const std::string addr = server->wait_listening();
+  const auto r = python(R"PY(
+import socket, sys, time
+s = socket.create_connection(("127.0.0.1", int(sys.argv[1])), timeout=10)
+start = time.monotonic()
+data = s.recv(4096)
+while True:
+    b = s.recv(4096)
+    if not b: break
+print("closed after idle", time.monotonic() - start < 5)
+)PY",
+                        {port_string(addr)});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, "closed after idle True\n");
+}
+
+}  // namespace
