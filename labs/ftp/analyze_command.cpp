@@ -38,7 +38,7 @@ nlohmann::json to_json(const std::string& path, const capture_report& r) {
            {"mode", t.passive ? "passive" : "active"}, {"setup", t.setup}, {"direction", t.direction},
            {"reply_code", t.reply_code ? nlohmann::json(*t.reply_code) : nlohmann::json(nullptr)},
            {"gap_bytes", t.gap_bytes}, {"seconds", t.seconds},
-           {"throughput_bps", t.seconds > 0 ? static_cast<double>(t.bytes) * 8 / t.seconds : 0.0},
+           {"throughput_bps", t.seconds > 0 ? nlohmann::json(static_cast<double>(t.bytes) * 8 / t.seconds) : nlohmann::json(nullptr)},
            {"data_client", t.data_client}, {"data_server", t.data_server}});
     }
     doc["sessions"].push_back(std::move(session));
@@ -60,9 +60,11 @@ void print_text(const capture_report& r) {
       std::cout << (c.reply_code ? fmt::format("  < {}\n", *c.reply_code) : std::string("  < (no reply captured)\n"));
     }
     for (const auto& t : s.transfers) {
+      // One segment has no duration: no throughput then.
+      const std::string rate = t.seconds > 0 ? netlib::units::format_bps(static_cast<double>(t.bytes) * 8 / t.seconds)
+                                             : std::string("one segment");
       std::cout << fmt::format("  data: {} {} via {} ({}), {} {} B in {:.3f} s ({}), sha256 {}{}\n", t.command, t.path,
-                               t.setup, t.passive ? "passive" : "active", t.direction, t.bytes, t.seconds,
-                               netlib::units::format_bps(t.seconds > 0 ? static_cast<double>(t.bytes) * 8 / t.seconds : 0),
+                               t.setup, t.passive ? "passive" : "active", t.direction, t.bytes, t.seconds, rate,
                                t.sha256, t.gap_bytes ? fmt::format(", {} B missing", t.gap_bytes) : "");
       std::cout << fmt::format("        {} -> {}\n", t.data_client, t.data_server);
     }
