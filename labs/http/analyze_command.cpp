@@ -1,0 +1,138 @@
+// `lab-http analyze CAPTURE [--json]`: the capture driver (netlib::capture::replay_conversations)
+// feeds each TCP conversation to a netlib::http::transaction_analyzer; the transactions of all
+// conversations are listed in the order their requests were sent. --json gives
+// {"capture", "packets", "tcp_conversations", "http_connections", "transactions": [{"method",
+// "target", "status", "body_bytes", "connection", ...}], counters}.
+#include "analyze_command.hpp"
+
+#include <algorithm>
+#include <iostream>
+
+#include <fmt/format.h>
+
+#include "netlib/app/program.hpp"
+#include "netlib/capture/tcp_replay.hpp"
+#include "netlib/http/transaction_analyzer.hpp"
+
+namespace lab_http {
+namespace {
+
+namespace http = netlib::http;
+namespace packet = netlib::packet;
+
+struct report {
+  netlib::capture::replay_stats stats;
+  std::vector<http::http_transaction> transactions;
+  std::uint64_t http_connections = 0;
+  http::analyzer_counters totals;
+};
+
+// One conversation's adapter: bytes to the analyzer; at the end, its transactions to the report.
+struct http_consumer final : netlib::capture::stream_consumer {
+  http::transaction_analyzer analyzer;
+  report& out;
+  http_consumer(std::uint64_t id, report& r) : analyzer(id), out(r) {}
+  void on_bytes(packet::tcp_direction d, netlib::byte_view b, netlib::time_point ts) override {
+    d == packet::tcp_direction::client_to_server ? analyzer.client_bytes(b, ts) : analyzer.server_bytes(b, ts);
+  }
+  void on_gap(packet::tcp_direction d, std::uint64_t, netlib::time_point) override {
+    d == packet::tcp_direction::client_to_server ? analyzer.client_gap() : analyzer.server_gap();
+  }
+  void on_end_of_stream(packet::tcp_direction d, netlib::time_point ts) override {
+    d == packet::tcp_direction::server_to_client ? analyzer.server_end_of_stream(ts) : analyzer.client_end_of_stream(ts);
+  }
+  void on_close(const packet::tcp_conversation&) override {
+    if (!analyzer.is_http()) return;
+    ++out.http_connections;
+    for (const auto& t : analyzer.transactions()) out.transactions.push_back(t);
+    const auto& k = analyzer.counters();
+    out.totals.malformed_requests += k.malformed_requests;
+    out.totals.malformed_responses += k.malformed_responses;
+    out.totals.responses_without_request += k.responses_without_request;
+    out.totals.gaps += k.gaps;
+  }
+};
+
+report analyze(const std::string& path) {
+  report r;
+  r.stats = netlib::capture::replay_conversations(path, [&r](const packet::tcp_conversation& c) {
+    return std::unique_ptr<netlib::capture::stream_consumer>(std::make_unique<http_consumer>(c.id, r));
+  });
+  // The order the requests were sent (capture time), then by connection.
+  std::stable_sort(r.transactions.begin(), r.transactions.end(), [](const auto& a, const auto& b) {
+    return a.request_ts != b.request_ts ? a.request_ts < b.request_ts : a.connection < b.connection;
+  });
+  return r;
+}
+
+double since(netlib::time_point t, netlib::time_point base) { return netlib::to_seconds(t - base); }
+
+nlohmann::json to_json(const std::string& path, const report& r) {
+  nlohmann::json list = nlohmann::json::array();
+  for (const auto& t : r.transactions) {
+    nlohmann::json j{{"method", t.method}, {"target", t.target},
+                     {"status", t.status ? nlohmann::json(*t.status) : nlohmann::json(nullptr)},
+                     {"body_bytes", t.response_body_bytes}, {"connection", t.connection},
+                     {"request_header_bytes", t.request_header_bytes}, {"request_body_bytes", t.request_body_bytes},
+                     {"response_header_bytes", t.response_header_bytes}, {"interim", t.interim},
+                     {"transfer", t.transfer}, {"complete", t.response_complete},
+                     {"request_time_s", since(t.request_ts, r.stats.first_ts)},
+                     {"conditional", t.conditional}, {"not_modified", t.status == 304},
+                     {"cookies_sent", t.cookies_sent}, {"cookies_set", t.cookies_set}};
+    if (t.status) {
+      j["wait_s"] = since(t.response_ts, t.request_ts);
+      if (t.response_complete) j["total_s"] = since(t.response_end_ts, t.request_ts);
+    }
+    list.push_back(std::move(j));
+  }
+  return {{"capture", path}, {"packets", r.stats.packets}, {"tcp_conversations", r.stats.conversations},
+          {"http_connections", r.http_connections}, {"transactions", list},
+          {"malformed_requests", r.totals.malformed_requests}, {"malformed_responses", r.totals.malformed_responses},
+          {"responses_without_request", r.totals.responses_without_request}, {"gaps", r.totals.gaps},
+          {"decode_errors", r.stats.decode_errors}};
+}
+
+void print_text(const report& r) {
+  std::cout << fmt::format("{} packets, {} TCP conversations, {} with HTTP, {} transactions\n", r.stats.packets,
+                           r.stats.conversations, r.http_connections, r.transactions.size());
+  for (const auto& t : r.transactions) {
+    std::string notes;
+    if (!t.interim.empty()) notes += fmt::format(" interim {}", fmt::join(t.interim, ","));
+    if (t.conditional) notes += " conditional";
+    if (!t.cookies_sent.empty()) notes += fmt::format(" cookies-sent {}", fmt::join(t.cookies_sent, ","));
+    if (!t.cookies_set.empty()) notes += fmt::format(" cookies-set {}", fmt::join(t.cookies_set, ","));
+    std::cout << fmt::format("conn {:>3} {:>9.6f}s {} {} -> {} head {}+{} B body {} B ({}){}{}\n", t.connection,
+                             since(t.request_ts, r.stats.first_ts), t.method, t.target,
+                             t.status ? std::to_string(*t.status) : "(no response)", t.request_header_bytes,
+                             t.response_header_bytes, t.response_body_bytes, t.transfer.empty() ? "-" : t.transfer,
+                             t.status ? fmt::format(" wait {:.3f} ms", since(t.response_ts, t.request_ts) * 1e3) : "", notes);
+  }
+  const auto& k = r.totals;
+  if (k.malformed_requests || k.malformed_responses || k.responses_without_request || k.gaps)
+    std::cout << fmt::format("malformed requests {}, malformed responses {}, responses without their request {}, gaps {}\n",
+                             k.malformed_requests, k.malformed_responses, k.responses_without_request, k.gaps);
+}
+
+}  // namespace
+
+void add_analyze_command(CLI::App& app) {
+  auto path = std::make_shared<std::string>();
+  auto json = std::make_shared<bool>(false);
+  auto* cmd = netlib::app::add_command(app, "analyze", "Every HTTP transaction in a pcap/pcapng capture",
+                                       "lab-http analyze captures/net/loopback-http.pcapng --json");
+  cmd->add_option("CAPTURE", *path, "pcap or pcapng file")->required();
+  netlib::app::add_json_flag(*cmd, *json);
+  netlib::app::set_action(*cmd, [path, json] {
+    report r;
+    try {
+      r = analyze(*path);
+    } catch (const std::exception& e) {
+      throw netlib::app::failure(e.what());
+    }
+    if (*json) netlib::app::print_json(to_json(*path, r));
+    else print_text(r);
+    return netlib::app::exit_ok;
+  });
+}
+
+}  // namespace lab_http
