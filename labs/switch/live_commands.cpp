@@ -50,6 +50,7 @@ void print_summary(const netlib::l2::learning_switch& sw, const live_totals& t, 
     std::puts(j.dump().c_str());
   } else {
     std::fputs(format_summary(sw, t.frames, 0).c_str(), stdout);
+    std::fputs(format_port_counters(sw).c_str(), stdout);
     fmt::print("own transmissions ignored {}, inject errors {}\n", t.own_ignored, t.inject_errors);
     if (o.table) std::fputs(format_table(sw).c_str(), stdout);
   }

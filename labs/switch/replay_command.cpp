@@ -148,7 +148,10 @@ class replay_run {
       netlib::app::print_json(doc);
       return netlib::app::exit_ok;
     }
-    if (o_.summary) std::fputs(format_summary(sw_, count_, skipped_).c_str(), stdout);
+    if (o_.summary) {
+      std::fputs(format_summary(sw_, count_, skipped_).c_str(), stdout);
+      std::fputs(format_port_counters(sw_).c_str(), stdout);
+    }
     if (o_.table) std::fputs(format_table(sw_).c_str(), stdout);
     return netlib::app::exit_ok;
   }

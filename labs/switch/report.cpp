@@ -91,6 +91,16 @@ std::string format_summary(const l2::learning_switch& sw, std::uint64_t frames, 
       sw.table().dynamic_size());
 }
 
+std::string format_port_counters(const l2::learning_switch& sw) {
+  std::string out;
+  for (std::size_t p = 0; p < sw.counters().ports.size(); ++p) {
+    const auto& c = sw.counters().ports[p];
+    out += fmt::format("port {} rx {} frames {} bytes (dropped {}, filtered {}) tx {} frames {} bytes\n", p, c.rx_frames,
+                       c.rx_bytes, c.rx_dropped, c.rx_filtered, c.tx_frames, c.tx_bytes);
+  }
+  return out;
+}
+
 json event_json(const l2::fdb_event& e, bool vlan_aware) {
   const auto ef = fields(e);
   json j{{"event", l2::event_name(e)}, {"mac", ef.mac.to_string()}, {"port", ef.port}};
@@ -133,6 +143,16 @@ json table_json(const l2::learning_switch& sw) {
   return t;
 }
 
+json ports_json(const l2::learning_switch& sw) {
+  json ports = json::array();
+  for (std::size_t p = 0; p < sw.counters().ports.size(); ++p) {
+    const auto& c = sw.counters().ports[p];
+    ports.push_back({{"port", p}, {"rx_frames", c.rx_frames}, {"rx_bytes", c.rx_bytes}, {"rx_dropped", c.rx_dropped},
+                     {"rx_filtered", c.rx_filtered}, {"tx_frames", c.tx_frames}, {"tx_bytes", c.tx_bytes}});
+  }
+  return ports;
+}
+
 json summary_json(const l2::learning_switch& sw, std::uint64_t frames, std::uint64_t skipped) {
   const auto& c = sw.counters();
   const auto& d = c.decisions;
@@ -146,7 +166,8 @@ json summary_json(const l2::learning_switch& sw, std::uint64_t frames, std::uint
           {"events",
            {{"learn", ev.learned}, {"move", ev.moved}, {"age", ev.aged}, {"evict", ev.evicted}, {"flush", ev.flushed},
             {"refuse", ev.learn_refused}}},
-          {"table_size", sw.table().size()}};
+          {"table_size", sw.table().size()},
+          {"ports", ports_json(sw)}};
 }
 
 }  // namespace netlab::lab_switch

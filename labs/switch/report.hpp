@@ -23,10 +23,13 @@ std::string format_event(double time_s, const netlib::l2::fdb_event& e, bool vla
 // Like `bridge fdb show`: MAC, port, VLAN, then the age or "static"; one line per entry.
 std::string format_table(const netlib::l2::learning_switch& sw);
 std::string format_summary(const netlib::l2::learning_switch& sw, std::uint64_t frames, std::uint64_t skipped);
+// One line per port: frames and bytes received, dropped, filtered, sent.
+std::string format_port_counters(const netlib::l2::learning_switch& sw);
 
 nlohmann::json frame_json(const frame_report& f, bool vlan_aware);
 nlohmann::json event_json(const netlib::l2::fdb_event& e, bool vlan_aware);
 nlohmann::json table_json(const netlib::l2::learning_switch& sw);
+nlohmann::json ports_json(const netlib::l2::learning_switch& sw);
 nlohmann::json summary_json(const netlib::l2::learning_switch& sw, std::uint64_t frames, std::uint64_t skipped);
 
 }  // namespace netlab::lab_switch

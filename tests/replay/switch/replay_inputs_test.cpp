@@ -90,11 +90,18 @@ TEST(ReplayInputs, SummaryPrintsOnlyTotals) {
             "frames 2728 (skipped 0)\n"
             "decisions forward 226 flood 2502 filter 0 drop 0 (malformed 0, link-local 0, port-down 0, vlan 0)\n"
             "events learn 2503 move 0 age 0 evict 455 flush 0 refuse 0\n"
-            "table 2048 entries (2048 dynamic)\n");
+            "table 2048 entries (2048 dynamic)\n"
+            "port 0 rx 2500 frames 150000 bytes (dropped 0, filtered 0) tx 2 frames 120 bytes\n"
+            "port 1 rx 114 frames 8408 bytes (dropped 0, filtered 0) tx 2614 frames 158408 bytes\n"
+            "port 2 rx 101 frames 7460 bytes (dropped 0, filtered 0) tx 2602 frames 157520 bytes\n"
+            "port 3 rx 13 frames 948 bytes (dropped 0, filtered 0) tx 2514 frames 151008 bytes\n");
   const json doc = replay_json({captures_dir() + "/mac_flood.pcapng", "--summary"});
   EXPECT_FALSE(doc.contains("frames"));
   EXPECT_EQ(doc["summary"]["frames"], 2728);
   EXPECT_EQ(doc["summary"]["table_size"], 2048);
+  ASSERT_EQ(doc["summary"]["ports"].size(), 4U);
+  EXPECT_EQ(doc["summary"]["ports"][0]["rx_frames"], 2500);  // the attacker's port
+  EXPECT_EQ(doc["summary"]["ports"][0]["tx_frames"], 2);     // only the two broadcast ARP requests
 }
 
 TEST(ReplayInputs, OptionsChangeTheSwitch) {
