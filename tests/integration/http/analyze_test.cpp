@@ -3,14 +3,24 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <fstream>
+#include <sstream>
 
 #include <nlohmann/json.hpp>
 
+#include "support/peers.hpp"
 #include "support/process.hpp"
 
 namespace {
 
 using namespace netlab::test;
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
 
 std::string real_capture(const std::string& name) { return source_path("../shared/real-captures/" + name); }
 
@@ -101,5 +111,45 @@ TEST(HttpAnalyze, PcapPlusPlusManyConnections) {
   }
 }
 
+
+}  // namespace
+
+namespace {
+
+TEST(HttpAnalyze, OwnServeSessionMatchesFacts) {
+  const auto facts = nlohmann::json::parse(read_file(source_path("captures/http/serve-session.facts.json")));
+  const auto doc = analyze(source_path("captures/http/serve-session.pcapng"));
+  EXPECT_EQ(doc["tcp_conversations"], facts["tcp_conversations"]);
+  const auto& got = doc["transactions"];
+  const auto& want = facts["transactions"];
+  ASSERT_EQ(got.size(), want.size());
+  for (std::size_t i = 0; i < want.size(); ++i) {
+    SCOPED_TRACE(want[i].dump());
+    for (const auto& key : {"connection", "method", "target", "status", "conditional", "cookies_sent", "cookies_set"})
+      EXPECT_EQ(got[i][key], want[i][key]) << key;
+    if (want[i].contains("body_bytes")) EXPECT_EQ(got[i]["body_bytes"], want[i]["body_bytes"]);
+    EXPECT_EQ(got[i]["not_modified"], want[i]["status"] == 304);
+  }
+}
+
+TEST(HttpAnalyze, AgreesWithTshark) {
+  NETLAB_REQUIRE_PEER("tshark");
+  const std::string cap = source_path("captures/http/serve-session.pcapng");
+  const auto req = run({"tshark", "-r", cap, "-Y", "http.request", "-T", "fields", "-e", "tcp.stream", "-e",
+                        "http.request.method", "-e", "http.request.uri"});
+  const auto resp = run({"tshark", "-r", cap, "-Y", "http.response", "-T", "fields", "-e", "tcp.stream", "-e",
+                         "http.response.code"});
+  ASSERT_EQ(req.exit_code, 0) << req.err;
+  ASSERT_FALSE(req.out.empty()) << req.err;
+  std::string ours_req, ours_resp;
+  const auto doc = analyze(cap);
+  for (const auto& t : doc["transactions"]) {
+    ours_req += std::to_string(t["connection"].get<int>()) + "\t" + t["method"].get<std::string>() + "\t" +
+                t["target"].get<std::string>() + "\n";
+    ours_resp += std::to_string(t["connection"].get<int>()) + "\t" + std::to_string(t["status"].get<int>()) + "\n";
+  }
+  EXPECT_EQ(ours_req, req.out);
+  EXPECT_EQ(ours_resp, resp.out);
+}
 
 }  // namespace
