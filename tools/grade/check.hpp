@@ -1,6 +1,7 @@
 #pragma once
 // A conformance check's outcome: named, weighted, tied to an RFC rule or lab requirement, and on
 // failure saying what was sent, what came back and what was expected.
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -16,8 +17,9 @@ struct check_result {
   std::string received;     // what came back (escaped, shortened)
   std::string expected;     // what a conforming peer sends
   std::string reason;       // on failure: why it failed, in one sentence
+  std::optional<double> partial;  // points earned by a failed check that gives partial credit
 
-  [[nodiscard]] double score() const { return passed ? weight : 0; }
+  [[nodiscard]] double score() const { return passed ? weight : partial.value_or(0); }
 };
 
 struct suite_result {

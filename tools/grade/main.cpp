@@ -4,6 +4,8 @@
 
 #include "http_suite.hpp"
 #include "smtp_suite.hpp"
+#include "switch_suite.hpp"
+#include "netlib/app/process.hpp"
 #include "netlib/app/program.hpp"
 #include "output.hpp"
 
@@ -79,6 +81,39 @@ void add_smtp_command(CLI::App& app) {
   });
 }
 
+void add_switch_command(CLI::App& app) {
+  struct state {
+    switch_options o;
+    std::string aging;
+    std::string vlan_config;
+    std::string capacity;
+    output_options out;
+  };
+  auto s = std::make_shared<state>();
+  auto* cmd = netlib::app::add_command(
+      app, "switch", "Grade a student's forwarding decisions for a capture against the reference learning switch",
+      "netlab-grade switch --capture captures/switch/four_hosts.pcapng --decisions student.json --gradescope results.json");
+  cmd->add_option("--capture", s->o.capture, "The capture the student's switch replayed (pcapng; interface = port)")
+      ->required()->check(CLI::ExistingFile);
+  cmd->add_option("--decisions", s->o.decisions,
+                  "The student's JSON: [{\"frame\": 1, \"decision\": \"flood\", \"out_ports\": [1,2,3]}, ...] "
+                  "or {\"frames\": [...]} as lab-switch replay --json prints")
+      ->required();
+  cmd->add_option("--lab-switch", s->o.lab_switch, "The reference lab-switch binary (default: next to netlab-grade)");
+  cmd->add_option("--aging", s->aging, "Aging time given to the reference switch, e.g. 10s");
+  cmd->add_option("--vlan-config", s->vlan_config, "VLAN configuration file given to the reference switch");
+  cmd->add_option("--capacity", s->capacity, "Table capacity given to the reference switch");
+  add_output_options(*cmd, s->out);
+  netlib::app::set_action(*cmd, [s]() {
+    auto o = s->o;
+    if (o.lab_switch.empty()) o.lab_switch = netlib::app::own_directory() + "/lab-switch";
+    if (!s->aging.empty()) o.switch_args.insert(o.switch_args.end(), {"--aging", s->aging});
+    if (!s->vlan_config.empty()) o.switch_args.insert(o.switch_args.end(), {"--vlan-config", s->vlan_config});
+    if (!s->capacity.empty()) o.switch_args.insert(o.switch_args.end(), {"--capacity", s->capacity});
+    return emit(run_switch_suite(o), s->out);
+  });
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -87,6 +122,7 @@ int main(int argc, char** argv) {
       "netlab-grade http --target 127.0.0.1:8080 --path /index.html --json");
   add_http_command(*app);
   add_smtp_command(*app);
+  add_switch_command(*app);
   app->require_subcommand(1);
   return netlib::app::run(*app, argc, argv);
 }

@@ -1,0 +1,97 @@
+// netlab-grade switch: the reference switch's own decisions get full score; planted mistakes
+// (a forward turned into a flood, a missing frame) fail exactly the right checks with partial
+// credit; an unreadable decisions file scores 0.
+#include <fstream>
+
+#include "grade_fixture.hpp"
+
+namespace {
+
+using namespace netlab::test;
+
+nlohmann::json reference(const std::string& capture, std::vector<std::string> extra = {}) {
+  std::vector<std::string> argv{bin_path("lab-switch"), "replay", capture, "--json"};
+  argv.insert(argv.end(), extra.begin(), extra.end());
+  const auto r = run(argv);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  return nlohmann::json::parse(r.out);
+}
+
+std::vector<std::string> switch_args(const std::string& capture, const std::string& decisions) {
+  return {"switch", "--capture", capture, "--decisions", decisions, "--lab-switch", bin_path("lab-switch")};
+}
+
+TEST(SwitchGrade, ReferenceDecisionsGetFullScore) {
+  grade_site dir;
+  const auto capture = source_path("captures/switch/four_hosts.pcapng");
+  const auto file = dir.dir + "/student.json";
+  std::ofstream(file) << reference(capture).dump();
+  const auto g = grade(switch_args(capture, file));
+  EXPECT_EQ(g.exit_code, 0) << g.doc.dump(2);
+  // four_hosts: 30 forwards, 6 floods, no filter or drop frames: three checks.
+  ASSERT_EQ(g.doc["checks"].size(), 3u) << g.doc.dump(2);
+  EXPECT_EQ(g.doc["checks"][0]["name"], "decisions_complete");
+  EXPECT_EQ(g.doc["checks"][1]["name"], "flood_step3");
+  EXPECT_EQ(g.doc["checks"][2]["name"], "forward_step5");
+  EXPECT_EQ(g.doc["score"], 7);
+}
+
+TEST(SwitchGrade, VlanCaptureWithItsConfigGetsFullScoreFromTheBareArray) {
+  grade_site dir;
+  const auto capture = source_path("captures/switch/vlans.pcapng");
+  const auto config = source_path("captures/switch/vlans.vlan.conf");
+  const auto file = dir.dir + "/student.json";
+  std::ofstream(file) << reference(capture, {"--vlan-config", config})["frames"].dump();
+  auto args = switch_args(capture, file);
+  args.insert(args.end(), {"--vlan-config", config});
+  const auto g = grade(args);
+  EXPECT_EQ(g.exit_code, 0) << g.doc.dump(2);
+  EXPECT_EQ(g.doc["score"], g.doc["max_score"]);
+}
+
+TEST(SwitchGrade, PlantedMistakesFailTheRightChecksWithPartialCredit) {
+  grade_site dir;
+  const auto capture = source_path("captures/switch/four_hosts.pcapng");
+  auto doc = reference(capture);
+  auto& frames = doc["frames"];
+  // Frame 2 is forwarded to port 0 by the reference; the "student" floods it.
+  ASSERT_EQ(frames[1]["decision"], "forward");
+  frames[1]["decision"] = "flood";
+  frames[1]["out_ports"] = {0, 2, 3};
+  frames.erase(frames.size() - 1);  // frame 36 (a forward) is missing
+  const auto file = dir.dir + "/student.json";
+  std::ofstream(file) << doc.dump();
+  const auto g = grade(switch_args(capture, file));
+  EXPECT_EQ(g.exit_code, 1);
+  const std::map<std::string, std::string> expected{
+      {"decisions_complete", "1 frames missing, 0 frames not in the capture"},
+      {"forward_step5", "28 of 30 forward frames decided right"},
+  };
+  EXPECT_EQ(g.failed(), expected) << g.doc.dump(2);
+  const auto& fwd = g.doc["checks"][2];
+  EXPECT_DOUBLE_EQ(fwd["score"].get<double>(), 3.0 * 28 / 30);
+  EXPECT_NE(fwd["received"].get<std::string>().find("frame 2: flood [0, 2, 3]"), std::string::npos) << fwd.dump();
+  EXPECT_NE(fwd["expected"].get<std::string>().find("frame 2: forward [0]"), std::string::npos) << fwd.dump();
+  EXPECT_NE(fwd["received"].get<std::string>().find("frame 36: no decision"), std::string::npos) << fwd.dump();
+}
+
+TEST(SwitchGrade, UnreadableDecisionsScoreZero) {
+  grade_site dir;
+  const auto capture = source_path("captures/switch/four_hosts.pcapng");
+  const auto file = dir.dir + "/student.json";
+  std::ofstream(file) << "frame 1 flood\n";
+  const auto g = grade(switch_args(capture, file));
+  EXPECT_EQ(g.exit_code, 1);
+  EXPECT_EQ(g.doc["score"], 0);
+  EXPECT_EQ(g.failed().size(), 3u);
+  EXPECT_NE(g.failed().at("decisions_complete").find("student.json: "), std::string::npos);
+}
+
+TEST(SwitchGrade, UsageErrorsExitTwo) {
+  EXPECT_EQ(run({bin_path("netlab-grade"), "switch", "--decisions", "x.json"}).exit_code, 2);
+  EXPECT_EQ(run({bin_path("netlab-grade"), "switch", "--capture", "/nonexistent.pcapng", "--decisions", "x.json"})
+                .exit_code,
+            2);
+}
+
+}  // namespace
