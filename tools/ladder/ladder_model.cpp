@@ -94,13 +94,14 @@ class ladder_visitor : public netlib::capture::conversation_summarizer {
 }  // namespace
 
 ladder_model build_model(const std::filesystem::path& file, std::optional<std::uint64_t> conversation,
-                         const netlib::packet::label_registry& labels) {
+                         const netlib::packet::label_registry& labels,
+                         const netlib::capture::progress_callback& progress) {
   ladder_model m;
   m.file = file.string();
   m.selected = conversation;
   auto reader = netlib::capture::capture_reader::open(file);
   ladder_visitor v(m, labels);
-  m.stats = netlib::capture::replay_tcp(reader, v);
+  m.stats = netlib::capture::replay_tcp(reader, v, {}, progress);
   m.conversations = v.take_results();
   m.capture_start = m.stats.first_ts;
   return m;

@@ -38,7 +38,8 @@ struct ladder_model {
 inline constexpr std::size_t max_events = 20000;
 
 ladder_model build_model(const std::filesystem::path& file, std::optional<std::uint64_t> conversation,
-                         const netlib::packet::label_registry& labels);
+                         const netlib::packet::label_registry& labels,
+                         const netlib::capture::progress_callback& progress = {});
 
 // The selected conversation's summary (the caller checked it exists).
 const netlib::capture::conversation_summary& selected_summary(const ladder_model& m);

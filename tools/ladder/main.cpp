@@ -21,7 +21,12 @@ int main(int argc, char** argv) {
   app->add_option("--svg", svg, "Also write the ladder as SVG to this file (needs --conversation)");
   return netlib::app::run(*app, argc, argv, [&]() -> int {
     if (!svg.empty() && !conversation) throw netlib::app::usage_error("--svg needs --conversation N");
-    const auto model = netlab::ladder::build_model(file, conversation, netlib::packet::label_registry::global());
+    netlib::capture::progress_callback progress;
+    if (netlib::app::stderr_is_terminal()) {
+      progress = [](std::uint64_t packets) { std::cerr << "\r" << packets << " packets read..." << std::flush; };
+    }
+    const auto model = netlab::ladder::build_model(file, conversation, netlib::packet::label_registry::global(), progress);
+    if (progress && model.stats.packets >= 65536) std::cerr << "\r\033[K" << std::flush;
     if (conversation && *conversation >= model.conversations.size()) {
       throw netlib::app::failure(fmt::format("{}: no conversation {} (it has {}; run without --conversation to list them)",
                                              file, *conversation, model.conversations.size()));

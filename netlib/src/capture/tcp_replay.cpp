@@ -52,12 +52,14 @@ class dispatcher : public packet::tcp_visitor {
 
 }  // namespace
 
-replay_stats replay_tcp(capture_reader& reader, packet::tcp_visitor& visitor, packet::reassembly_limits limits) {
+replay_stats replay_tcp(capture_reader& reader, packet::tcp_visitor& visitor, packet::reassembly_limits limits,
+                        const progress_callback& progress) {
   replay_stats stats;
   packet::tcp_reassembler reassembler(visitor, limits);
   while (auto rec = reader.next()) {
     if (stats.packets++ == 0) stats.first_ts = rec->ts;
     stats.last_ts = rec->ts;
+    if (progress && stats.packets % 65536 == 0) progress(stats.packets);
     const auto p = packet::decode_packet(rec->link, rec->data);
     if (p.error) {
       if (stats.decode_errors++ == 0) stats.first_decode_error = fmt::format("frame {}: {}", stats.packets, p.error->message());

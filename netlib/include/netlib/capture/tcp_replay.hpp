@@ -37,8 +37,12 @@ struct replay_stats {
   std::string first_decode_error;      // e.g. "frame 12: tcp: truncated header"
 };
 
+// Called every 65536 packets with the number read so far (for progress on a terminal).
+using progress_callback = std::function<void(std::uint64_t packets)>;
+
 // Feeds every packet of `reader` through the reassembler into `visitor`, then finishes it.
-replay_stats replay_tcp(capture_reader& reader, packet::tcp_visitor& visitor, packet::reassembly_limits limits = {});
+replay_stats replay_tcp(capture_reader& reader, packet::tcp_visitor& visitor, packet::reassembly_limits limits = {},
+                        const progress_callback& progress = {});
 replay_stats replay_tcp(const std::filesystem::path& path, packet::tcp_visitor& visitor,
                         packet::reassembly_limits limits = {});
 
