@@ -43,6 +43,7 @@ namespace {
 struct captured {
   l2::port_id port;
   std::vector<std::byte> bytes;
+  std::string failure;  // non-empty: the port's capture failed (interface gone or down)
 };
 
 class frame_queue {
@@ -104,7 +105,28 @@ void print_events(live_state& st, const std::vector<l2::fdb_event>& events, netl
   std::fflush(stdout);
 }
 
+// A port whose capture failed is down: its entries are flushed and it takes no further part.
+void handle_port_failure(live_state& st, const captured& c) {
+  const auto now = netlib::from_steady(std::chrono::steady_clock::now());
+  fmt::print(stderr, "lab-switch: port {} is down: {}\n", c.port, c.failure);
+  if (!st.out.quiet) {
+    if (st.out.json) {
+      std::puts(nlohmann::json{{"event", "port_down"}, {"port", c.port}, {"time_s", netlib::to_seconds(now - st.start)},
+                               {"reason", c.failure}}
+                    .dump()
+                    .c_str());
+    } else {
+      std::puts(fmt::format("   {:.6f} port {} down", netlib::to_seconds(now - st.start), c.port).c_str());
+    }
+  }
+  print_events(st, st.sw.set_port_up(c.port, false), now);
+}
+
 void handle_frame(live_state& st, const captured& c) {
+  if (!c.failure.empty()) {
+    handle_port_failure(st, c);
+    return;
+  }
   const auto now = netlib::from_steady(std::chrono::steady_clock::now());
   if (st.guard.is_own(c.port, c.bytes, now)) {
     ++st.totals.own_ignored;  // never relearned, never re-forwarded
@@ -133,6 +155,12 @@ void handle_frame(live_state& st, const captured& c) {
   std::fflush(stdout);
 }
 
+std::size_t ports_down(const l2::learning_switch& sw) {
+  std::size_t n = 0;
+  for (std::size_t p = 0; p < sw.config().port_count; ++p) n += sw.port_up(static_cast<l2::port_id>(p)) ? 0 : 1;
+  return n;
+}
+
 }  // namespace
 
 live_totals run_live(l2::learning_switch& sw, const std::vector<std::string>& interfaces, const live_output& out,
@@ -154,10 +182,9 @@ live_totals run_live(l2::learning_switch& sw, const std::vector<std::string>& in
     threads.emplace_back([&, p] {
       while (!done.load()) {
         try {
-          if (auto rec = rx[p].next()) queue.push({static_cast<l2::port_id>(p), {rec->data.begin(), rec->data.end()}});
+          if (auto rec = rx[p].next()) queue.push({static_cast<l2::port_id>(p), {rec->data.begin(), rec->data.end()}, {}});
         } catch (const std::exception& e) {
-          fmt::print(stderr, "lab-switch: {}: {}\n", interfaces[p], e.what());
-          stop_flag().store(true);
+          queue.push({static_cast<l2::port_id>(p), {}, e.what()});  // the port is down; the others go on
           return;
         }
       }
@@ -168,6 +195,7 @@ live_totals run_live(l2::learning_switch& sw, const std::vector<std::string>& in
   const auto deadline = std::chrono::steady_clock::now() + duration.value_or(std::chrono::hours(24 * 365));
   while (!stop_flag().load() && std::chrono::steady_clock::now() < deadline && (!frames || st.totals.frames < *frames)) {
     if (auto c = queue.pop(100ms)) handle_frame(st, *c);
+    if (ports_down(sw) == rx.size()) break;  // nothing left to switch
     const auto now = netlib::from_steady(std::chrono::steady_clock::now());
     print_events(st, sw.tick(now), now);
   }

@@ -29,7 +29,9 @@ void expect_sources_on_their_ports(const std::vector<json>& lines) {
   for (const auto& l : lines) {
     if (!l.contains("frame") || l["src"].is_null()) continue;
     for (int i = 1; i <= 3; ++i) {
-      if (l["src"] == netns_hosts::mac(i)) EXPECT_EQ(l["in_port"], i - 1) << l;
+      if (l["src"] == netns_hosts::mac(i)) {
+        EXPECT_EQ(l["in_port"], i - 1) << l;
+      }
     }
     for (const auto& e : l["events"]) EXPECT_NE(e["event"], "move") << l;
   }
@@ -87,6 +89,15 @@ TEST(LiveSwitch, TopologyBuildsHostsAndTearsThemDownOnExit) {
   const auto ping = run({"ip", "netns", "exec", prefix + "h3", "ping", "-c", "2", "-i", "0.2", "-W", "2", "10.0.0.1"},
                         {}, std::chrono::seconds(15));
   EXPECT_EQ(ping.exit_code, 0) << ping.out;
+  // host 3 unplugged: its port goes down, its entry is flushed, the other hosts go on
+  ASSERT_TRUE(ok({"ip", "netns", "del", prefix + "h3"}));
+  EXPECT_TRUE(topo.wait_for_line("{\"event\":\"port_down\",\"port\":2", std::chrono::seconds(10))) << topo.out();
+  const auto flush = topo.wait_for_line("{\"event\":\"flush\"", std::chrono::seconds(10));
+  ASSERT_TRUE(flush) << topo.out();
+  EXPECT_EQ(json::parse(*flush)["mac"], "02:00:00:00:00:03");
+  const auto ping12 = run({"ip", "netns", "exec", prefix + "h1", "ping", "-c", "2", "-i", "0.2", "-W", "2", "10.0.0.2"},
+                          {}, std::chrono::seconds(15));
+  EXPECT_EQ(ping12.exit_code, 0) << ping12.out;
   topo.signal(SIGINT);
   EXPECT_EQ(topo.wait(std::chrono::seconds(30)), 0) << topo.err();
   const auto list = run({"ip", "netns", "list"});
