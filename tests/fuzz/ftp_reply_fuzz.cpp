@@ -1,10 +1,12 @@
-// Fuzz the FTP reply parser, the client session, and the data-address parsers.
+// Fuzz the FTP reply parser, the client session, the capture control analyzer (both directions
+// fed from the input, with gaps), and the data-address parsers.
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
 #include <string>
 
 #include "netlib/ftp/client_session.hpp"
+#include "netlib/ftp/control_analyzer.hpp"
 #include "netlib/ftp/data_address.hpp"
 #include "netlib/ftp/reply.hpp"
 
@@ -25,6 +27,14 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   }
   ftp::client_session c;
   (void)c.receive(as_bytes(input));
+  ftp::control_analyzer a;
+  std::size_t cut = size ? data[0] % size : 0;
+  a.client_bytes(as_bytes(input.substr(0, cut)), netlib::time_point{});
+  a.server_bytes(as_bytes(input.substr(cut)), netlib::time_point(std::chrono::seconds(1)));
+  if (size > 2 && data[1] & 1) a.server_gap();
+  a.client_bytes(as_bytes(input.substr(cut / 2)), netlib::time_point(std::chrono::seconds(2)));
+  a.server_bytes(as_bytes(input), netlib::time_point(std::chrono::seconds(3)));
+  if (a.setups().size() > a.commands().size()) std::abort();
   (void)ftp::parse_pasv_reply(input);
   (void)ftp::parse_epsv_reply(input);
   (void)ftp::parse_eprt_argument(input);
