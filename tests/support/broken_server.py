@@ -3,6 +3,7 @@
 
   broken_server.py http --root DIR
   broken_server.py smtp --domain DOMAIN --users NAME,NAME...
+  broken_server.py pop3 --user NAME:PASSWORD
 
 Listens on 127.0.0.1 port 0 and prints "listening on 127.0.0.1:PORT" (flushed), like the lab
 servers. It is a small, otherwise correct HTTP/1.1 server (persistent connections, pipelining,
@@ -21,6 +22,14 @@ lines, DATA with dot-stuffing) with three planted bugs:
   RCPT before MAIL is accepted with 250   -> rcpt_before_mail_503 and rset_clears_transaction
   unknown commands are answered 250       -> unknown_command_500
   QUIT is answered 221 but never closes   -> quit_221_closes
+
+In pop3 mode it serves one account holding one message, otherwise correctly (USER/PASS, -ERR for
+a wrong password, STAT/LIST/RETR with byte-stuffing, -ERR for missing messages, QUIT closes),
+with three planted bugs:
+
+  STAT before login answers +OK           -> stat_before_login_err
+  unknown commands answer +OK             -> unknown_command_err
+  RSET does not undelete                  -> dele_then_rset
 """
 import email.utils
 import os
@@ -197,6 +206,62 @@ class smtp_handler(socketserver.StreamRequestHandler):
         self.reply("250 OK: queued")
 
 
+class pop3_handler(socketserver.StreamRequestHandler):
+    user, password = "alice", "secret"
+    message = b"From: bob@example.org\r\nSubject: hi\r\n\r\nHello.\r\n.a line with a dot\r\n"
+
+    def reply(self, text):
+        self.wfile.write(text.encode() + b"\r\n")
+        self.wfile.flush()
+
+    def handle(self):
+        self.reply("+OK broken POP3 ready")
+        self.name, self.logged_in, self.deleted = None, False, False
+        for _ in range(1000):
+            line = self.rfile.readline(512)
+            if not line:
+                return
+            verb, _, arg = line.decode("latin-1").strip().partition(" ")
+            if verb.upper() == "QUIT":
+                self.reply("+OK bye")
+                return
+            self.command(verb.upper(), arg)
+
+    def command(self, verb, arg):
+        if verb == "USER":
+            self.name = arg
+            return self.reply("+OK")
+        if verb == "PASS":
+            self.logged_in = self.name == self.user and arg == self.password
+            return self.reply("+OK logged in" if self.logged_in else "-ERR wrong user or password")
+        if verb == "STAT":  # planted bug: also answered before login
+            return self.reply("+OK %d %d" % ((0, 0) if self.deleted else (1, len(self.message))))
+        if not self.logged_in and verb in ("LIST", "RETR", "DELE", "RSET", "NOOP"):
+            return self.reply("-ERR log in first")
+        if verb == "NOOP":
+            return self.reply("+OK")
+        if verb == "RSET":
+            return self.reply("+OK")  # planted bug: the deleted message stays deleted
+        if verb in ("LIST", "RETR", "DELE"):
+            return self.transaction(verb, arg)
+        return self.reply("+OK")  # planted bug: should be -ERR
+
+    def transaction(self, verb, arg):
+        if verb == "LIST" and not arg:
+            body = "" if self.deleted else "1 %d\r\n" % len(self.message)
+            return self.reply("+OK\r\n%s." % body)
+        if arg != "1" or self.deleted:
+            return self.reply("-ERR no such message")
+        if verb == "LIST":
+            return self.reply("+OK 1 %d" % len(self.message))
+        if verb == "DELE":
+            self.deleted = True
+            return self.reply("+OK deleted")
+        stuffed = b"".join(b"." + l if l.startswith(b".") else l for l in self.message.splitlines(True))
+        self.wfile.write(b"+OK\r\n" + stuffed + b".\r\n")
+        self.wfile.flush()
+
+
 class server(socketserver.ThreadingTCPServer):
     daemon_threads = True
     allow_reuse_address = True
@@ -211,8 +276,12 @@ def main():
         smtp_handler.domain = args[2].lower()
         smtp_handler.users = set(args[4].split(","))
         handler = smtp_handler
+    elif args[:2] == ["pop3", "--user"] and len(args) == 3 and ":" in args[2]:
+        pop3_handler.user, pop3_handler.password = args[2].split(":", 1)
+        handler = pop3_handler
     else:
-        print("usage: broken_server.py http --root DIR | smtp --domain DOMAIN --users NAME,NAME", file=sys.stderr)
+        print("usage: broken_server.py http --root DIR | smtp --domain DOMAIN --users NAME,NAME | pop3 --user NAME:PASSWORD",
+              file=sys.stderr)
         return 2
     with server(("127.0.0.1", 0), handler) as s:
         print("listening on 127.0.0.1:%d" % s.server_address[1], flush=True)

@@ -3,6 +3,7 @@
 #include <chrono>
 
 #include "http_suite.hpp"
+#include "pop3_suite.hpp"
 #include "smtp_suite.hpp"
 #include "switch_suite.hpp"
 #include "netlib/app/process.hpp"
@@ -81,6 +82,32 @@ void add_smtp_command(CLI::App& app) {
   });
 }
 
+void add_pop3_command(CLI::App& app) {
+  struct state {
+    std::string target;
+    std::string user;
+    std::string password;
+    double timeout_s = 3;
+    output_options out;
+  };
+  auto s = std::make_shared<state>();
+  auto* cmd = netlib::app::add_command(
+      app, "pop3", "Grade a POP3 server: greeting, USER/PASS, states, STAT/LIST/RETR agreement, DELE/RSET, QUIT "
+                   "(the account needs at least one message; nothing is deleted)",
+      "netlab-grade pop3 --target 127.0.0.1:1100 --user alice --pass secret --json");
+  cmd->add_option("--target", s->target, "The server to grade, HOST:PORT")->required();
+  cmd->add_option("--user", s->user, "An account whose maildrop holds at least one message")->required();
+  cmd->add_option("--pass", s->password, "Its password")->required();
+  cmd->add_option("--timeout", s->timeout_s, "Seconds to wait for each reply")->capture_default_str()
+      ->check(CLI::Range(0.1, 120.0));
+  add_output_options(*cmd, s->out);
+  netlib::app::set_action(*cmd, [s]() {
+    const auto hp = parse_target(s->target);
+    pop3_options o{hp.host, hp.port, s->user, s->password, millis(s->timeout_s)};
+    return emit(run_pop3_suite(o), s->out);
+  });
+}
+
 void add_switch_command(CLI::App& app) {
   struct state {
     switch_options o;
@@ -122,6 +149,7 @@ int main(int argc, char** argv) {
       "netlab-grade http --target 127.0.0.1:8080 --path /index.html --json");
   add_http_command(*app);
   add_smtp_command(*app);
+  add_pop3_command(*app);
   add_switch_command(*app);
   app->require_subcommand(1);
   return netlib::app::run(*app, argc, argv);
