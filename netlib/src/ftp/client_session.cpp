@@ -2,7 +2,8 @@
 // after a 1yz) -> closed/failed. on_reply() is the transition function: a 1yz keeps the command
 // outstanding (RFC 959 §4.2: preliminary), anything else completes it; 421 at any time and 221
 // for QUIT close the session (RFC 959 §4.2.1, §5.4). A greeting of 120 waits for the 220.
-// Invariant: at most one command is outstanding.
+// Invariant: at most one command is outstanding; receive() stops after the reply that completes
+// it, so bytes after it are answered in the context of the next command.
 #include "netlib/ftp/client_session.hpp"
 
 #include <stdexcept>
@@ -55,7 +56,10 @@ client_output client_session::receive(byte_view input) {
     }
     out.consumed += r.consumed;
     if (r.status == reply_status::need_more) break;
+    const client_state before = state_;
     on_reply(std::move(r.value), out);
+    // A command (or the greeting) is complete: leave what follows for after the next send().
+    if (state_ == client_state::ready && before != client_state::ready) break;
   }
   return out;
 }
