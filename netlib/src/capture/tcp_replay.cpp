@@ -83,8 +83,14 @@ replay_stats replay_tcp(const std::filesystem::path& path, packet::tcp_visitor& 
 
 replay_stats replay_conversations(const std::filesystem::path& path, const consumer_factory& factory,
                                   packet::reassembly_limits limits) {
+  auto reader = capture_reader::open(path);
+  return replay_conversations(reader, factory, limits);
+}
+
+replay_stats replay_conversations(capture_reader& reader, const consumer_factory& factory,
+                                  packet::reassembly_limits limits) {
   dispatcher d(factory);
-  return replay_tcp(path, d, limits);
+  return replay_tcp(reader, d, limits);
 }
 
 replay_stats replay_conversation(const std::filesystem::path& path, std::uint64_t id, stream_consumer& consumer,

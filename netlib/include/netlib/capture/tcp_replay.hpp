@@ -61,6 +61,8 @@ using consumer_factory = std::function<std::unique_ptr<stream_consumer>(const pa
 
 replay_stats replay_conversations(const std::filesystem::path& path, const consumer_factory& factory,
                                   packet::reassembly_limits limits = {});
+replay_stats replay_conversations(capture_reader& reader, const consumer_factory& factory,
+                                  packet::reassembly_limits limits = {});
 // Feeds conversation `id` (0-based, in order of first packet, as tshark's tcp.stream) only.
 replay_stats replay_conversation(const std::filesystem::path& path, std::uint64_t id, stream_consumer& consumer,
                                  packet::reassembly_limits limits = {});
