@@ -1,0 +1,58 @@
+// Collecting a capture's conversations through the capture replay driver.
+#include "recorded.hpp"
+
+#include <map>
+#include <memory>
+
+#include "netlib/capture/tcp_replay.hpp"
+#include "netlib/core/clock.hpp"
+
+namespace netlab::replay {
+
+double recorded_conversation::time_at(std::size_t offset) const {
+  double t = 0;
+  for (const auto& c : chunks) {
+    if (c.offset > offset) break;
+    t = c.time_s;
+  }
+  return t;
+}
+
+namespace {
+
+class collector : public netlib::capture::stream_consumer {
+ public:
+  collector(recorded_conversation& target, netlib::time_point start) : c_(target), start_(start) {}
+  void on_bytes(netlib::packet::tcp_direction d, netlib::byte_view bytes, netlib::time_point ts) override {
+    if (d == netlib::packet::tcp_direction::client_to_server) {
+      c_.chunks.push_back({c_.client.size(), netlib::to_seconds(ts - start_)});
+      c_.client += netlib::as_chars(bytes);
+    } else {
+      c_.server += netlib::as_chars(bytes);
+    }
+  }
+
+ private:
+  recorded_conversation& c_;
+  netlib::time_point start_;
+};
+
+}  // namespace
+
+std::vector<recorded_conversation> load_conversations(const std::string& path) {
+  std::map<std::uint64_t, std::unique_ptr<recorded_conversation>> found;
+  netlib::capture::replay_conversations(path, [&](const netlib::packet::tcp_conversation& c)
+                                                  -> std::unique_ptr<netlib::capture::stream_consumer> {
+    auto& slot = found[c.id];
+    slot = std::make_unique<recorded_conversation>();
+    slot->id = c.id;
+    slot->client_endpoint = c.client.to_string();
+    slot->server_endpoint = c.server.to_string();
+    return std::make_unique<collector>(*slot, c.first_ts);
+  });
+  std::vector<recorded_conversation> out;
+  for (auto& [id, c] : found) out.push_back(std::move(*c));
+  return out;
+}
+
+}  // namespace netlab::replay
