@@ -67,7 +67,10 @@ bool same_address(const netlib::packet::ip_address& a, const std::string& text) 
 }
 
 bool matches(const flow& data, const flow& control, const netlib::ftp::data_setup& s) {
-  if (data.used || data.control || data.conv.server.port != s.where.port || data.conv.first_ts < s.at) return false;
+  // (A data connection whose content happens to start with "220" was taken for a control
+  // connection; without commands it is still data.)
+  const bool is_control = data.control && !data.control->commands().empty();
+  if (data.used || is_control || data.conv.server.port != s.where.port || data.conv.first_ts < s.at) return false;
   const auto& addr = data.conv.server.address;
   if (s.passive) return s.where.host.empty() || same_address(addr, s.where.host) || addr == control.conv.server.address;
   return same_address(addr, s.where.host) || addr == control.conv.client.address;
