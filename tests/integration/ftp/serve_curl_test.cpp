@@ -89,3 +89,24 @@ TEST(ServeWget, PassiveRetrByteIdentical) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_TRUE(read_whole(out) == read_whole(d.root + "/big.bin"));
 }
+
+TEST(ServeIpv6, EpsvAndEprtOverIpv6Loopback) {
+  NETLAB_REQUIRE_PEER("curl");
+  std::ifstream inet6("/proc/net/if_inet6");
+  const std::string table((std::istreambuf_iterator<char>(inet6)), std::istreambuf_iterator<char>());
+  if (table.find("00000000000000000000000000000001") == std::string::npos) GTEST_SKIP() << "no IPv6 loopback (::1)";
+  served_dir d;
+  process proc({bin_path("lab-ftp"), "serve", "--root", d.root, "--listen", "[::1]:0", "--anonymous"});
+  const std::string address = proc.wait_listening();
+  ASSERT_EQ(address.rfind("[::1]:", 0), 0u) << address;
+  auto r = run({"curl", "-sS", "-g", "ftp://" + address + "/hello.txt"});  // EPSV
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, "hello\n");
+  r = run({"curl", "-sS", "-g", "-P", "-", "ftp://" + address + "/hello.txt"});  // EPRT |2|::1|port|
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, "hello\n");
+  r = run({bin_path("lab-ftp"), "get", "ftp://" + address + "/hello.txt", "-o", "-", "--active", "--trace"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, "hello\n");
+  EXPECT_NE(r.err.find("> EPRT |2|::1|"), std::string::npos) << r.err;
+}
