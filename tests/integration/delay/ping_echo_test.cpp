@@ -41,9 +41,9 @@ TEST(PingEcho, InjectedLossMatchesTheSeededExpectation) {
   const auto j = ping(server, {"--count", std::to_string(count), "--timeout", "150ms"});
   const int expected = expected_drops(7, 0.2, count);
   EXPECT_EQ(j["sent"], count);
-  // Exactly the seeded drops, plus at most two replies slower than the timeout on a loaded machine.
+  // Exactly the seeded drops, plus at most three replies slower than the timeout on a loaded machine.
   EXPECT_GE(j["lost"].get<int>(), expected);
-  EXPECT_LE(j["lost"].get<int>(), expected + 2);
+  EXPECT_LE(j["lost"].get<int>(), expected + 3);
   // And the seeded count itself is a plausible Binomial(60, 0.2) draw (mean 12, sd 3.1).
   EXPECT_LE(std::abs(expected - 12), 10);
   EXPECT_NEAR(j["loss_rate"].get<double>(), j["lost"].get<double>() / count, 1e-12);
