@@ -13,6 +13,7 @@
 #include <sys/socket.h>
 
 #include <chrono>
+#include <ctime>
 
 #include <fmt/format.h>
 
@@ -68,6 +69,7 @@ class control_driver : public std::enable_shared_from_this<control_driver> {
 
 void control_driver::pump() {
   if (finished_) return;
+  core_.set_wall_time(static_cast<std::int64_t>(std::time(nullptr)));
   execute(core_.tick(connection::now()));
   const auto out = core_.receive(in_.data());
   in_.consume(out.consumed);

@@ -197,3 +197,15 @@ TEST(ServerTransfer, PassiveFailureAndEofDuringTransfer) {
   EXPECT_TRUE(std::holds_alternative<abort_transfer>(eof[0]));
   EXPECT_TRUE(std::holds_alternative<close_control>(eof[1]));
 }
+
+TEST(ServerTransfer, ListDatesFollowTheWallTimeInput) {
+  session_pair p;
+  p.login();
+  p.cmd("PASV");
+  p.cmd("LIST", "readme.txt");
+  EXPECT_NE(p.downloaded.find("Nov 14  2023 readme.txt"), std::string::npos) << p.downloaded;
+  p.server.set_wall_time(1700000000 + 3600);  // an hour after the file's time
+  p.cmd("PASV");
+  p.cmd("LIST", "readme.txt");
+  EXPECT_NE(p.downloaded.find("Nov 14 22:13 readme.txt"), std::string::npos) << p.downloaded;
+}

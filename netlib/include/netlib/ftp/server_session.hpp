@@ -61,6 +61,9 @@ class server_session {
   server_actions start(time_point now);  // the 220 greeting; `now` starts the idle clock
   // Time input; call before receive() and at every wake_at time.
   server_actions tick(time_point now);
+  // Wall-clock time (seconds since the Unix epoch), another time input: LIST shows "HH:MM" for
+  // files modified in the last six months before it, "YYYY" otherwise (as ls does).
+  void set_wall_time(std::int64_t unix_seconds) noexcept { wall_unix_ = unix_seconds; }
   server_output receive(byte_view input);
   server_actions receive_eof();
   server_actions passive_opened(const std::string& host, std::uint16_t port);
@@ -146,6 +149,7 @@ class server_session {
   server_state state_ = server_state::awaiting_user;
   server_actions out_;
   time_point now_{};
+  std::int64_t wall_unix_ = 0;
   time_point last_activity_{};
   time_point held_until_{};
   std::string user_;
