@@ -6,6 +6,10 @@
 
 #include "ladder_model.hpp"
 #include "netlib/app/program.hpp"
+#include "netlib/ftp/labels.hpp"
+#include "netlib/http/labels.hpp"
+#include "netlib/pop3/labels.hpp"
+#include "netlib/smtp/labels.hpp"
 
 int main(int argc, char** argv) {
   auto app = netlib::app::make_app(
@@ -25,7 +29,14 @@ int main(int argc, char** argv) {
     if (netlib::app::stderr_is_terminal()) {
       progress = [](std::uint64_t packets) { std::cerr << "\r" << packets << " packets read..." << std::flush; };
     }
-    const auto model = netlab::ladder::build_model(file, conversation, netlib::packet::label_registry::global(), progress);
+    // Application labels come from the protocol cores (HTTP request and status lines, FTP, SMTP and
+    // POP3 commands and replies); payloads no protocol recognizes are labelled by their size.
+    auto& labels = netlib::packet::label_registry::global();
+    netlib::http::register_labels(labels);
+    netlib::ftp::register_labels(labels);
+    netlib::smtp::register_labels(labels);
+    netlib::pop3::register_labels(labels);
+    const auto model = netlab::ladder::build_model(file, conversation, labels, progress);
     if (progress && model.stats.packets >= 65536) std::cerr << "\r\033[K" << std::flush;
     if (conversation && *conversation >= model.conversations.size()) {
       throw netlib::app::failure(fmt::format("{}: no conversation {} (it has {}; run without --conversation to list them)",
