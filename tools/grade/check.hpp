@@ -22,6 +22,16 @@ struct check_result {
   [[nodiscard]] double score() const { return passed ? weight : partial.value_or(0); }
 };
 
+// A check not run yet (passed = false until its run says otherwise).
+inline check_result make_check(std::string name, std::string rule, std::string description, double weight) {
+  check_result c;
+  c.name = std::move(name);
+  c.rule = std::move(rule);
+  c.description = std::move(description);
+  c.weight = weight;
+  return c;
+}
+
 struct suite_result {
   std::string suite;   // "http", "smtp", "switch"
   std::string target;  // "127.0.0.1:8080" or a file name

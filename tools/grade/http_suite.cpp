@@ -13,7 +13,7 @@ suite_result run_http_suite(const http_options& options) {
   auto checks = http_message_checks();
   for (auto& c : http_connection_checks()) checks.push_back(c);
   for (const auto& spec : checks) {
-    check_result c{spec.name, spec.rule, spec.description, spec.weight};
+    auto c = make_check(spec.name, spec.rule, spec.description, spec.weight);
     spec.run(x, c);
     result.checks.push_back(std::move(c));
   }

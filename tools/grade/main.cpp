@@ -3,6 +3,7 @@
 #include <chrono>
 
 #include "http_suite.hpp"
+#include "ftp_suite.hpp"
 #include "pop3_suite.hpp"
 #include "smtp_suite.hpp"
 #include "switch_suite.hpp"
@@ -108,6 +109,36 @@ void add_pop3_command(CLI::App& app) {
   });
 }
 
+void add_ftp_command(CLI::App& app) {
+  struct state {
+    std::string target;
+    ftp_options o;
+    double timeout_s = 3;
+    output_options out;
+  };
+  auto s = std::make_shared<state>();
+  auto* cmd = netlib::app::add_command(
+      app, "ftp", "Grade an FTP server: greeting, login, reply codes, PWD/CWD/TYPE, LIST and RETR over PASV, EPSV "
+                  "and PORT data connections, QUIT",
+      "netlab-grade ftp --target 127.0.0.1:2121 --user alice --pass secret --file hello.txt --json");
+  cmd->add_option("--target", s->target, "The server to grade, HOST:PORT")->required();
+  cmd->add_option("--user", s->o.user, "An account (not anonymous: a wrong password must be refused)")->required();
+  cmd->add_option("--pass", s->o.password, "Its password")->required();
+  cmd->add_option("--file", s->o.file, "An existing, non-empty file in the login folder, as RETR names it")
+      ->required();
+  cmd->add_option("--timeout", s->timeout_s, "Seconds to wait for each reply")->capture_default_str()
+      ->check(CLI::Range(0.1, 120.0));
+  add_output_options(*cmd, s->out);
+  netlib::app::set_action(*cmd, [s]() {
+    const auto hp = parse_target(s->target);
+    auto o = s->o;
+    o.host = hp.host;
+    o.port = hp.port;
+    o.timeout = millis(s->timeout_s);
+    return emit(run_ftp_suite(o), s->out);
+  });
+}
+
 void add_switch_command(CLI::App& app) {
   struct state {
     switch_options o;
@@ -150,6 +181,7 @@ int main(int argc, char** argv) {
   add_http_command(*app);
   add_smtp_command(*app);
   add_pop3_command(*app);
+  add_ftp_command(*app);
   add_switch_command(*app);
   app->require_subcommand(1);
   return netlib::app::run(*app, argc, argv);

@@ -209,7 +209,7 @@ const pop3_check checks[] = {
 suite_result run_pop3_suite(const pop3_options& options) {
   suite_result result{"pop3", options.host + ":" + std::to_string(options.port), {}};
   for (const auto& spec : checks) {
-    check_result c{spec.name, spec.rule, spec.description, spec.weight};
+    auto c = make_check(spec.name, spec.rule, spec.description, spec.weight);
     session s(options, c);
     spec.run(s);
     if (!s.finished()) s.finish();

@@ -146,7 +146,7 @@ const std::vector<smtp_check>& smtp_checks() {
 suite_result run_smtp_suite(const smtp_options& options) {
   suite_result result{"smtp", options.host + ":" + std::to_string(options.port), {}};
   for (const auto& spec : smtp_checks()) {
-    check_result c{spec.name, spec.rule, spec.description, spec.weight};
+    auto c = make_check(spec.name, spec.rule, spec.description, spec.weight);
     run_check(options, spec, c);
     result.checks.push_back(std::move(c));
   }

@@ -84,7 +84,7 @@ constexpr kind_rule kind_rules[] = {
 
 check_result kind_check(const kind_rule& k, const decisions_map& reference, const decisions_map& student,
                         const std::string& capture) {
-  check_result c{k.name, k.rule, k.description, k.weight};
+  auto c = make_check(k.name, k.rule, k.description, k.weight);
   std::size_t total = 0;
   std::size_t right = 0;
   std::vector<std::string> sent;
@@ -115,8 +115,8 @@ check_result kind_check(const kind_rule& k, const decisions_map& reference, cons
 
 check_result complete_check(const decisions_map& reference, const decisions_map& student, const std::string& error,
                             const std::string& file) {
-  check_result c{"decisions_complete", "lab requirement: one decision per captured frame, numbered from 1",
-                 "the decisions file is JSON and decides exactly the capture's frames", 1};
+  auto c = make_check("decisions_complete", "lab requirement: one decision per captured frame, numbered from 1",
+                 "the decisions file is JSON and decides exactly the capture's frames", 1);
   std::vector<long> missing;
   std::vector<long> extra;
   for (const auto& [f, d] : reference) {
