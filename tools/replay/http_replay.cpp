@@ -32,7 +32,8 @@ std::string guess_protocol(const recorded_conversation& c) {
   if (c.server.starts_with("HTTP/")) return "http";
   if (c.server.starts_with("+OK") || c.server.starts_with("-ERR")) return "pop3";
   if (c.server.starts_with("220") || c.server.starts_with("421")) {
-    return c.client.find("EHLO") != std::string::npos || c.client.find("HELO") != std::string::npos ? "smtp" : "ftp";
+    const auto head = http::to_lower(std::string_view(c.client).substr(0, 5));
+    return head == "ehlo " || head == "helo " ? "smtp" : "ftp";
   }
   return "unknown";
 }

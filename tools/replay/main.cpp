@@ -1,19 +1,20 @@
 // netlab-replay: re-send the client side of each recorded TCP conversation to a live server and
 // compare the replies with the recorded ones at the protocol level. Exit 0 when everything
 // replayed matches, 1 otherwise (a difference, a connection problem, nothing replayable), 2 on
-// usage errors. HTTP is replayed; SMTP, POP3 and FTP conversations are listed as skipped.
+// usage errors. HTTP and SMTP are replayed; POP3 and FTP conversations are listed as skipped.
 #include <fmt/format.h>
 
 #include <iostream>
 #include <optional>
 
 #include "http_replay.hpp"
+#include "smtp_replay.hpp"
 #include "netlib/app/program.hpp"
 #include "report.hpp"
 
 int main(int argc, char** argv) {
   auto app = netlib::app::make_app(
-      "netlab-replay", "Re-send a capture's client side to a live server and compare the replies (HTTP)",
+      "netlab-replay", "Re-send a capture's client side to a live server and compare the replies (HTTP, SMTP)",
       "netlab-replay captures/net/loopback-http.pcapng --target 127.0.0.1:8080");
   std::string capture;
   std::string target;
@@ -43,9 +44,11 @@ int main(int argc, char** argv) {
       const auto protocol = netlab::replay::guess_protocol(c);
       if (protocol == "http") {
         results.push_back(netlab::replay::replay_http(c, t));
+      } else if (protocol == "smtp") {
+        results.push_back(netlab::replay::replay_smtp(c, t));
       } else {
         results.push_back({c.id, c.client_endpoint, c.server_endpoint, protocol,
-                           "replaying " + protocol + " conversations is not implemented (HTTP only)", {}, {}});
+                           "replaying " + protocol + " conversations is not implemented (HTTP and SMTP only)", {}, {}});
       }
     }
     const auto report = netlab::replay::summarize(capture, target, results);
