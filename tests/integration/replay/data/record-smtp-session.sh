@@ -12,11 +12,11 @@ printf 'alice:secret\nbob:hunter2\n' > "$work/users.txt"
 "$BIN/lab-smtp" serve --maildir "$work/mail" --domain example.org --users "$work/users.txt" \
   --listen 127.0.0.1:0 > "$work/server.log" &
 srv=$!
-until grep -q '^listening on' "$work/server.log"; do sleep 0.1; done
+until grep -qs '^listening on' "$work/server.log"; do sleep 0.1; done
 port=$(sed -n 's/^listening on 127.0.0.1://p' "$work/server.log")
 "$BIN/netlab-record" --interface lo --filter "tcp port $port" --output "$OUT" --seconds 3 > "$work/rec.log" &
 rec=$!
-until grep -q '^capturing on' "$work/rec.log"; do sleep 0.1; done
+until grep -qs '^capturing on' "$work/rec.log"; do sleep 0.1; done
 /usr/bin/python3 - "$port" <<'PY'
 import smtplib, sys
 s = smtplib.SMTP("127.0.0.1", int(sys.argv[1]))
