@@ -109,6 +109,36 @@ struct proxied {
   bool keep = true;
 };
 
+// Step 1: a fresh stored response; the client's own conditions may turn it into a 304.
+proxied serve_hit(const http::cached_response& stored, std::int64_t age, const http::request_head& req,
+                  const http::server_session& session) {
+  proxied out;
+  auto head = stored.head;
+  head.fields.set("Age", std::to_string(age));
+  const auto etag = head.fields.get("ETag");
+  const auto lm = head.fields.get("Last-Modified");
+  const auto lm_s = lm ? http::parse_http_date(*lm) : std::nullopt;
+  if (http::not_modified(req, etag ? *etag : std::string_view("\"-\""), lm_s.value_or(INT64_MAX))) head.status = 304;
+  out.bytes = client_bytes(head, stored.body, "HIT", false, req, session, out.keep);
+  return out;
+}
+
+// Step 3: RFC 9111 §4.3.4, the 304's fields freshen the stored response, which is served.
+proxied serve_revalidated(proxy_context& ctx, const std::string& key, http::cached_response stored,
+                          const origin_result& r, const http::request_head& req, const http::server_session& session) {
+  for (const auto& f : r.response.head.fields.lines())
+    if (!http::iequals(f.name, "Content-Length")) stored.head.fields.set(f.name, f.value);
+  stored.request_s = r.request_s;
+  stored.response_s = r.response_s;
+  {
+    std::lock_guard lock(ctx.cache_mutex);
+    ctx.cache.put(key, stored);
+  }
+  proxied out;
+  out.bytes = client_bytes(stored.head, stored.body, "REVALIDATED", false, req, session, out.keep);
+  return out;
+}
+
 // Steps 1-3 for one request.
 io::awaitable<proxied> proxy_request(proxy_context& ctx, const http::server_session& session, const http::request_head& req) {
   const auto u = http::parse_url(req.target);
@@ -123,16 +153,12 @@ io::awaitable<proxied> proxy_request(proxy_context& ctx, const http::server_sess
     stored = ctx.cache.find(key);
   }
   proxied out;
-  if (stored && http::can_serve_fresh(req, stored->head, http::current_age(stored->head, stored->request_s, stored->response_s, wall_now()))) {
-    ++ctx.counters.hits;
-    auto head = stored->head;
-    head.fields.set("Age", std::to_string(http::current_age(stored->head, stored->request_s, stored->response_s, wall_now())));
-    const auto etag = head.fields.get("ETag");
-    const auto lm = head.fields.get("Last-Modified");
-    const auto lm_s = lm ? http::parse_http_date(*lm) : std::nullopt;
-    if (http::not_modified(req, etag ? *etag : std::string_view("\"-\""), lm_s.value_or(INT64_MAX))) head.status = 304;
-    out.bytes = client_bytes(head, stored->body, "HIT", false, req, session, out.keep);
-    co_return out;
+  if (stored) {
+    const std::int64_t age = http::current_age(stored->head, stored->request_s, stored->response_s, wall_now());
+    if (http::can_serve_fresh(req, stored->head, age)) {
+      ++ctx.counters.hits;
+      co_return serve_hit(*stored, age, req, session);
+    }
   }
   http::request_head fwd = forward_request(req, *u);
   const bool conditional = stored && !req.fields.contains("If-None-Match") && !req.fields.contains("If-Modified-Since");
@@ -151,18 +177,9 @@ io::awaitable<proxied> proxy_request(proxy_context& ctx, const http::server_sess
     co_return proxied{local_reply(status, fmt::format("{} {}: {}\n", status, status == 504 ? "Gateway Timeout" : "Bad Gateway", r.error))};
   }
   auto& resp = r.response;
-  if (conditional && resp.head.status == 304) {  // RFC 9111 §4.3.4: freshen the stored response
+  if (conditional && resp.head.status == 304) {
     ++ctx.counters.revalidated;
-    for (const auto& f : resp.head.fields.lines())
-      if (!http::iequals(f.name, "Content-Length")) stored->head.fields.set(f.name, f.value);
-    stored->request_s = r.request_s;
-    stored->response_s = r.response_s;
-    {
-      std::lock_guard lock(ctx.cache_mutex);
-      ctx.cache.put(key, *stored);
-    }
-    out.bytes = client_bytes(stored->head, stored->body, "REVALIDATED", false, req, session, out.keep);
-    co_return out;
+    co_return serve_revalidated(ctx, key, *stored, r, req, session);
   }
   ++ctx.counters.misses;
   if (!is_head && http::storable(req, resp.head)) {
