@@ -52,6 +52,8 @@ struct step {
 
 // Each lab adds its steps in its own file (steps_<lab>.cpp).
 std::vector<step> delay_steps();
+std::vector<step> switch_steps();
+std::vector<step> capture_steps();
 
 // Quotes a command line for display.
 std::string shell_line(const std::vector<std::string>& argv);
