@@ -54,6 +54,7 @@ struct step {
 std::vector<step> delay_steps();
 std::vector<step> switch_steps();
 std::vector<step> capture_steps();
+std::vector<step> server_steps();
 
 // Quotes a command line for display.
 std::string shell_line(const std::vector<std::string>& argv);
