@@ -8,7 +8,7 @@
 
 #include "commands.hpp"
 #include "netlib/app/program.hpp"
-#include "netlib/capture/tcp_replay.hpp"
+#include "netlib/capture/session_feed.hpp"
 #include "netlib/pop3/session_analyzer.hpp"
 
 namespace lab_pop3 {
@@ -20,27 +20,8 @@ struct analyze_options {
   bool json = false;
 };
 
-struct found_session {
-  netlib::packet::tcp_conversation conversation;
-  netlib::pop3::observed_session session;
-};
-
-class feed : public netlib::capture::stream_consumer {
- public:
-  explicit feed(std::vector<found_session>& out) : out_(out) {}
-  void on_bytes(netlib::packet::tcp_direction d, netlib::byte_view bytes, netlib::time_point) override {
-    if (d == netlib::packet::tcp_direction::client_to_server) analyzer_.client_bytes(bytes);
-    else analyzer_.server_bytes(bytes);
-  }
-  void on_gap(netlib::packet::tcp_direction d, std::uint64_t size, netlib::time_point) override {
-    analyzer_.gap(d == netlib::packet::tcp_direction::client_to_server, size);
-  }
-  void on_close(const netlib::packet::tcp_conversation& c) override { out_.push_back({c, analyzer_.session()}); }
-
- private:
-  std::vector<found_session>& out_;
-  netlib::pop3::session_analyzer analyzer_;
-};
+using found_session = netlib::capture::captured_session<netlib::pop3::session_analyzer>;
+using feed = netlib::capture::session_feed<netlib::pop3::session_analyzer>;
 
 bool is_pop3(const found_session& f, const analyze_options& o) {
   const auto port = f.conversation.server.port;

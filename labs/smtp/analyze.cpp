@@ -8,7 +8,7 @@
 
 #include "commands.hpp"
 #include "netlib/app/program.hpp"
-#include "netlib/capture/tcp_replay.hpp"
+#include "netlib/capture/session_feed.hpp"
 #include "netlib/smtp/labels.hpp"
 #include "netlib/smtp/session_analyzer.hpp"
 
@@ -21,27 +21,8 @@ struct analyze_options {
   bool json = false;
 };
 
-struct found_session {
-  netlib::packet::tcp_conversation conversation;
-  netlib::smtp::observed_session session;
-};
-
-class feed : public netlib::capture::stream_consumer {
- public:
-  explicit feed(std::vector<found_session>& out) : out_(out) {}
-  void on_bytes(netlib::packet::tcp_direction d, netlib::byte_view bytes, netlib::time_point) override {
-    if (d == netlib::packet::tcp_direction::client_to_server) analyzer_.client_bytes(bytes);
-    else analyzer_.server_bytes(bytes);
-  }
-  void on_gap(netlib::packet::tcp_direction d, std::uint64_t size, netlib::time_point) override {
-    analyzer_.gap(d == netlib::packet::tcp_direction::client_to_server, size);
-  }
-  void on_close(const netlib::packet::tcp_conversation& c) override { out_.push_back({c, analyzer_.session()}); }
-
- private:
-  std::vector<found_session>& out_;
-  netlib::smtp::session_analyzer analyzer_;
-};
+using found_session = netlib::capture::captured_session<netlib::smtp::session_analyzer>;
+using feed = netlib::capture::session_feed<netlib::smtp::session_analyzer>;
 
 // An SMTP session: on a chosen port, or greeted with 220 and then EHLO/HELO (FTP greets with 220 too).
 bool is_smtp(const found_session& f, const analyze_options& o) {
