@@ -1,0 +1,112 @@
+#include "golden.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <chrono>
+#include <csignal>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <regex>
+
+#include "golden_facts.hpp"
+#include "netlib/app/program.hpp"
+#include "recorder.hpp"
+#include "session_command.hpp"
+
+namespace netlab::record {
+namespace {
+
+namespace fs = std::filesystem;
+
+volatile std::sig_atomic_t interrupted = 0;
+void on_signal(int) { interrupted = 1; }
+
+void check_name(const std::string& name) {
+  if (!std::regex_match(name, std::regex("[A-Za-z0-9][A-Za-z0-9_.-]*")) || name.ends_with(".facts")) {
+    throw netlib::app::usage_error(fmt::format("--golden {}: use letters, digits, '-', '_' and '.' only", name));
+  }
+}
+
+void write_text(const fs::path& path, const std::string& text) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out << text;
+  if (!out.flush()) throw netlib::app::failure(fmt::format("{}: cannot write", path.string()));
+}
+
+// Records until the session exits (or the deadline / a signal stops it); returns its exit code.
+int record_session(recorder& rec, const golden_options& options) {
+  session_command session(options.command, options.json);
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(options.seconds);
+  while (!session.poll()) {
+    if (interrupted || std::chrono::steady_clock::now() >= deadline) {
+      session.stop();
+      throw netlib::app::failure(interrupted ? "interrupted: no golden written"
+                                             : fmt::format("the session ran longer than {} s: no golden written "
+                                                           "(raise --seconds)", options.seconds));
+    }
+    rec.poll_once();
+  }
+  rec.drain();
+  return *session.poll();
+}
+
+std::string recipe_text(const std::vector<std::string>& invocation) {
+  std::vector<std::string> argv = invocation;
+  argv.front() = "netlab-record";
+  return "# Made by netlab-record --golden. Re-record (as root, from the repository root, after building;\n"
+         "# the session command gets BIN, the folder of the netlab binaries):\n" +
+         shell_quote(argv) + "\n";
+}
+
+}  // namespace
+
+int record_golden(const netlib::capture::live_options& live, const golden_options& options,
+                  const std::vector<std::string>& invocation) {
+  check_name(options.name);
+  const fs::path dir(options.dir);
+  fs::create_directories(dir);
+  const auto capture = dir / (options.name + ".pcapng");
+  std::signal(SIGINT, on_signal);
+  std::signal(SIGTERM, on_signal);
+  int code = 0;
+  std::uint64_t packets = 0;
+  try {
+    recorder rec(live, capture.string());
+    std::cerr << "capturing on " << live.interface << (live.filter.empty() ? "" : " (" + live.filter + ")") << std::endl;
+    code = record_session(rec, options);
+    packets = rec.packets();
+  } catch (...) {
+    fs::remove(capture);
+    throw;
+  }
+  if (code != 0) {
+    fs::remove(capture);
+    throw netlib::app::failure(fmt::format("the session command exited with {}: no golden written", code));
+  }
+  if (packets == 0) {
+    fs::remove(capture);
+    throw netlib::app::failure(fmt::format("no packets on {} matched the filter: no golden written", live.interface));
+  }
+  const auto facts = make_facts(options.name, capture.string(), capture.filename().string(), options.protocols);
+  write_text(dir / (options.name + ".facts.json"), facts.dump(2) + "\n");
+  write_text(dir / (options.name + ".recipe"), recipe_text(invocation));
+  if (options.json) {
+    netlib::app::print_json({{"capture", capture.string()},
+                             {"facts", (dir / (options.name + ".facts.json")).string()},
+                             {"recipe", (dir / (options.name + ".recipe")).string()},
+                             {"packets", packets},
+                             {"protocols", facts["protocols"]},
+                             {"checks", facts["checks"].size()}});
+  } else {
+    std::cout << fmt::format("wrote {} packets to {}\n", packets, capture.string());
+    auto names = facts["protocols"].get<std::vector<std::string>>();
+    names.insert(names.begin(), "ladder");
+    std::cout << fmt::format("wrote {} checks ({}) to {}.facts.json and the recipe to {}.recipe\n", facts["checks"].size(),
+                             fmt::join(names, ", "), (dir / options.name).string(), (dir / options.name).string());
+  }
+  return netlib::app::exit_ok;
+}
+
+}  // namespace netlab::record
