@@ -108,9 +108,8 @@ async def http_keepalive(port, count):
 async def slowloris(port, slow, normal):
     """SLOW connections dribble header lines one small piece at a time while NORMAL ordinary
     requests (each on a new connection) are timed; reports the slowest normal request and how
-    many slow connections the server closed (its head timeout)."""
+    many slow connections the server closed (its head timeout) while they were still dribbling."""
     gate = asyncio.Semaphore(256)
-    stop = asyncio.Event()
     closed_by_server = 0
     result = {"slow": slow, "slow_opened": 0, "normal": normal, "normal_ok": 0, "max_normal_ms": 0.0, "errors": []}
 
@@ -124,9 +123,7 @@ async def slowloris(port, slow, normal):
         result["slow_opened"] += 1
         try:
             writer.write(b"GET /index.html HTTP/1.1\r\nHost: load\r\n")
-            for n in range(600):  # bounded: at most 600 pieces
-                if stop.is_set():
-                    break
+            for n in range(100):  # bounded: 100 pieces, 0.2 s apart (the server should close first)
                 writer.write(f"X-{n}: a\r\n".encode())
                 await writer.drain()
                 try:
@@ -155,7 +152,6 @@ async def slowloris(port, slow, normal):
                 result["errors"].append(f"normal: {e!r}")
             result["max_normal_ms"] = max(result["max_normal_ms"], (time.monotonic() - t0) * 1000)
             await asyncio.sleep(0.02)  # spread the normal requests over the slowloris period
-        stop.set()
 
     tasks = [asyncio.ensure_future(dribbler(i)) for i in range(slow)]
     while result["slow_opened"] + len(result["errors"]) < slow and not all(t.done() for t in tasks):

@@ -12,13 +12,14 @@ using namespace load_test;
 
 // token -> how many files of DIR hold it ("token TAG-N end" lines written by the driver).
 std::map<std::string, int> tokens_in(const fs::path& dir, const std::string& tag) {
+  const std::string prefix = "token " + tag + "-";
   std::map<std::string, int> seen;
   std::error_code ec;
   for (const auto& e : fs::directory_iterator(dir, ec)) {
     const std::string m = read_file(e.path());
-    for (auto at = m.find("token " + tag + "-"); at != std::string::npos; at = m.find("token " + tag + "-", at + 1)) {
-      const auto end = m.find_first_of(" \r\n", at + 6);
-      ++seen[m.substr(at + 6, end - at - 6)];
+    for (auto at = m.find(prefix); at != std::string::npos; at = m.find(prefix, at + 1)) {
+      const auto from = at + prefix.size();
+      ++seen[m.substr(from, m.find_first_of(" \r\n", from) - from)];
     }
   }
   return seen;
