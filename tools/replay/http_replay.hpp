@@ -12,9 +12,11 @@ namespace netlab::replay {
 
 struct response_facts {
   int status = 0;
+  std::string status_text;    // when set, shown instead of status: "150 226" (FTP), "+OK" (POP3)
   std::string content_type;   // media type, lower case, without parameters
   std::string content_range;
   std::string location;
+  std::string listing;        // POP3: the compared part of a STAT/LIST/UIDL reply ("messages 1 2 3")
   std::size_t body_bytes = 0;
   std::string body_sha256;
 };
@@ -32,7 +34,7 @@ struct conversation_result {
   std::uint64_t id = 0;
   std::string client;
   std::string server;
-  std::string protocol;       // "http", or what it looks like when skipped
+  std::string protocol;       // "http", "smtp", "ftp", "pop3", or what it looks like when skipped
   std::string skipped;        // non-empty: why it was not replayed
   std::string error;          // a connection problem
   std::vector<exchange_diff> exchanges;

@@ -18,6 +18,14 @@ replay_report summarize(std::string capture, std::string target, std::vector<con
   return r;
 }
 
+namespace {
+
+std::string shown(const response_facts& f) {
+  return f.status_text.empty() ? std::to_string(f.status) : f.status_text;
+}
+
+}  // namespace
+
 std::string render_text(const replay_report& r) {
   std::string out = fmt::format("replaying {} against {}\n", r.capture, r.target);
   for (const auto& c : r.conversations) {
@@ -30,9 +38,9 @@ std::string render_text(const replay_report& r) {
     for (const auto& e : c.exchanges) same += e.differences.empty() ? 1 : 0;
     out += fmt::format("{} of {} exchanges match\n", same, c.exchanges.size());
     for (const auto& e : c.exchanges) {
-      const auto now = e.answered ? std::to_string(e.replayed.status) : std::string("-");
+      const auto now = e.answered ? shown(e.replayed) : std::string("-");
       out += fmt::format("  {} #{} {}: recorded {}, now {}\n", e.differences.empty() ? "same" : "DIFF", e.index,
-                         e.request, e.recorded.status, now);
+                         e.request, shown(e.recorded), now);
       for (const auto& d : e.differences) out += "      " + d + "\n";
     }
   }
@@ -44,8 +52,8 @@ std::string render_text(const replay_report& r) {
 namespace {
 
 nlohmann::json facts_json(const response_facts& f) {
-  return {{"status", f.status},           {"content_type", f.content_type}, {"content_range", f.content_range},
-          {"location", f.location},       {"body_bytes", f.body_bytes},     {"body_sha256", f.body_sha256}};
+  return {{"status", f.status},           {"status_text", f.status_text}, {"content_type", f.content_type}, {"content_range", f.content_range},
+          {"location", f.location}, {"listing", f.listing},       {"body_bytes", f.body_bytes},     {"body_sha256", f.body_sha256}};
 }
 
 }  // namespace

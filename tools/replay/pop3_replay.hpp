@@ -1,0 +1,14 @@
+#pragma once
+// Replaying one recorded POP3 conversation: the greeting, then each command line re-sent in order,
+// each new response compared with the recorded one (see pop3_replay.cpp for what is compared).
+#include "http_replay.hpp"
+
+namespace netlab::replay {
+
+conversation_result replay_pop3(const recorded_conversation& c, const target_options& t);
+
+// A message (RETR/TOP body) without its Received: header fields (RFC 5321 §4.4 trace lines carry
+// the delivering server's name, id and time), folded continuation lines included.
+std::string without_received(const std::string& message);
+
+}  // namespace netlab::replay
