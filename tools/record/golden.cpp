@@ -60,14 +60,9 @@ std::string recipe_text(const std::vector<std::string>& invocation) {
          shell_quote(argv) + "\n";
 }
 
-}  // namespace
-
-int record_golden(const netlib::capture::live_options& live, const golden_options& options,
-                  const std::vector<std::string>& invocation) {
-  check_name(options.name);
-  const fs::path dir(options.dir);
-  fs::create_directories(dir);
-  const auto capture = dir / (options.name + ".pcapng");
+// Records the session into `capture`; returns the number of packets. Leaves no file on failure.
+std::uint64_t record_capture(const netlib::capture::live_options& live, const golden_options& options,
+                             const fs::path& capture) {
   std::signal(SIGINT, on_signal);
   std::signal(SIGTERM, on_signal);
   int code = 0;
@@ -81,31 +76,49 @@ int record_golden(const netlib::capture::live_options& live, const golden_option
     fs::remove(capture);
     throw;
   }
-  if (code != 0) {
+  if (code != 0 || packets == 0) {
     fs::remove(capture);
-    throw netlib::app::failure(fmt::format("the session command exited with {}: no golden written", code));
+    throw netlib::app::failure(code != 0 ? fmt::format("the session command exited with {}: no golden written", code)
+                                         : fmt::format("no packets on {} matched the filter: no golden written", live.interface));
   }
-  if (packets == 0) {
-    fs::remove(capture);
-    throw netlib::app::failure(fmt::format("no packets on {} matched the filter: no golden written", live.interface));
+  return packets;
+}
+
+void print_summary(const golden_options& options, const fs::path& dir, const nlohmann::json& facts) {
+  const auto base = (dir / options.name).string();
+  if (options.json) {
+    netlib::app::print_json({{"capture", base + ".pcapng"},
+                             {"facts", base + ".facts.json"},
+                             {"recipe", base + ".recipe"},
+                             {"packets", facts["packets"]},
+                             {"protocols", facts["protocols"]},
+                             {"checks", facts["checks"].size()}});
+    return;
+  }
+  auto names = facts["protocols"].get<std::vector<std::string>>();
+  names.insert(names.begin(), "ladder");
+  if (!options.refresh) std::cout << fmt::format("wrote {} packets to {}.pcapng\n", facts["packets"].get<std::uint64_t>(), base);
+  std::cout << fmt::format("wrote {} checks ({}) to {}.facts.json{}\n", facts["checks"].size(), fmt::join(names, ", "), base,
+                           options.refresh ? "" : fmt::format(" and the recipe to {}.recipe", base));
+}
+
+}  // namespace
+
+int record_golden(const netlib::capture::live_options& live, const golden_options& options,
+                  const std::vector<std::string>& invocation) {
+  check_name(options.name);
+  const fs::path dir(options.dir);
+  const auto capture = dir / (options.name + ".pcapng");
+  if (options.refresh) {
+    if (!fs::exists(capture)) throw netlib::app::failure(fmt::format("{}: no such capture to refresh the facts of", capture.string()));
+  } else {
+    fs::create_directories(dir);
+    record_capture(live, options, capture);
   }
   const auto facts = make_facts(options.name, capture.string(), capture.filename().string(), options.protocols);
   write_text(dir / (options.name + ".facts.json"), facts.dump(2) + "\n");
-  write_text(dir / (options.name + ".recipe"), recipe_text(invocation));
-  if (options.json) {
-    netlib::app::print_json({{"capture", capture.string()},
-                             {"facts", (dir / (options.name + ".facts.json")).string()},
-                             {"recipe", (dir / (options.name + ".recipe")).string()},
-                             {"packets", packets},
-                             {"protocols", facts["protocols"]},
-                             {"checks", facts["checks"].size()}});
-  } else {
-    std::cout << fmt::format("wrote {} packets to {}\n", packets, capture.string());
-    auto names = facts["protocols"].get<std::vector<std::string>>();
-    names.insert(names.begin(), "ladder");
-    std::cout << fmt::format("wrote {} checks ({}) to {}.facts.json and the recipe to {}.recipe\n", facts["checks"].size(),
-                             fmt::join(names, ", "), (dir / options.name).string(), (dir / options.name).string());
-  }
+  if (!options.refresh) write_text(dir / (options.name + ".recipe"), recipe_text(invocation));
+  print_summary(options, dir, facts);
   return netlib::app::exit_ok;
 }
 

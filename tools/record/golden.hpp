@@ -19,10 +19,12 @@ struct golden_options {
   std::vector<std::string> protocols;  // empty: the ones recognised
   double seconds = 120;                // longest the session may run
   bool json = false;
+  bool refresh = false;                // rewrite NAME.facts.json from the existing NAME.pcapng
 };
 
 // Records, runs the session, writes the three files; returns the exit code. `invocation` is
-// this program's own command line (written to the recipe).
+// this program's own command line (written to the recipe). With `refresh`, only the facts are
+// rewritten from the committed capture (after an analyzer's output changed on purpose).
 int record_golden(const netlib::capture::live_options& live, const golden_options& options,
                   const std::vector<std::string>& invocation);
 

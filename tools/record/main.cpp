@@ -26,7 +26,8 @@ constexpr const char* example =
     "(the outputs of netlab-ladder --json and of lab-http/lab-ftp/lab-smtp/lab-pop3 analyze --json for\n"
     "each protocol recognised) and DIR/NAME.recipe (the command line). The facts file is the test\n"
     "entry: integration_capture Golden.* checks every captures/golden/*.facts.json, so adding a golden\n"
-    "needs no C++ edit; commit the three files.";
+    "needs no C++ edit; commit the three files. After an analyzer's JSON output changed on purpose,\n"
+    "--golden NAME --refresh-facts rewrites NAME.facts.json from the committed capture (no root).";
 
 int record_plain(const netlib::capture::live_options& live, const std::string& output, std::uint64_t count,
                  double seconds, bool json) {
@@ -81,11 +82,16 @@ int main(int argc, char** argv) {
   app->add_option("--dir", golden.dir, "--golden: folder for NAME.pcapng, NAME.facts.json, NAME.recipe")->capture_default_str()->needs(golden_opt);
   app->add_option("--protocol", golden.protocols, "--golden: analyzers to store (http, ftp, smtp, pop3); default: those that recognise traffic")
       ->check(CLI::IsMember(netlab::record::known_protocols()))->needs(golden_opt);
+  app->add_flag("--refresh-facts", golden.refresh,
+                "--golden: only rewrite NAME.facts.json from the existing NAME.pcapng (after an analyzer's output "
+                "changed on purpose); records nothing, needs no root")
+      ->needs(golden_opt);
   app->add_option("command", golden.command, "--golden: the reference session command, after --")->needs(golden_opt);
   netlib::app::add_json_flag(*app, golden.json);
   return netlib::app::run(*app, argc, argv, [&]() -> int {
     if (golden.name.empty()) return record_plain(live, output, count, seconds, golden.json);
-    if (golden.command.empty()) throw netlib::app::usage_error("--golden needs the session command after -- (e.g. -- sh session.sh)");
+    if (golden.command.empty() && !golden.refresh) throw netlib::app::usage_error("--golden needs the session command after -- (e.g. -- sh session.sh)");
+    if (!golden.command.empty() && golden.refresh) throw netlib::app::usage_error("--refresh-facts records nothing: give no command after --");
     if (live.interface.empty()) live.interface = "lo";
     if (sec_opt->count() > 0) golden.seconds = seconds;
     if (count) throw netlib::app::usage_error("--count does not apply to --golden (the session command decides when to stop)");

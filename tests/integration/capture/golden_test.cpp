@@ -83,6 +83,30 @@ TEST(Golden, UsageErrors) {
   EXPECT_NE(help.out.find("no C++ edit"), std::string::npos);
 }
 
+// --refresh-facts on a copy of each committed golden rewrites exactly the committed facts file:
+// the facts are what netlab-record writes, and they can be regenerated without re-recording.
+TEST(Golden, RefreshFactsReproducesTheCommittedFacts) {
+  const auto dir = fs::temp_directory_path() / ("netlab-golden-refresh-" + std::to_string(::getpid()));
+  for (const auto& f : golden_facts(netlab::test::source_path("captures/golden"))) {
+    SCOPED_TRACE(f.filename().string());
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    const auto committed = netlab::test::load_json(f);
+    const auto name = committed.at("name").get<std::string>();
+    fs::copy_file(f.parent_path() / committed.at("capture").get<std::string>(), dir / (name + ".pcapng"));
+    std::vector<std::string> argv{bin_path("netlab-record"), "--golden", name, "--dir", dir.string(), "--refresh-facts"};
+    for (const auto& p : committed.at("protocols")) argv.insert(argv.end(), {"--protocol", p.get<std::string>()});
+    const auto r = netlab::test::run(argv);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    std::vector<std::string> diffs;
+    netlab::test::json_diff(committed, netlab::test::load_json(dir / (name + ".facts.json")), name, diffs);
+    EXPECT_TRUE(diffs.empty()) << joined(diffs);
+    EXPECT_FALSE(fs::exists(dir / (name + ".recipe")));
+  }
+  fs::remove_all(dir);
+  EXPECT_EQ(netlab::test::run({bin_path("netlab-record"), "--golden", "none", "--dir", dir.string(), "--refresh-facts"}).exit_code, 1);
+}
+
 #define REQUIRE_ROOT() \
   if (::geteuid() != 0) GTEST_SKIP() << "capturing on lo needs root (CAP_NET_RAW)"
 
