@@ -107,6 +107,29 @@ TEST(Golden, RefreshFactsReproducesTheCommittedFacts) {
   EXPECT_EQ(netlab::test::run({bin_path("netlab-record"), "--golden", "none", "--dir", dir.string(), "--refresh-facts"}).exit_code, 1);
 }
 
+// Which analyzers a golden stores: those that recognise traffic. The mail capture's SMTP sessions
+// greet with 220 as FTP does; lab-ftp analyze reports them, but they are not taken for FTP.
+TEST(Golden, RecognisesTheProtocolsOfEachCaptureFolder) {
+  const auto dir = fs::temp_directory_path() / ("netlab-golden-detect-" + std::to_string(::getpid()));
+  const std::vector<std::pair<std::string, json>> cases{{"captures/mail/mail-path.pcapng", json::array({"smtp", "pop3"})},
+                                                        {"captures/ftp/ftp-sessions.pcapng", json::array({"ftp"})},
+                                                        {"captures/http/serve-session.pcapng", json::array({"http"})},
+                                                        {"captures/switch/vlans.pcapng", json::array()}};
+  for (const auto& [capture, protocols] : cases) {
+    SCOPED_TRACE(capture);
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    fs::copy_file(netlab::test::source_path(capture), dir / "x.pcapng");
+    const auto r = netlab::test::run({bin_path("netlab-record"), "--golden", "x", "--dir", dir.string(), "--refresh-facts", "--json"});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(json::parse(r.out).at("protocols"), protocols);
+    const auto facts = netlab::test::load_json(dir / "x.facts.json");
+    EXPECT_EQ(facts.at("checks").size(), protocols.size() + 1);
+    for (const auto& check : facts.at("checks")) EXPECT_TRUE(netlab::test::run_golden_check(check, dir / "x.pcapng").empty());
+  }
+  fs::remove_all(dir);
+}
+
 #define REQUIRE_ROOT() \
   if (::geteuid() != 0) GTEST_SKIP() << "capturing on lo needs root (CAP_NET_RAW)"
 
