@@ -109,10 +109,25 @@ inline int port_of(const std::string& host_port) {
   return netlab::test::process::port_of(host_port);
 }
 
+#if defined(__SANITIZE_ADDRESS__)
+inline constexpr bool under_asan = true;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+inline constexpr bool under_asan = true;
+#else
+inline constexpr bool under_asan = false;
+#endif
+#else
+inline constexpr bool under_asan = false;
+#endif
+
 // Memory bound after the second identical round: at most a quarter more than after the first,
-// plus 8 MiB of allocator slack.
+// plus 8 MiB of allocator slack (measured: lab-http 51 -> 62 -> 64 -> 65 MiB over four rounds of
+// 5,000 connections, a plateau). Under ASan (the servers are built in the same tree, so with ASan
+// too) freed memory sits in ASan's quarantine, up to 256 MiB, so RSS says nothing about leaks
+// there: the bound is not applied, and the figures are only printed.
 inline bool rss_within_bound(long first_kb, long second_kb) {
-  return second_kb <= first_kb + first_kb / 4 + 8 * 1024;
+  return under_asan || second_kb <= first_kb + first_kb / 4 + 8 * 1024;
 }
 
 inline std::string make_temp_dir(const std::string& stem) {
