@@ -1,8 +1,13 @@
-// netlab-grade: conformance suites run against a student's server, with a human table, JSON,
-// JUnit XML and Gradescope output. Exit 0 when every check passed, 1 otherwise, 2 on usage errors.
+// netlab-grade: conformance suites run against a student's server (--target) or, with --client CMD,
+// a student's client against the reference server, with a human table, JSON, JUnit XML and
+// Gradescope output. Exit 0 when every check passed, 1 otherwise, 2 on usage errors.
 #include <chrono>
 
 #include "http_suite.hpp"
+#include "http_client_suite.hpp"
+#include "ftp_client_suite.hpp"
+#include "pop3_client_suite.hpp"
+#include "smtp_client_suite.hpp"
 #include "ftp_suite.hpp"
 #include "pop3_suite.hpp"
 #include "smtp_suite.hpp"
@@ -28,25 +33,46 @@ netlib::app::host_port parse_target(const std::string& text) {
 void add_http_command(CLI::App& app) {
   struct state {
     std::string target;
-    std::string path = "/";
+    std::vector<std::string> paths;
     double timeout_s = 3;
     output_options out;
+    http_client_options client;
   };
   auto s = std::make_shared<state>();
   auto* cmd = netlib::app::add_command(
       app, "http", "Grade an HTTP/1.1 server: status codes, fields, framing, persistence, pipelining, "
                    "conditional GET, ranges, path safety",
       "netlab-grade http --target 127.0.0.1:8080 --path /index.html --gradescope results.json");
-  cmd->add_option("--target", s->target, "The server to grade, HOST:PORT")->required();
-  cmd->add_option("--path", s->path, "An existing, non-empty file on the server (served with 200)")
-      ->capture_default_str();
+  cmd->add_option("--target", s->target, "The server to grade, HOST:PORT");
+  cmd->add_option("--path", s->paths,
+                  "An existing, non-empty file on the server (served with 200; default /). With --client: a "
+                  "target the client must fetch (repeat for several; default /index.html of the prepared site)");
+  add_client_options(*cmd, s->client.client,
+                     "{url} (http://{host}:{port}PATH, the first --path) {urls} (every --path as a URL) {path}. "
+                     "Examples: --client 'curl -s {url}', --client 'wget -q -O {out} {url}', --client "
+                     "'python3 my_client.py {host} {port} {path}', --client 'lab-http get {url} -o {out}'");
+  cmd->add_option("--root", s->client.root, "With --client: serve this folder instead of the prepared site "
+                                            "(index.html, second.txt, logo.bin)");
+  cmd->add_flag("--conditional", s->client.conditional,
+                "With --client: the client must revalidate with a conditional GET answered 304, e.g. "
+                "--client 'curl -sR -o {out} {url} && curl -sR -z {out} -o {out} {url}'");
   cmd->add_option("--timeout", s->timeout_s, "Seconds to wait for each reply")->capture_default_str()
       ->check(CLI::Range(0.1, 120.0));
   add_output_options(*cmd, s->out);
   netlib::app::set_action(*cmd, [s]() {
+    require_target_or_client(s->target, s->client.client);
+    for (const auto& p : s->paths) {
+      if (p.empty() || p[0] != '/') throw netlib::app::usage_error("--path must start with '/'");
+    }
+    if (!s->client.client.command.empty()) {
+      auto o = s->client;
+      o.paths = s->paths;
+      o.lab_http = netlib::app::own_directory() + "/lab-http";
+      return emit(run_http_client_suite(o), s->out);
+    }
+    if (s->paths.size() > 1) throw netlib::app::usage_error("--target takes one --path");
     const auto hp = parse_target(s->target);
-    if (s->path.empty() || s->path[0] != '/') throw netlib::app::usage_error("--path must start with '/'");
-    http_options o{hp.host, hp.port, s->path, millis(s->timeout_s)};
+    http_options o{hp.host, hp.port, s->paths.empty() ? "/" : s->paths.front(), millis(s->timeout_s)};
     return emit(run_http_suite(o), s->out);
   });
 }
@@ -58,26 +84,46 @@ void add_smtp_command(CLI::App& app) {
     std::string sender = "grader@netlab-grade.test";
     double timeout_s = 3;
     output_options out;
+    smtp_client_options client;
   };
   auto s = std::make_shared<state>();
   auto* cmd = netlib::app::add_command(
       app, "smtp", "Grade an SMTP server: greeting, EHLO/HELO, command sequence, syntax, unknown users, relaying, "
                    "delivery with dot-stuffing, QUIT",
       "netlab-grade smtp --target 127.0.0.1:2525 --rcpt alice@example.org --json");
-  cmd->add_option("--target", s->target, "The server to grade, HOST:PORT")->required();
-  cmd->add_option("--rcpt", s->recipients, "A mailbox the server delivers to (repeat for several recipients)")
-      ->required();
-  cmd->add_option("--from", s->sender, "Sender address for MAIL FROM")->capture_default_str();
+  cmd->add_option("--target", s->target, "The server to grade, HOST:PORT");
+  cmd->add_option("--rcpt", s->recipients,
+                  "A mailbox the server delivers to (repeat for several recipients). With --client: the intended "
+                  "recipients, users of example.org (alice, bob, carol; default alice@example.org)");
+  cmd->add_option("--from", s->sender, "Sender address for MAIL FROM (with --client: carol@example.net)");
+  add_client_options(*cmd, s->client.client,
+                     "{from} {rcpt} (the first --rcpt) {rcpts} (all, space-separated) {message} (a message file "
+                     "with headers; body lines start with dots) {body} (its body alone). Examples: --client "
+                     "'swaks --server {host}:{port} --from {from} --to {rcpt} --data {message}', --client "
+                     "'lab-smtp send --server {host}:{port} --from {from} --to {rcpt} --raw < {message}', --client "
+                     "'python3 my_client.py {host} {port} {from} {rcpt} {message}'");
   cmd->add_option("--timeout", s->timeout_s, "Seconds to wait for each reply")->capture_default_str()
       ->check(CLI::Range(0.1, 120.0));
   add_output_options(*cmd, s->out);
   netlib::app::set_action(*cmd, [s]() {
-    const auto hp = parse_target(s->target);
+    require_target_or_client(s->target, s->client.client);
     for (const auto& r : s->recipients) {
       if (r.find('@') == std::string::npos || r.find_first_of(" <>\r\n") != std::string::npos) {
         throw netlib::app::usage_error("--rcpt '" + r + "' is not a mailbox like alice@example.org");
       }
     }
+    if (!s->client.client.command.empty()) {
+      auto o = s->client;
+      o.recipients = s->recipients;
+      if (s->sender != "grader@netlab-grade.test") o.sender = s->sender;
+      for (const auto& r : o.recipients) {
+        if (!r.ends_with("@example.org")) throw netlib::app::usage_error("with --client, --rcpt must be USER@example.org");
+      }
+      o.lab_smtp = netlib::app::own_directory() + "/lab-smtp";
+      return emit(run_smtp_client_suite(o), s->out);
+    }
+    if (s->recipients.empty()) throw netlib::app::usage_error("--target needs --rcpt MAILBOX");
+    const auto hp = parse_target(s->target);
     smtp_options o{hp.host, hp.port, s->recipients, s->sender, millis(s->timeout_s)};
     return emit(run_smtp_suite(o), s->out);
   });
@@ -90,19 +136,35 @@ void add_pop3_command(CLI::App& app) {
     std::string password;
     double timeout_s = 3;
     output_options out;
+    pop3_client_options client;
   };
   auto s = std::make_shared<state>();
   auto* cmd = netlib::app::add_command(
       app, "pop3", "Grade a POP3 server: greeting, USER/PASS, states, STAT/LIST/RETR agreement, DELE/RSET, QUIT "
                    "(the account needs at least one message; nothing is deleted)",
       "netlab-grade pop3 --target 127.0.0.1:1100 --user alice --pass secret --json");
-  cmd->add_option("--target", s->target, "The server to grade, HOST:PORT")->required();
-  cmd->add_option("--user", s->user, "An account whose maildrop holds at least one message")->required();
-  cmd->add_option("--pass", s->password, "Its password")->required();
+  cmd->add_option("--target", s->target, "The server to grade, HOST:PORT");
+  cmd->add_option("--user", s->user, "An account whose maildrop holds at least one message");
+  cmd->add_option("--pass", s->password, "Its password");
+  add_client_options(*cmd, s->client.client,
+                     "{user} (alice) {pass} (secret) {msg} (the first --message). The maildrop holds 2 messages. "
+                     "Examples: --client 'lab-pop3 fetch --server {host}:{port} --user {user} --password {pass} "
+                     "--out {out}', --client 'curl -s pop3://{user}:{pass}@{host}:{port}/1', --client "
+                     "'python3 my_client.py {host} {port} {user} {pass} {msg}'");
+  cmd->add_option("--message", s->client.messages, "With --client: a message number the client must RETR "
+                                                    "(1 or 2, repeat; default both)")
+      ->check(CLI::Range(1, 2));
   cmd->add_option("--timeout", s->timeout_s, "Seconds to wait for each reply")->capture_default_str()
       ->check(CLI::Range(0.1, 120.0));
   add_output_options(*cmd, s->out);
   netlib::app::set_action(*cmd, [s]() {
+    require_target_or_client(s->target, s->client.client);
+    if (!s->client.client.command.empty()) {
+      auto o = s->client;
+      o.lab_pop3 = netlib::app::own_directory() + "/lab-pop3";
+      return emit(run_pop3_client_suite(o), s->out);
+    }
+    if (s->user.empty() || s->password.empty()) throw netlib::app::usage_error("--target needs --user and --pass");
     const auto hp = parse_target(s->target);
     pop3_options o{hp.host, hp.port, s->user, s->password, millis(s->timeout_s)};
     return emit(run_pop3_suite(o), s->out);
@@ -115,21 +177,37 @@ void add_ftp_command(CLI::App& app) {
     ftp_options o;
     double timeout_s = 3;
     output_options out;
+    ftp_client_options client;
   };
   auto s = std::make_shared<state>();
   auto* cmd = netlib::app::add_command(
       app, "ftp", "Grade an FTP server: greeting, login, reply codes, PWD/CWD/TYPE, LIST and RETR over PASV, EPSV "
                   "and PORT data connections, QUIT",
       "netlab-grade ftp --target 127.0.0.1:2121 --user alice --pass secret --file hello.txt --json");
-  cmd->add_option("--target", s->target, "The server to grade, HOST:PORT")->required();
-  cmd->add_option("--user", s->o.user, "An account (not anonymous: a wrong password must be refused)")->required();
-  cmd->add_option("--pass", s->o.password, "Its password")->required();
-  cmd->add_option("--file", s->o.file, "An existing, non-empty file in the login folder, as RETR names it")
-      ->required();
+  cmd->add_option("--target", s->target, "The server to grade, HOST:PORT");
+  cmd->add_option("--user", s->o.user, "An account (not anonymous: a wrong password must be refused)");
+  cmd->add_option("--pass", s->o.password, "Its password");
+  cmd->add_option("--file", s->o.file, "An existing, non-empty file in the login folder, as RETR names it");
+  add_client_options(*cmd, s->client.client,
+                     "{user} (alice) {pass} (secret) {file} (netlab.bin, the remote name) {local} (with --upload: "
+                     "{dir}/upload.bin, the file to send) {url} (ftp://alice:secret@{host}:{port}/netlab.bin). "
+                     "Examples: --client 'curl -s -o {out} {url}', --client 'wget -q -O {out} {url}', --client "
+                     "'lab-ftp get {url} -o {out}', --client 'python3 my_client.py {host} {port} {user} {pass} "
+                     "{file} {out}', --upload --client 'curl -s -T {local} {url}'");
+  cmd->add_flag("--upload", s->client.upload, "With --client: the client must upload {local} as {file} (STOR)");
   cmd->add_option("--timeout", s->timeout_s, "Seconds to wait for each reply")->capture_default_str()
       ->check(CLI::Range(0.1, 120.0));
   add_output_options(*cmd, s->out);
   netlib::app::set_action(*cmd, [s]() {
+    require_target_or_client(s->target, s->client.client);
+    if (!s->client.client.command.empty()) {
+      auto o = s->client;
+      o.lab_ftp = netlib::app::own_directory() + "/lab-ftp";
+      return emit(run_ftp_client_suite(o), s->out);
+    }
+    if (s->o.user.empty() || s->o.password.empty() || s->o.file.empty()) {
+      throw netlib::app::usage_error("--target needs --user, --pass and --file");
+    }
     const auto hp = parse_target(s->target);
     auto o = s->o;
     o.host = hp.host;
@@ -176,7 +254,8 @@ void add_switch_command(CLI::App& app) {
 
 int main(int argc, char** argv) {
   auto app = netlib::app::make_app(
-      "netlab-grade", "Conformance grading of lab servers, with table, JSON, JUnit and Gradescope output",
+      "netlab-grade", "Conformance grading of lab servers (--target) and clients (--client CMD), with table, "
+                      "JSON, JUnit and Gradescope output",
       "netlab-grade http --target 127.0.0.1:8080 --path /index.html --json");
   add_http_command(*app);
   add_smtp_command(*app);
