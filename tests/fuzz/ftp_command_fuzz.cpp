@@ -37,10 +37,18 @@ std::string run(std::string_view a, std::string_view b) {
     pending.append(piece);
     for (int round = 0; round < 4; ++round) {
       execute(s.tick(netlib::time_point(std::chrono::seconds(2 * ticks++))), execute);
-      auto out = s.receive(as_bytes(pending));
-      if (out.consumed > pending.size()) std::abort();
-      pending.erase(0, out.consumed);
-      execute(out.actions, execute);
+      // Everything the session can take at this time: it stops reading at each PASV and each
+      // transfer until the harness answers, so one receive per time step would make the number
+      // of commands answered depend on the split (a false alarm the corpus keeps as
+      // regress-pasv-rounds).
+      for (int k = 0; k < 100000; ++k) {
+        auto out = s.receive(as_bytes(pending));
+        if (out.consumed > pending.size()) std::abort();
+        pending.erase(0, out.consumed);
+        const bool progress = out.consumed > 0 || !out.actions.empty();
+        execute(out.actions, execute);
+        if (!progress) break;
+      }
     }
   }
   return replies;

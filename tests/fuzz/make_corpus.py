@@ -1,0 +1,238 @@
+#!/usr/bin/python3
+"""Seed corpora for the libFuzzer targets, extracted from the recorded captures in captures/.
+
+Recipe (run from anywhere; rewrites tests/fuzz/corpus/ completely, deterministic output):
+
+    /usr/bin/python3 tests/fuzz/make_corpus.py
+
+Reads every captures/**/*.pcap and *.pcapng (a small reader here: classic pcap and pcapng
+SHB/IDB/EPB/SPB), reassembles each TCP connection per direction, recognises the protocol from the
+conversation (HTTP/FTP/SMTP/POP3) and writes each seed in the input format of its target (see
+the comment at the top of each tests/fuzz/<name>_fuzz.cpp):
+
+  http_request   client bytes of an HTTP connection            http_response  mode byte + server bytes
+  ftp_command    client bytes of an FTP control connection     ftp_reply      split byte + server bytes
+  smtp_server    mode byte + client bytes                      smtp_reply     server bytes
+  smtp_analyzer  chunks: 0x80|n client, 0x40|n server (n<64)    pop3_analyzer  the same, for POP3
+  pop3_server    mode byte + client bytes                      pop3_response  server bytes
+  packet         link selector byte + one frame, from every capture's link type
+  switch         flags byte + records [port][time step][length][frame] from captures/switch
+  pcap           each capture cut to its first packets (classic pcap and pcapng)
+  bulk_request   no capture holds one: the 12-byte wire format (NLBT + u64 BE), built here
+
+Each seed is cut to MAX_SEED bytes, so the committed corpus stays small. Files named regress-*
+are inputs that once made a target fail; they are kept across reruns.
+"""
+import os
+import struct
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+OUT = os.path.join(ROOT, "tests", "fuzz", "corpus")
+MAX_SEED = 4096
+MAX_PER_TARGET = 12
+# packet_fuzz.cpp's link table order: the selector byte picks one
+LINK_SELECTOR = {1: 0, 0: 1, 108: 2, 101: 3, 12: 3, 113: 4, 276: 5, 228: 6, 229: 7}
+
+
+# ------------------------------------------------------------------ capture files
+def read_capture(data):
+    """Yields (linktype, frame bytes) for every packet of a pcap or pcapng file."""
+    magic = data[:4]
+    if magic in (b"\xd4\xc3\xb2\xa1", b"\x4d\x3c\xb2\xa1", b"\xa1\xb2\xc3\xd4", b"\xa1\xb2\x3c\x4d"):
+        e = "<" if magic[0] in (0xD4, 0x4D) else ">"
+        link = struct.unpack(e + "I", data[20:24])[0] & 0xFFFF
+        pos = 24
+        while pos + 16 <= len(data):
+            incl = struct.unpack(e + "I", data[pos + 8:pos + 12])[0]
+            yield link, data[pos + 16:pos + 16 + incl]
+            pos += 16 + incl
+        return
+    pos, e, links = 0, "<", []
+    while pos + 12 <= len(data):
+        btype = struct.unpack(e + "I", data[pos:pos + 4])[0]
+        if btype == 0x0A0D0D0A:
+            e = "<" if data[pos + 8:pos + 12] == b"\x4d\x3c\x2b\x1a" else ">"
+            links = []
+        blen = struct.unpack(e + "I", data[pos + 4:pos + 8])[0]
+        if blen < 12:
+            return
+        body = data[pos + 8:pos + blen - 4]
+        if btype == 1:
+            links.append(struct.unpack(e + "H", body[0:2])[0])
+        elif btype == 6:
+            iface, _, _, cap = struct.unpack(e + "IIII", body[0:16])[:4]
+            yield links[iface], body[20:20 + cap]
+        elif btype == 3 and links:
+            yield links[0], body[4:]
+        pos += blen
+
+
+def ip_offset(link, frame):
+    if link == 1:
+        off, etype = 14, frame[12:14]
+        while etype in (b"\x81\x00", b"\x88\xa8"):
+            etype, off = frame[off + 2:off + 4], off + 4
+        return off if etype in (b"\x08\x00", b"\x86\xdd") else None
+    return {0: 4, 108: 4, 101: 0, 12: 0, 228: 0, 229: 0, 113: 16, 276: 20}.get(link)
+
+
+def tcp_segment(link, frame):
+    """(src, sport, dst, dport, seq, flags, payload) of a TCP segment, or None."""
+    off = ip_offset(link, frame)
+    if off is None or off >= len(frame):
+        return None
+    version = frame[off] >> 4
+    if version == 4:
+        ihl = (frame[off] & 15) * 4
+        if frame[off + 9] != 6:
+            return None
+        total = struct.unpack(">H", frame[off + 2:off + 4])[0]
+        src, dst, t = frame[off + 12:off + 16], frame[off + 16:off + 20], off + ihl
+        end = off + total
+    elif version == 6:
+        if frame[off + 6] != 6:
+            return None
+        plen = struct.unpack(">H", frame[off + 4:off + 6])[0]
+        src, dst, t = frame[off + 8:off + 24], frame[off + 24:off + 40], off + 40
+        end = t + plen
+    else:
+        return None
+    sport, dport, seq = struct.unpack(">HHI", frame[t:t + 8])
+    doff = (frame[t + 12] >> 4) * 4
+    return src, sport, dst, dport, seq, frame[t + 13], frame[t + doff:end]
+
+
+def conversations(packets):
+    """Per connection: the list of (direction, payload) in capture order, deduplicated by seq;
+    direction 'c' is the side that sent the first SYN (or the first segment)."""
+    convs, seen = {}, {}
+    for link, frame in packets:
+        seg = tcp_segment(link, frame)
+        if seg is None:
+            continue
+        src, sport, dst, dport, seq, flags, payload = seg
+        key = tuple(sorted([(src, sport), (dst, dport)]))
+        conv = convs.setdefault(key, {"client": None, "chunks": []})
+        if conv["client"] is None and (flags & 0x12) == 0x02:
+            conv["client"] = (src, sport)
+        if conv["client"] is None:
+            conv["client"] = (src, sport)
+        if not payload or (src, sport, seq) in seen:
+            continue
+        seen[(src, sport, seq)] = True
+        conv["chunks"].append(("c" if (src, sport) == conv["client"] else "s", payload))
+    return [c["chunks"] for c in convs.values() if c["chunks"]]
+
+
+def classify(chunks):
+    client = b"".join(p for d, p in chunks if d == "c")
+    server = b"".join(p for d, p in chunks if d == "s")
+    if server.startswith(b"HTTP/") or client[:8].split(b" ")[0] in (b"GET", b"HEAD", b"POST", b"PUT", b"DELETE", b"OPTIONS"):
+        return "http", client, server
+    if server.startswith(b"+OK"):
+        return "pop3", client, server
+    if server.startswith(b"220"):
+        first = client[:4].upper()
+        if first in (b"EHLO", b"HELO"):
+            return "smtp", client, server
+        return "ftp", client, server
+    return None, client, server
+
+
+def chunk_script(chunks):
+    """The analyzer fuzzers' format: control byte (0x80|n client, 0x40|n server, n < 64) + bytes."""
+    out = bytearray()
+    for d, payload in chunks:
+        for i in range(0, len(payload), 63):
+            piece = payload[i:i + 63]
+            out.append((0x80 if d == "c" else 0x40) | len(piece))
+            out += piece
+    return bytes(out)
+
+
+# ------------------------------------------------------------------ seeds
+class corpus:
+    def __init__(self):
+        self.seeds = {}
+
+    def add(self, target, name, data):
+        if not data:
+            return
+        files = self.seeds.setdefault(target, {})
+        if len(files) >= MAX_PER_TARGET or data[:MAX_SEED] in files.values():
+            return
+        files[name] = data[:MAX_SEED]
+
+    def write(self):
+        # regress-* files are inputs that once failed (regression seeds, kept); the rest is rebuilt
+        for base, _, names in os.walk(OUT):
+            for n in names:
+                if not n.startswith("regress-"):
+                    os.remove(os.path.join(base, n))
+        for target, files in sorted(self.seeds.items()):
+            os.makedirs(os.path.join(OUT, target), exist_ok=True)
+            for name, data in sorted(files.items()):
+                with open(os.path.join(OUT, target, name), "wb") as f:
+                    f.write(data)
+        return {t: len(f) for t, f in self.seeds.items()}
+
+
+def first_packets_pcap(link, frames, count=4):
+    out = bytearray(struct.pack("<IHHiIII", 0xA1B2C3D4, 2, 4, 0, 0, 65535, link))
+    for i, f in enumerate(frames[:count]):
+        out += struct.pack("<IIII", 1700000000 + i, 0, len(f), len(f)) + f
+    return bytes(out)
+
+
+def main():
+    seeds = corpus()
+    captures = []
+    for base, _, names in sorted(os.walk(os.path.join(ROOT, "captures"))):
+        captures += [os.path.join(base, n) for n in sorted(names) if n.endswith((".pcap", ".pcapng"))]
+    for path in captures:
+        stem = os.path.splitext(os.path.basename(path))[0]
+        with open(path, "rb") as f:
+            raw = f.read()
+        packets = list(read_capture(raw))
+        if not packets:
+            continue
+        link = packets[0][0]
+        seeds.add("pcap", stem + ("-head.pcapng" if raw[:4] == b"\x0a\x0d\x0d\x0a" else "-head.pcap"), raw[:MAX_SEED])
+        seeds.add("pcap", stem + "-first4.pcap", first_packets_pcap(link, [p for _, p in packets]))
+        for i, (lk, frame) in enumerate(packets[:40:5]):
+            if lk in LINK_SELECTOR:
+                seeds.add("packet", f"{stem}-{i}", bytes([LINK_SELECTOR[lk]]) + frame)
+        if "switch" in path:
+            rec = bytearray([0x01])
+            for i, (_, frame) in enumerate(packets[:12]):
+                rec += bytes([i % 4, 10, min(len(frame), 255)]) + frame[:255]
+            seeds.add("switch", stem, bytes(rec))
+        for n, chunks in enumerate(conversations(packets)):
+            proto, client, server = classify(chunks)
+            name = f"{stem}-{n}"
+            if proto == "http":
+                seeds.add("http_request", name, client)
+                seeds.add("http_response", name, b"\x00" + server)
+            elif proto == "ftp":
+                seeds.add("ftp_command", name, client)
+                seeds.add("ftp_reply", name, server)
+            elif proto == "smtp":
+                seeds.add("smtp_server", name, b"\x00" + client)
+                seeds.add("smtp_server", name + "-tls", b"\x01" + client)
+                seeds.add("smtp_reply", name, server)
+                seeds.add("smtp_analyzer", name, chunk_script(chunks))
+            elif proto == "pop3":
+                seeds.add("pop3_server", name, b"\x00" + client)
+                seeds.add("pop3_response", name, server)
+                seeds.add("pop3_analyzer", name, chunk_script(chunks))
+    for n in (0, 1, 12, 1 << 20, 1 << 40, (1 << 64) - 1):
+        seeds.add("bulk_request", f"n-{n}", b"NLBT" + struct.pack(">Q", n))
+    counts = seeds.write()
+    for target in sorted(counts):
+        print(f"{target}: {counts[target]} seeds")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
