@@ -15,6 +15,7 @@
 #include "netlib/app/process.hpp"
 #include "netlib/app/program.hpp"
 #include "output.hpp"
+#include "questions.hpp"
 
 namespace {
 
@@ -262,6 +263,7 @@ int main(int argc, char** argv) {
   add_pop3_command(*app);
   add_ftp_command(*app);
   add_switch_command(*app);
+  add_questions_command(*app);
   app->require_subcommand(1);
   return netlib::app::run(*app, argc, argv);
 }

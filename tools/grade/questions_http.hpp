@@ -1,0 +1,37 @@
+#pragma once
+// HTTP exchanges and TCP conversations of a capture, with what the Wireshark labs ask about and
+// netlib::http::transaction_analyzer does not keep: the request's validators (If-Modified-Since,
+// If-None-Match), the status line's version, and where each response lies in the server's byte
+// stream, so the TCP segments carrying it can be counted.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "netlib/core/clock.hpp"
+#include "netlib/packet/tcp_conversation.hpp"
+
+namespace netlab::grade {
+
+struct http_exchange_facts {
+  std::uint64_t connection = 0;  // tshark's tcp.stream
+  netlib::time_point request_ts{};
+  std::string method, target;
+  std::string request_version;             // "1.1"
+  std::optional<std::string> if_modified_since, if_none_match;
+  std::optional<int> status;               // final status; nullopt when no response was captured
+  std::string response_version;            // "1.1"
+  std::uint64_t body_bytes = 0;            // after chunked framing
+  bool complete = false;                   // the whole response was captured
+  std::uint64_t segments = 0;              // TCP segments carrying the response's bytes
+};
+
+struct tcp_capture_facts {
+  std::vector<netlib::packet::tcp_conversation> conversations;  // by id
+  std::vector<http_exchange_facts> http;  // in the order the requests were sent
+};
+
+// Throws netlib::capture::capture_error for an unreadable capture.
+tcp_capture_facts collect_tcp_facts(const std::string& capture);
+
+}  // namespace netlab::grade

@@ -1,0 +1,206 @@
+// Theory of operation. The answer key is built from what the project's analyzers find in the
+// capture, one pass per analyzer: TCP conversations and HTTP exchanges (questions_http.cpp), FTP
+// control sessions with their matched data connections (lab-ftp analyze's capture_sessions), SMTP
+// and POP3 sessions (the passive session analyzers lab-smtp/lab-pop3 analyze use, fed by
+// netlib::capture::session_feed), and ARP from the packet decoder (RFC 826). Each protocol
+// present gives its question set, numbered from 1 in capture order and cut at max_per_kind; a
+// question whose answer the capture does not hold (no response captured, no header sent) is
+// left out rather than answered with a guess.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <functional>
+
+#include "../../labs/ftp/capture_sessions.hpp"
+#include "netlib/capture/capture_reader.hpp"
+#include "netlib/capture/session_feed.hpp"
+#include "netlib/packet/packet_decoder.hpp"
+#include "netlib/pop3/session_analyzer.hpp"
+#include "netlib/smtp/labels.hpp"
+#include "netlib/smtp/session_analyzer.hpp"
+#include "questions.hpp"
+#include "questions_http.hpp"
+
+namespace netlab::grade {
+
+namespace {
+
+struct key_builder {
+  const key_options& options;
+  std::vector<question> out;
+
+  void add(std::string id, std::string protocol, std::string text, std::string answer, answer_kind kind) {
+    out.push_back({std::move(id), std::move(protocol), std::move(text), std::move(answer), kind});
+  }
+  [[nodiscard]] bool within(std::size_t n) const { return n <= options.max_per_kind; }
+};
+
+void http_exchange_questions(key_builder& k, const http_exchange_facts& e, std::size_t n) {
+  const auto who = fmt::format("HTTP request {} ({} {} on TCP conversation {})", n, e.method, e.target,
+                               e.connection + 1);
+  if (e.if_modified_since) {
+    k.add(fmt::format("http.if_modified_since.{}", n), "http",
+          fmt::format("{}: what date does its If-Modified-Since header carry?", who), *e.if_modified_since,
+          answer_kind::http_date);
+  }
+  if (e.if_none_match) {
+    k.add(fmt::format("http.if_none_match.{}", n), "http",
+          fmt::format("{}: what entity tag does its If-None-Match header carry?", who), *e.if_none_match,
+          answer_kind::text);
+  }
+  if (e.status) {
+    k.add(fmt::format("http.status.{}", n), "http", fmt::format("{}: what status code did the server return?", who),
+          std::to_string(*e.status), answer_kind::number);
+  }
+  if (e.complete) {
+    k.add(fmt::format("http.body_bytes.{}", n), "http",
+          fmt::format("{}: how many bytes of content (the message body) did the response carry?", who),
+          std::to_string(e.body_bytes), answer_kind::number);
+    k.add(fmt::format("http.segments.{}", n), "http",
+          fmt::format("{}: how many TCP segments carried the response?", who), std::to_string(e.segments),
+          answer_kind::number);
+  }
+}
+
+void http_questions(key_builder& k, const tcp_capture_facts& f) {
+  if (f.http.empty()) return;
+  k.add("http.requests", "http", "How many HTTP requests did the clients send?", std::to_string(f.http.size()),
+        answer_kind::number);
+  k.add("http.client_version", "http", "Which HTTP version does the client run (the version of its first request)?",
+        f.http.front().request_version, answer_kind::version);
+  const auto answered = std::find_if(f.http.begin(), f.http.end(), [](const auto& e) { return e.status.has_value(); });
+  if (answered != f.http.end()) {
+    k.add("http.server_version", "http", "Which HTTP version does the server run (the version of its first status line)?",
+          answered->response_version, answer_kind::version);
+  }
+  for (std::size_t i = 0; i < f.http.size() && k.within(i + 1); ++i) http_exchange_questions(k, f.http[i], i + 1);
+}
+
+void tcp_questions(key_builder& k, const tcp_capture_facts& f) {
+  if (f.conversations.empty()) return;
+  k.add("tcp.conversations", "tcp", "How many TCP conversations does the capture hold?",
+        std::to_string(f.conversations.size()), answer_kind::number);
+  for (std::size_t i = 0; i < f.conversations.size() && k.within(i + 1); ++i) {
+    const auto& c = f.conversations[i];
+    const auto which = fmt::format("TCP conversation {} (tshark's tcp.stream == {})", i + 1, c.id);
+    k.add(fmt::format("tcp.client.{}", i + 1), "tcp", fmt::format("{}: client IP address and port?", which),
+          c.client.to_string(), answer_kind::endpoint);
+    k.add(fmt::format("tcp.server.{}", i + 1), "tcp", fmt::format("{}: server IP address and port?", which),
+          c.server.to_string(), answer_kind::endpoint);
+    k.add(fmt::format("tcp.client_bytes.{}", i + 1), "tcp",
+          fmt::format("{}: how many payload bytes did the client send (retransmissions not counted)?", which),
+          std::to_string(c.to_server.payload_bytes), answer_kind::number);
+    k.add(fmt::format("tcp.server_bytes.{}", i + 1), "tcp",
+          fmt::format("{}: how many payload bytes did the server send (retransmissions not counted)?", which),
+          std::to_string(c.to_client.payload_bytes), answer_kind::number);
+  }
+}
+
+void ftp_questions(key_builder& k, const std::string& capture) {
+  const auto report = lab_ftp::analyze_capture(capture, k.options.ftp_control_port);
+  std::size_t n = 0;
+  for (const auto& s : report.sessions) {
+    for (const auto& t : s.transfers) {
+      if (!k.within(++n)) return;
+      const auto which = fmt::format("FTP data connection {} ({}{}{})", n, t.command, t.path.empty() ? "" : " ",
+                                     t.path);
+      const auto port = t.data_server.substr(t.data_server.rfind(':') + 1);
+      k.add(fmt::format("ftp.data_port.{}", n), "ftp",
+            fmt::format("{}: on which port was it accepted (the port of its TCP server)?", which), port,
+            answer_kind::number);
+      k.add(fmt::format("ftp.data_mode.{}", n), "ftp",
+            fmt::format("{}: was it active (the FTP server connected, PORT/EPRT) or passive (PASV/EPSV)?", which),
+            t.passive ? "passive" : "active", answer_kind::choice);
+      k.add(fmt::format("ftp.transfer_bytes.{}", n), "ftp",
+            fmt::format("{}: how many bytes did it transfer?", which), std::to_string(t.bytes), answer_kind::number);
+    }
+  }
+}
+
+void smtp_questions(key_builder& k, const std::string& capture) {
+  using feed = netlib::capture::session_feed<netlib::smtp::session_analyzer>;
+  std::vector<netlib::capture::captured_session<netlib::smtp::session_analyzer>> found;
+  netlib::capture::replay_conversations(capture, [&found](const auto&) { return std::make_unique<feed>(found); });
+  std::size_t n = 0;
+  for (const auto& f : found) {
+    const auto& s = f.session;
+    // As lab-smtp analyze: an SMTP port, or a 220 greeting answered with EHLO/HELO.
+    const bool smtp = netlib::smtp::is_smtp_port(f.conversation.server.port) ||
+                      (s.greeting_code == 220 && !s.commands.empty() &&
+                       (s.commands[0].verb == "EHLO" || s.commands[0].verb == "HELO"));
+    if (!smtp) continue;
+    for (const auto& m : s.messages) {
+      if (!k.within(++n)) return;
+      const auto which = fmt::format("SMTP message {} (TCP conversation {})", n, f.conversation.id + 1);
+      k.add(fmt::format("smtp.sender.{}", n), "smtp", fmt::format("{}: which envelope sender (MAIL FROM)?", which),
+            m.from, answer_kind::mailboxes);
+      std::string to;
+      for (const auto& r : m.to) to += (to.empty() ? "" : ", ") + r;
+      k.add(fmt::format("smtp.recipients.{}", n), "smtp",
+            fmt::format("{}: which envelope recipients did the server accept (RCPT TO answered 250)?", which), to,
+            answer_kind::mailboxes);
+    }
+  }
+}
+
+void pop3_questions(key_builder& k, const std::string& capture) {
+  using feed = netlib::capture::session_feed<netlib::pop3::session_analyzer>;
+  std::vector<netlib::capture::captured_session<netlib::pop3::session_analyzer>> found;
+  netlib::capture::replay_conversations(capture, [&found](const auto&) { return std::make_unique<feed>(found); });
+  std::size_t sessions = 0, retrieved = 0;
+  for (const auto& f : found) {
+    const auto port = f.conversation.server.port;
+    // As lab-pop3 analyze: port 110 or 1110, or a +OK greeting.
+    const auto& g = f.session.greeting;
+    if (port != 110 && port != 1110 && !(g && g->rfind("+OK", 0) == 0)) continue;
+    ++sessions;
+    for (const auto& c : f.session.commands) retrieved += c.verb == "RETR" && c.status == "+OK" ? 1 : 0;
+  }
+  if (sessions == 0) return;
+  k.add("pop3.retrieved", "pop3", "How many messages did the POP3 client retrieve (RETR answered +OK)?",
+        std::to_string(retrieved), answer_kind::number);
+}
+
+void arp_questions(key_builder& k, const std::string& capture) {
+  auto reader = netlib::capture::capture_reader::open(capture);
+  std::size_t n = 0;
+  std::uint64_t frame = 0;
+  while (auto rec = reader.next()) {
+    ++frame;
+    const auto p = netlib::packet::decode_packet(rec->link, rec->data);
+    const auto* arp = p.arp();
+    if (!arp || arp->operation != 2) continue;  // RFC 826: ar$op 2 = REPLY
+    if (!k.within(++n)) return;
+    const auto which = fmt::format("ARP reply {} (frame {})", n, frame);
+    k.add(fmt::format("arp.reply_sender_mac.{}", n), "arp", fmt::format("{}: sender MAC address?", which),
+          arp->sender_mac.to_string(), answer_kind::mac);
+    k.add(fmt::format("arp.reply_sender_ip.{}", n), "arp", fmt::format("{}: sender IP address?", which),
+          arp->sender_ip.to_string(), answer_kind::ip);
+  }
+}
+
+bool selected(const key_options& o, const std::string& id) {
+  if (o.select.empty()) return true;
+  return std::any_of(o.select.begin(), o.select.end(), [&](const std::string& p) {
+    return id == p || (id.starts_with(p) && (p.ends_with(".") || id[p.size()] == '.'));
+  });
+}
+
+}  // namespace
+
+std::vector<question> make_key(const std::string& capture, const key_options& options) {
+  key_builder k{options, {}};
+  const auto tcp = collect_tcp_facts(capture);
+  http_questions(k, tcp);
+  tcp_questions(k, tcp);
+  if (!tcp.conversations.empty()) {
+    ftp_questions(k, capture);
+    smtp_questions(k, capture);
+    pop3_questions(k, capture);
+  }
+  arp_questions(k, capture);
+  std::erase_if(k.out, [&](const question& q) { return !selected(options, q.id); });
+  return std::move(k.out);
+}
+
+}  // namespace netlab::grade
