@@ -72,6 +72,10 @@ std::uint64_t record_capture(const netlib::capture::live_options& live, const go
     std::cerr << "capturing on " << live.interface << (live.filter.empty() ? "" : " (" + live.filter + ")") << std::endl;
     code = record_session(rec, options);
     packets = rec.packets();
+    if (const auto dropped = rec.dropped(); dropped > 0 && code == 0) {
+      throw netlib::app::failure(fmt::format("the kernel dropped {} packets (the capture has holes): no golden written; "
+                                             "record again on a quieter machine", dropped));
+    }
   } catch (...) {
     fs::remove(capture);
     throw;
@@ -82,6 +86,17 @@ std::uint64_t record_capture(const netlib::capture::live_options& live, const go
                                          : fmt::format("no packets on {} matched the filter: no golden written", live.interface));
   }
   return packets;
+}
+
+// A conversation with bytes missing (packets the capture did not see) makes no golden.
+void reject_holes(const nlohmann::json& facts, const fs::path& capture) {
+  for (const auto& c : facts["checks"][0]["expect"].value("conversations", nlohmann::json::array())) {
+    const auto missing = c.value("client_gap_bytes", 0) + c.value("server_gap_bytes", 0);
+    if (missing == 0) continue;
+    fs::remove(capture);
+    throw netlib::app::failure(fmt::format("conversation {} misses {} bytes (packets lost while recording): no golden "
+                                           "written; record again", c.value("id", 0), missing));
+  }
 }
 
 void print_summary(const golden_options& options, const fs::path& dir, const nlohmann::json& facts) {
@@ -109,13 +124,19 @@ int record_golden(const netlib::capture::live_options& live, const golden_option
   check_name(options.name);
   const fs::path dir(options.dir);
   const auto capture = dir / (options.name + ".pcapng");
+  // A new recording goes to a hidden file first: a failed one leaves the previous golden as it was.
+  const auto recorded = options.refresh ? capture : dir / ("." + options.name + ".recording.pcapng");
   if (options.refresh) {
     if (!fs::exists(capture)) throw netlib::app::failure(fmt::format("{}: no such capture to refresh the facts of", capture.string()));
   } else {
     fs::create_directories(dir);
-    record_capture(live, options, capture);
+    record_capture(live, options, recorded);
   }
-  const auto facts = make_facts(options.name, capture.string(), capture.filename().string(), options.protocols);
+  auto facts = make_facts(options.name, recorded.string(), capture.filename().string(), options.protocols);
+  if (!options.refresh) {
+    reject_holes(facts, recorded);
+    fs::rename(recorded, capture);
+  }
   write_text(dir / (options.name + ".facts.json"), facts.dump(2) + "\n");
   if (!options.refresh) write_text(dir / (options.name + ".recipe"), recipe_text(invocation));
   print_summary(options, dir, facts);

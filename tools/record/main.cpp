@@ -66,6 +66,7 @@ int main(int argc, char** argv) {
   auto app = netlib::app::make_app("netlab-record", "Record a network interface to a pcap or pcapng file, or record a golden test",
                                    example);
   netlib::capture::live_options live;
+  live.buffer_bytes = netlab::record::record_buffer_bytes;
   netlab::record::golden_options golden;
   std::string output;
   std::uint64_t count = 0;

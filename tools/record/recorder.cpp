@@ -9,6 +9,7 @@ recorder::recorder(const netlib::capture::live_options& live, const std::string&
   writer_.set_pcap_precision(netlib::capture::pcap_precision::nanoseconds);
   interface_id_ = writer_.add_interface(capture_.link(), live.interface, static_cast<std::uint32_t>(live.snaplen));
   writer_.flush();
+  dropped_before_ = capture_.stats().dropped;
 }
 
 bool recorder::poll_once() {

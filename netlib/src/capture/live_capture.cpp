@@ -60,6 +60,7 @@ live_capture live_capture::open(const live_options& o) {
   pcap_set_promisc(h->p, o.promiscuous ? 1 : 0);
   pcap_set_timeout(h->p, static_cast<int>(o.timeout.count()));
   pcap_set_immediate_mode(h->p, 1);
+  if (o.buffer_bytes > 0) pcap_set_buffer_size(h->p, o.buffer_bytes);
   h->nano = pcap_set_tstamp_precision(h->p, PCAP_TSTAMP_PRECISION_NANO) == 0;
   const int rc = pcap_activate(h->p);
   if (rc < 0) {

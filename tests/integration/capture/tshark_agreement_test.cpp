@@ -228,7 +228,13 @@ void expect_commands_agree(const json& out, const std::vector<tshark_frame>& fra
     const int id = ids.at(s.at("client").get<std::string>() + " " + s.at("server").get<std::string>());
     for (const auto& c : s.at("commands")) verbs[id].push_back(c.at("verb").get<std::string>().substr(0, letters));
   }
-  EXPECT_EQ(verbs, per_stream(frames, field));
+  // Commands are case-insensitive (RFC 5321 §2.4, RFC 1939 §3): tshark keeps them as sent
+  // (smtplib sends "ehlo"), the analyzers upper-case them.
+  auto seen = per_stream(frames, field);
+  for (auto& [id, list] : seen) {
+    for (auto& v : list) std::transform(v.begin(), v.end(), v.begin(), [](unsigned char c) { return std::toupper(c); });
+  }
+  EXPECT_EQ(verbs, seen);
 }
 
 // Switch captures: lab-switch replay --json sees every frame, each with tshark's source MAC.

@@ -22,6 +22,8 @@ struct live_options {
   int snaplen = 262144;
   bool promiscuous = false;
   std::chrono::milliseconds timeout{100};  // longest wait inside next()
+  int buffer_bytes = 0;               // kernel ring buffer; 0: libpcap's default (2 MB, which in
+                                      // immediate mode on lo holds only ~30 packets)
 };
 
 struct live_stats {
