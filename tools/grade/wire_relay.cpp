@@ -57,7 +57,15 @@ namespace {
 
 using buffer = std::array<std::byte, 16384>;
 
+// Each conversation keeps at most this many bytes (both directions); the rest is forwarded only.
+constexpr std::size_t max_recorded = 32u << 20;
+
 void record(conversation& conv, bool from_client, const std::byte* data, std::size_t n) {
+  if (conv.recorded + n > max_recorded) {
+    conv.truncated = true;
+    return;
+  }
+  conv.recorded += n;
   if (conv.chunks.empty() || conv.chunks.back().from_client != from_client) conv.chunks.push_back({from_client, {}});
   conv.chunks.back().bytes.append(reinterpret_cast<const char*>(data), n);
 }

@@ -19,6 +19,8 @@ struct wire_chunk {
 struct conversation {
   std::vector<wire_chunk> chunks;
   bool upstream_refused = false;  // the reference server could not be reached
+  std::size_t recorded = 0;       // bytes kept in chunks
+  bool truncated = false;         // more than 32 MiB went through: the rest was not kept
 
   [[nodiscard]] std::string client_bytes() const;
   [[nodiscard]] std::string server_bytes() const;
