@@ -161,21 +161,38 @@ void pop3_questions(key_builder& k, const std::string& capture) {
         std::to_string(retrieved), answer_kind::number);
 }
 
+void arp_request_questions(key_builder& k, const netlib::packet::decoded_packet& p, std::size_t n, std::uint64_t frame) {
+  const auto which = fmt::format("ARP request {} (frame {})", n, frame);
+  k.add(fmt::format("arp.request_target_ip.{}", n), "arp",
+        fmt::format("{}: which IP address is asked for (\"Who has ...?\")?", which), p.arp()->target_ip.to_string(),
+        answer_kind::ip);
+  if (p.ethernet) {
+    k.add(fmt::format("arp.request_eth_destination.{}", n), "arp",
+          fmt::format("{}: destination MAC address of the Ethernet frame carrying it?", which),
+          p.ethernet->dst.to_string(), answer_kind::mac);
+  }
+}
+
+void arp_reply_questions(key_builder& k, const netlib::packet::arp_packet& arp, std::size_t n, std::uint64_t frame) {
+  const auto which = fmt::format("ARP reply {} (frame {})", n, frame);
+  k.add(fmt::format("arp.reply_sender_mac.{}", n), "arp", fmt::format("{}: sender MAC address?", which),
+        arp.sender_mac.to_string(), answer_kind::mac);
+  k.add(fmt::format("arp.reply_sender_ip.{}", n), "arp", fmt::format("{}: sender IP address?", which),
+        arp.sender_ip.to_string(), answer_kind::ip);
+}
+
 void arp_questions(key_builder& k, const std::string& capture) {
   auto reader = netlib::capture::capture_reader::open(capture);
-  std::size_t n = 0;
+  std::size_t requests = 0, replies = 0;
   std::uint64_t frame = 0;
   while (auto rec = reader.next()) {
     ++frame;
     const auto p = netlib::packet::decode_packet(rec->link, rec->data);
     const auto* arp = p.arp();
-    if (!arp || arp->operation != 2) continue;  // RFC 826: ar$op 2 = REPLY
-    if (!k.within(++n)) return;
-    const auto which = fmt::format("ARP reply {} (frame {})", n, frame);
-    k.add(fmt::format("arp.reply_sender_mac.{}", n), "arp", fmt::format("{}: sender MAC address?", which),
-          arp->sender_mac.to_string(), answer_kind::mac);
-    k.add(fmt::format("arp.reply_sender_ip.{}", n), "arp", fmt::format("{}: sender IP address?", which),
-          arp->sender_ip.to_string(), answer_kind::ip);
+    if (!arp) continue;
+    // RFC 826: ar$op 1 = REQUEST, 2 = REPLY.
+    if (arp->operation == 1 && k.within(++requests)) arp_request_questions(k, p, requests, frame);
+    if (arp->operation == 2 && k.within(++replies)) arp_reply_questions(k, *arp, replies, frame);
   }
 }
 
