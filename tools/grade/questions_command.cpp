@@ -94,7 +94,8 @@ void add_questions_command(CLI::App& app) {
   cmd->add_option("--answers", s->answers,
                   "Grade this answers file: 'id: answer' lines ('#' comments) or {\"id\": answer, ...}");
   cmd->add_option("--select", s->options.select,
-                  "Only questions whose id is or starts with this (repeat): http, tcp.client, ftp.data_mode.1");
+                  "Only questions whose id is or starts with this (repeat): http, tcp.client, ftp.data_mode.1")
+      ->allow_extra_args(false);
   cmd->add_option("--max-per-kind", s->options.max_per_kind, "Ask about the first N items of each kind")
       ->capture_default_str()->check(CLI::Range(1, 10000));
   cmd->add_option("--ftp-port", s->options.ftp_control_port,
