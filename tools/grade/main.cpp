@@ -42,7 +42,7 @@ void add_http_command(CLI::App& app) {
   auto s = std::make_shared<state>();
   auto* cmd = netlib::app::add_command(
       app, "http", "Grade an HTTP/1.1 server: status codes, fields, framing, persistence, pipelining, "
-                   "conditional GET, ranges, path safety",
+                   "conditional GET, ranges, path safety; or, with --client CMD, an HTTP client against lab-http serve",
       "netlab-grade http --target 127.0.0.1:8080 --path /index.html --gradescope results.json");
   cmd->add_option("--target", s->target, "The server to grade, HOST:PORT");
   cmd->add_option("--path", s->paths,
@@ -53,7 +53,8 @@ void add_http_command(CLI::App& app) {
                      "Examples: --client 'curl -s {url}', --client 'wget -q -O {out} {url}', --client "
                      "'python3 my_client.py {host} {port} {path}', --client 'lab-http get {url} -o {out}'");
   cmd->add_option("--root", s->client.root, "With --client: serve this folder instead of the prepared site "
-                                            "(index.html, second.txt, logo.bin)");
+                                            "(index.html, second.txt, logo.bin)")
+      ->check(CLI::ExistingDirectory);
   cmd->add_flag("--conditional", s->client.conditional,
                 "With --client: the client must revalidate with a conditional GET answered 304, e.g. "
                 "--client 'curl -sR -o {out} {url} && curl -sR -z {out} -o {out} {url}'");
@@ -90,7 +91,7 @@ void add_smtp_command(CLI::App& app) {
   auto s = std::make_shared<state>();
   auto* cmd = netlib::app::add_command(
       app, "smtp", "Grade an SMTP server: greeting, EHLO/HELO, command sequence, syntax, unknown users, relaying, "
-                   "delivery with dot-stuffing, QUIT",
+                   "delivery with dot-stuffing, QUIT; or, with --client CMD, an SMTP client against lab-smtp serve",
       "netlab-grade smtp --target 127.0.0.1:2525 --rcpt alice@example.org --json");
   cmd->add_option("--target", s->target, "The server to grade, HOST:PORT");
   cmd->add_option("--rcpt", s->recipients,
@@ -142,7 +143,8 @@ void add_pop3_command(CLI::App& app) {
   auto s = std::make_shared<state>();
   auto* cmd = netlib::app::add_command(
       app, "pop3", "Grade a POP3 server: greeting, USER/PASS, states, STAT/LIST/RETR agreement, DELE/RSET, QUIT "
-                   "(the account needs at least one message; nothing is deleted)",
+                   "(the account needs at least one message; nothing is deleted); or, with --client CMD, a POP3 "
+                   "client against lab-pop3 serve",
       "netlab-grade pop3 --target 127.0.0.1:1100 --user alice --pass secret --json");
   cmd->add_option("--target", s->target, "The server to grade, HOST:PORT");
   cmd->add_option("--user", s->user, "An account whose maildrop holds at least one message");
@@ -183,7 +185,7 @@ void add_ftp_command(CLI::App& app) {
   auto s = std::make_shared<state>();
   auto* cmd = netlib::app::add_command(
       app, "ftp", "Grade an FTP server: greeting, login, reply codes, PWD/CWD/TYPE, LIST and RETR over PASV, EPSV "
-                  "and PORT data connections, QUIT",
+                  "and PORT data connections, QUIT; or, with --client CMD, an FTP client against lab-ftp serve",
       "netlab-grade ftp --target 127.0.0.1:2121 --user alice --pass secret --file hello.txt --json");
   cmd->add_option("--target", s->target, "The server to grade, HOST:PORT");
   cmd->add_option("--user", s->o.user, "An account (not anonymous: a wrong password must be refused)");
