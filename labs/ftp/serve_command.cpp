@@ -14,23 +14,20 @@
 #include "netlib/io/ftp_control_driver.hpp"
 #include "netlib/io/ftp_disk_file_system.hpp"
 #include "netlib/io/tcp_server.hpp"
-#include "netlib/io/tls.hpp"
+#include "netlib/server_cli/server_flags.hpp"
 
 namespace lab_ftp {
 namespace {
 
 struct serve_options {
   std::string root;
-  netlib::app::host_port listen{"127.0.0.1", 0};
+  netlib::server_cli::server_flags server{.max_connections = 200, .idle_timeout_s = 300};
   std::string users_file;
   bool anonymous = false;
   bool writable = false;
   std::string pasv_ports;
-  std::string tls_cert, tls_key;
-  std::size_t max_sessions = 200;
-  double idle_timeout_s = 300, data_timeout_s = 30, login_delay_s = 1;
+  double data_timeout_s = 30, login_delay_s = 1;
   std::size_t max_failed_logins = 3;
-  unsigned threads = 1;
   bool verbose = false;
 };
 
@@ -66,12 +63,13 @@ std::pair<unsigned short, unsigned short> parse_range(const std::string& text) {
 std::chrono::milliseconds ms(double seconds) { return std::chrono::milliseconds(static_cast<long long>(seconds * 1000)); }
 
 int run_serve(const serve_options& o) {
-  if (o.tls_cert.empty() != o.tls_key.empty()) throw netlib::app::usage_error("--tls-cert and --tls-key go together");
-  if (o.threads == 0 || o.threads > 64) throw netlib::app::usage_error("--threads must be 1..64");
+  auto so = netlib::server_cli::make_server_options(o.server);
+  so.idle_timeout = std::chrono::milliseconds(0);  // the FTP session's own idle timeout answers 421
+  so.busy_reply = "421 Too many sessions, try again later.\r\n";
   netlib::io::ftp_server_settings settings;
   settings.session.users = load_users(o);
   settings.session.writable = o.writable;
-  settings.session.idle_timeout = std::chrono::duration_cast<netlib::duration>(ms(o.idle_timeout_s));
+  settings.session.idle_timeout = std::chrono::duration_cast<netlib::duration>(ms(o.server.idle_timeout_s));
   settings.session.login_delay = std::chrono::duration_cast<netlib::duration>(ms(o.login_delay_s));
   settings.session.max_failed_logins = o.max_failed_logins;
   const auto [lo, hi] = parse_range(o.pasv_ports);
@@ -87,17 +85,7 @@ int run_serve(const serve_options& o) {
       std::cerr << line << '\n';
     };
   }
-  netlib::io::server_options so;
-  so.host = o.listen.host;
-  so.port = o.listen.port;
-  so.threads = o.threads;
-  so.max_connections = o.max_sessions;
-  so.idle_timeout = std::chrono::milliseconds(0);  // the FTP session's own idle timeout answers 421
-  so.busy_reply = "421 Too many sessions, try again later.\r\n";
-  if (!o.tls_cert.empty()) {
-    so.tls = netlib::io::make_server_tls(o.tls_cert, o.tls_key);
-    settings.data.tls = so.tls;
-  }
+  settings.data.tls = so.tls;
   netlib::io::tcp_server server(so, [&settings](netlib::io::connection& c) {
     return netlib::io::ftp_handle_control(c, settings);
   });
@@ -114,19 +102,18 @@ void add_serve_command(CLI::App& app) {
       "lab-ftp serve --root ./files --anonymous\n"
       "  lab-ftp serve --root ./files --users users.txt --write --listen 127.0.0.1:2121 --pasv-ports 50000-50100");
   cmd->add_option("--root", o->root, "Folder served as / (nothing outside it is reachable)")->required();
-  netlib::app::add_listen_option(*cmd, o->listen);
+  netlib::server_cli::add_server_flags(*cmd, o->server,
+                                      {.max_connections_flag = "--max-sessions",
+                                       .max_connections = "Control connections at once (421 beyond)",
+                                       .idle_timeout = "Seconds a control connection may stay idle",
+                                       .tls_cert = "PEM certificate: offer AUTH TLS (explicit FTPS, RFC 4217)"});
   cmd->add_option("--users", o->users_file, "File of name:password lines");
   cmd->add_flag("--anonymous", o->anonymous, "Admit 'anonymous' and 'ftp' with any password");
   cmd->add_flag("--write", o->writable, "Allow STOR APPE MKD RMD DELE RNFR/RNTO (read-only otherwise)");
   cmd->add_option("--pasv-ports", o->pasv_ports, "Passive data ports A-B (default: any free port)");
-  cmd->add_option("--tls-cert", o->tls_cert, "PEM certificate: offer AUTH TLS (explicit FTPS, RFC 4217)");
-  cmd->add_option("--tls-key", o->tls_key, "PEM private key for --tls-cert");
-  cmd->add_option("--max-sessions", o->max_sessions, "Control connections at once (421 beyond)")->capture_default_str();
-  cmd->add_option("--idle-timeout", o->idle_timeout_s, "Seconds a control connection may stay idle")->capture_default_str();
   cmd->add_option("--data-timeout", o->data_timeout_s, "Seconds a data connection may stall (and wait to be opened)")->capture_default_str();
   cmd->add_option("--login-delay", o->login_delay_s, "Seconds before the n-th failed login's 530, times n")->capture_default_str();
   cmd->add_option("--max-failed-logins", o->max_failed_logins, "Failed logins before 421 and close")->capture_default_str();
-  cmd->add_option("--threads", o->threads, "Threads, each with its own event loop")->capture_default_str();
   cmd->add_flag("--verbose", o->verbose, "Log replies and transfers on stderr");
   netlib::app::set_action(*cmd, [o] { return run_serve(*o); });
 }

@@ -1,7 +1,8 @@
 // Theory of operation: resolve() joins root + "/" + path, asks realpath(3) for the canonical
 // name (following every symbolic link), and accepts it only when it is the root itself or starts
 // with root + "/". open_read() opens the resolved name with O_NOFOLLOW, so a link swapped in
-// between resolve and open is refused too.
+// between resolve and open is refused too. stat() and the open_read() that follows it for the
+// same request share one resolution (kept per thread, used once), so a request costs one realpath.
 #include "disk_files.hpp"
 
 #include <fcntl.h>
@@ -14,6 +15,14 @@
 #include "netlib/app/program.hpp"
 
 namespace lab_http {
+
+namespace {
+struct resolution {
+  const disk_files* owner = nullptr;
+  std::string path, real;
+};
+thread_local resolution last_stat;  // set by stat(), taken by the next open_read() of the same path
+}  // namespace
 
 disk_files::disk_files(const std::string& root) {
   char buf[PATH_MAX];
@@ -39,6 +48,7 @@ std::optional<std::string> disk_files::resolve(std::string_view path) const {
 std::optional<netlib::http::file_info> disk_files::stat(std::string_view path) {
   const auto real = resolve(path);
   if (!real) return std::nullopt;
+  last_stat = {this, std::string(path), *real};
   struct stat st {};
   if (::stat(real->c_str(), &st) != 0) return std::nullopt;
   if (!S_ISDIR(st.st_mode) && !S_ISREG(st.st_mode)) return std::nullopt;  // no devices, fifos
@@ -48,7 +58,10 @@ std::optional<netlib::http::file_info> disk_files::stat(std::string_view path) {
 }
 
 int disk_files::open_read(std::string_view path) const {
-  const auto real = resolve(path);
+  std::optional<std::string> real;
+  if (last_stat.owner == this && last_stat.path == path) real = std::move(last_stat.real);
+  else real = resolve(path);
+  last_stat.owner = nullptr;
   if (!real) return -1;
   return ::open(real->c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
 }

@@ -8,17 +8,17 @@
 #include "netlib/app/program.hpp"
 #include "netlib/core/units.hpp"
 #include "netlib/io/tcp_server.hpp"
+#include "netlib/server_cli/server_flags.hpp"
 #include "proxy_driver.hpp"
 
 namespace lab_http {
 namespace {
 
 struct proxy_options {
-  netlib::app::host_port listen;
+  netlib::server_cli::server_flags server{.max_connections = 1024, .idle_timeout_s = 30};
   std::string cache_size = "64MB", max_object = "8MB";
-  double origin_timeout_s = 10, idle_timeout_s = 30;
-  unsigned threads = 1, fetch_threads = 16;
-  std::size_t max_connections = 1024;
+  double origin_timeout_s = 10;
+  unsigned fetch_threads = 16;
 };
 
 std::size_t bytes_option(const std::string& text, const char* flag) {
@@ -36,12 +36,7 @@ int run_proxy(const proxy_options& o) {
   proxy_context ctx(bytes_option(o.cache_size, "--cache-size"), bytes_option(o.max_object, "--max-object-size"), o.fetch_threads);
   ctx.session.server_name = "netlab-proxy";
   ctx.origin_timeout = std::chrono::milliseconds(static_cast<long long>(o.origin_timeout_s * 1000));
-  netlib::io::server_options so;
-  so.host = o.listen.host;
-  so.port = o.listen.port;
-  so.threads = o.threads;
-  so.max_connections = o.max_connections;
-  so.idle_timeout = std::chrono::milliseconds(static_cast<long long>(o.idle_timeout_s * 1000));
+  auto so = netlib::server_cli::make_server_options(o.server);
   netlib::io::tcp_server server(so, [&ctx](netlib::io::connection& c) { return handle_proxy_connection(c, ctx); });
   server.run();
   ctx.pool.join();
@@ -60,14 +55,14 @@ void add_proxy_command(CLI::App& app) {
       "lab-http proxy --listen 127.0.0.1:3128 --cache-size 64MB\n"
       "  curl -x http://127.0.0.1:3128 http://127.0.0.1:8080/index.html -D -   # X-Cache: MISS, then HIT\n"
       "  curl http://127.0.0.1:3128/netlab-proxy/stats                          # hit/miss counters (JSON)");
-  netlib::app::add_listen_option(*cmd, o->listen);
+  netlib::server_cli::add_server_flags(*cmd, o->server,
+                                      {.max_connections = "Client connections at once",
+                                       .idle_timeout = "Seconds a client connection may stay idle",
+                                       .tls = false});
   cmd->add_option("--cache-size", o->cache_size, "Total size of cached responses")->capture_default_str();
   cmd->add_option("--max-object-size", o->max_object, "Largest response that is cached")->capture_default_str();
   cmd->add_option("--origin-timeout", o->origin_timeout_s, "Seconds for each origin connect/read (504 after)")->capture_default_str();
-  cmd->add_option("--idle-timeout", o->idle_timeout_s, "Seconds a client connection may stay idle")->capture_default_str();
-  cmd->add_option("--threads", o->threads, "Threads serving client connections")->capture_default_str();
   cmd->add_option("--fetch-threads", o->fetch_threads, "Origin fetches running at once")->capture_default_str();
-  cmd->add_option("--max-connections", o->max_connections, "Client connections at once")->capture_default_str();
   netlib::app::set_action(*cmd, [o] { return run_proxy(*o); });
 }
 

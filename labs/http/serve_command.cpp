@@ -11,7 +11,7 @@
 #include "netlib/http/server_session.hpp"
 #include "netlib/http/target_path.hpp"
 #include "netlib/io/tcp_server.hpp"
-#include "netlib/io/tls.hpp"
+#include "netlib/server_cli/server_flags.hpp"
 #include "serve_driver.hpp"
 
 namespace lab_http {
@@ -19,13 +19,10 @@ namespace {
 
 struct serve_options {
   std::string root;
-  netlib::app::host_port listen;
-  unsigned threads = 1;
-  std::string tls_cert, tls_key;
+  netlib::server_cli::server_flags server{.max_connections = 1024, .idle_timeout_s = 15};
   bool cookies = false;
   std::string auth_dir, auth_users, access_log;
-  std::size_t max_connections = 1024;
-  double idle_timeout_s = 15, head_timeout_s = 10, session_ttl_s = 1800;
+  double head_timeout_s = 10, session_ttl_s = 1800;
   std::uint64_t max_body = 1 << 20;
 };
 
@@ -71,21 +68,11 @@ std::unique_ptr<serve_context> make_context(const serve_options& o) {
 }
 
 int run_serve(const serve_options& o) {
-  if ((o.tls_cert.empty()) != (o.tls_key.empty())) throw netlib::app::usage_error("--tls-cert and --tls-key go together");
-  if (o.threads == 0 || o.threads > 64) throw netlib::app::usage_error("--threads must be 1..64");
+  auto so = netlib::server_cli::make_server_options(o.server);
+  so.implicit_tls = so.tls != nullptr;
   auto ctx = make_context(o);
-  netlib::io::server_options so;
-  so.host = o.listen.host;
-  so.port = o.listen.port;
-  so.threads = o.threads;
-  so.max_connections = o.max_connections;
-  so.idle_timeout = std::chrono::milliseconds(static_cast<long long>(o.idle_timeout_s * 1000));
   so.busy_reply = netlib::http::make_text_response(503, "503 Service Unavailable: too many connections\n", true,
                                                    static_cast<std::int64_t>(std::time(nullptr)), "netlab-http");
-  if (!o.tls_cert.empty()) {
-    so.tls = netlib::io::make_server_tls(o.tls_cert, o.tls_key);
-    so.implicit_tls = true;
-  }
   auto* raw = ctx.get();
   netlib::io::tcp_server server(so, [raw](netlib::io::connection& c) { return handle_connection(c, *raw); });
   server.run();
@@ -102,16 +89,14 @@ void add_serve_command(CLI::App& app) {
       "  lab-http serve --root ./site --cookies --auth-dir private --auth-users users.txt\n"
       "  lab-http serve --root ./site --tls-cert cert.pem --tls-key key.pem");
   cmd->add_option("--root", o->root, "Document root (files are served from here, never from outside)")->required();
-  netlib::app::add_listen_option(*cmd, o->listen);
-  cmd->add_option("--threads", o->threads, "Threads, each with its own event loop")->capture_default_str();
-  cmd->add_option("--tls-cert", o->tls_cert, "PEM certificate chain: serve HTTPS");
-  cmd->add_option("--tls-key", o->tls_key, "PEM private key for --tls-cert");
+  netlib::server_cli::add_server_flags(*cmd, o->server,
+                                      {.max_connections = "Connections served at once (503 beyond)",
+                                       .idle_timeout = "Seconds a keep-alive connection may stay idle",
+                                       .tls_cert = "PEM certificate chain: serve HTTPS"});
   cmd->add_flag("--cookies", o->cookies, "Cookie lab: session cookie and a visit counter at /visits");
   cmd->add_option("--auth-dir", o->auth_dir, "Folder under the root that needs Basic authentication (e.g. private)");
   cmd->add_option("--auth-users", o->auth_users, "File of user:password lines for --auth-dir");
   cmd->add_option("--access-log", o->access_log, "Append a Common Log Format line per request to this file");
-  cmd->add_option("--max-connections", o->max_connections, "Connections served at once (503 beyond)")->capture_default_str();
-  cmd->add_option("--idle-timeout", o->idle_timeout_s, "Seconds a keep-alive connection may stay idle")->capture_default_str();
   cmd->add_option("--head-timeout", o->head_timeout_s, "Seconds the whole request head may take (slowloris)")->capture_default_str();
   cmd->add_option("--session-ttl", o->session_ttl_s, "Seconds a cookie session lives without visits")->capture_default_str();
   cmd->add_option("--max-body", o->max_body, "Largest request body in bytes (413 beyond)")->capture_default_str();

@@ -5,8 +5,9 @@
 //      between requests and while a body is read (the idle timeout still applies); then read.
 //   3. send_reply (errors, 405, 501): write it; close after it when the session says so.
 //   4. serve_request: the static site plans the response; finish_response adds Date, Server and
-//      Connection; the head is written, then the body: a string, or a file part sent with
-//      sendfile(2) (no copy through user space) or, under TLS, read and written in 64 KiB pieces.
+//      Connection; the head is written, then the body: a string or a small file (up to 32 KiB)
+//      in the same write as the head, or a larger file part sent with sendfile(2) (no copy
+//      through user space) or, under TLS, read and written in 64 KiB pieces.
 //   5. Closing after a reply: shut down our side and drain what the client still sends for a
 //      moment, so the kernel does not reset the connection before the client read the reply.
 #include "serve_driver.hpp"
@@ -56,7 +57,7 @@ struct fd_guard {
 io::awaitable<bool> send_file_zero_copy(io::connection& c, int fd, std::uint64_t offset, std::uint64_t length) {
   auto& sock = c.socket();
   boost::system::error_code ec;
-  sock.non_blocking(true, ec);
+  if (!sock.non_blocking()) sock.non_blocking(true, ec);  // once per connection: it is an ioctl
   off_t off = static_cast<off_t>(offset);
   std::uint64_t left = length;
   while (left > 0 && c.is_open()) {
@@ -88,6 +89,23 @@ io::awaitable<bool> send_file_copied(io::connection& c, int fd, std::uint64_t of
   co_return true;
 }
 
+// Appends exactly `length` bytes of the file at `offset` to `out`; false if the file is shorter.
+bool append_file(std::string& out, int fd, std::uint64_t offset, std::size_t length) {
+  std::size_t have = out.size();
+  out.resize(have + length);
+  while (length > 0) {
+    const ssize_t n = ::pread(fd, out.data() + have, length, static_cast<off_t>(offset));
+    if (n <= 0) return false;
+    have += static_cast<std::size_t>(n);
+    offset += static_cast<std::uint64_t>(n);
+    length -= static_cast<std::size_t>(n);
+  }
+  return true;
+}
+
+// Files up to this size go out with their head in one write (one system call, one segment).
+constexpr std::uint64_t small_file = 32 * 1024;
+
 // Writes the planned response; returns false when the connection broke.
 io::awaitable<bool> write_plan(io::connection& c, serve_context& ctx, const http::response_plan& plan,
                                std::uint64_t& body_bytes) {
@@ -96,11 +114,16 @@ io::awaitable<bool> write_plan(io::connection& c, serve_context& ctx, const http
     body_bytes = text->size();
     co_return co_await c.write(head + *text);
   }
-  if (!co_await c.write(head)) co_return false;
   const auto* part = std::get_if<http::file_part>(&plan.body);
-  if (!part) co_return true;
+  if (!part) co_return co_await c.write(head);
   fd_guard fd{ctx.files->open_read(part->path)};
-  if (fd.fd < 0) co_return false;  // vanished since stat: the framing is lost, close
+  if (fd.fd < 0) co_return false;  // vanished since stat: nothing sent, close
+  if (part->length <= small_file) {
+    if (!append_file(head, fd.fd, part->offset, static_cast<std::size_t>(part->length))) co_return false;
+    body_bytes = part->length;
+    co_return co_await c.write(head);
+  }
+  if (!co_await c.write(head)) co_return false;
   const bool ok = c.tls_active() ? co_await send_file_copied(c, fd.fd, part->offset, part->length)
                                  : co_await send_file_zero_copy(c, fd.fd, part->offset, part->length);
   if (ok) body_bytes = part->length;
@@ -116,11 +139,24 @@ io::awaitable<void> linger_close(io::connection& c) {
   c.close();
 }
 
-std::string remote_host(io::connection& c) { return c.remote_endpoint().address().to_string(); }
+// The client's address for the access log, asked of the kernel once per connection and only when
+// a log is written.
+class remote_host {
+ public:
+  explicit remote_host(io::connection& c) : c_(c) {}
+  const std::string& operator()() {
+    if (text_.empty()) text_ = c_.remote_endpoint().address().to_string();
+    return text_;
+  }
+
+ private:
+  io::connection& c_;
+  std::string text_;
+};
 
 // Serves one request; returns whether the connection stays open.
 io::awaitable<bool> serve_one(io::connection& c, serve_context& ctx, http::server_session& session,
-                              const http::serve_request& req, std::int64_t started) {
+                              const http::serve_request& req, std::int64_t started, remote_host& peer) {
   http::response_plan plan;
   {
     std::unique_lock lock(ctx.site_mutex, std::defer_lock);
@@ -130,8 +166,9 @@ io::awaitable<bool> serve_one(io::connection& c, serve_context& ctx, http::serve
   const bool keep = session.finish_response(req.head, plan.head, wall_now());
   std::uint64_t body_bytes = 0;
   const bool ok = co_await write_plan(c, ctx, plan, body_bytes);
+  if (!ctx.log->enabled()) co_return ok && keep;
   const auto& h = req.head;
-  ctx.log->write(http::format_clf({remote_host(c), plan.user, started,
+  ctx.log->write(http::format_clf({peer(), plan.user, started,
                                    h.method + " " + h.target + " HTTP/" + std::to_string(h.version.major) + "." +
                                        std::to_string(h.version.minor),
                                    plan.head.status, body_bytes}));
@@ -146,6 +183,7 @@ io::awaitable<void> handle_connection(io::connection& c, serve_context& ctx) {
   std::array<std::byte, 16384> chunk;
   bool head_deadline = false;
   std::int64_t started = wall_now();
+  remote_host peer(c);
   for (int rounds = 0; rounds < 10'000'000; ++rounds) {  // bounded: each round reads or answers
     auto step = session.next(buf.data(), wall_now());
     buf.consume(step.consumed);
@@ -163,13 +201,13 @@ io::awaitable<void> handle_connection(io::connection& c, serve_context& ctx) {
     head_deadline = false;
     if (auto* reply = std::get_if<http::send_reply>(&step.action)) {
       const bool ok = co_await c.write(reply->bytes);
-      ctx.log->write(http::format_clf({remote_host(c), {}, started, reply->request_line, reply->status, 0}));
+      if (ctx.log->enabled()) ctx.log->write(http::format_clf({peer(), {}, started, reply->request_line, reply->status, 0}));
       if (!ok) break;
       if (reply->close) {
         co_await linger_close(c);
         break;
       }
-    } else if (!co_await serve_one(c, ctx, session, std::get<http::serve_request>(step.action), started)) {
+    } else if (!co_await serve_one(c, ctx, session, std::get<http::serve_request>(step.action), started, peer)) {
       if (c.is_open()) co_await linger_close(c);
       break;
     }

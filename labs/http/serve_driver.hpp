@@ -21,6 +21,7 @@ class access_log {
   explicit access_log(const std::string& path);  // empty: no log
   ~access_log();
   void write(const std::string& line);
+  [[nodiscard]] bool enabled() const noexcept { return file_ != nullptr; }
 
  private:
   std::FILE* file_ = nullptr;

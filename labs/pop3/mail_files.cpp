@@ -26,11 +26,6 @@ netlib::mail::users_table load_users(const std::string& path) {
   }
 }
 
-void check_tls_pair(const std::string& cert, const std::string& key) {
-  if (cert.empty() != key.empty())
-    throw netlib::app::usage_error("--tls-cert and --tls-key must be given together");
-}
-
 std::pair<std::string, std::string> split_credentials(const std::string& text, const std::string& flag) {
   const auto colon = text.find(':');
   if (colon == std::string::npos || colon == 0)

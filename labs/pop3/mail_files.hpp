@@ -11,8 +11,6 @@ namespace lab_mail {
 std::string read_whole_file(const std::string& path, const std::string& what);
 // Reads and parses the users file; throws netlib::app::failure("users file 'F': line 3: ...").
 netlib::mail::users_table load_users(const std::string& path);
-// --tls-cert and --tls-key go together (usage error otherwise).
-void check_tls_pair(const std::string& cert, const std::string& key);
 // "user:password" -> pair; usage error otherwise.
 std::pair<std::string, std::string> split_credentials(const std::string& text, const std::string& flag);
 

@@ -7,7 +7,7 @@
 #include "netlib/io/maildir_store.hpp"
 #include "netlib/io/pop3_driver.hpp"
 #include "netlib/io/tcp_server.hpp"
-#include "netlib/io/tls.hpp"
+#include "netlib/server_cli/server_flags.hpp"
 
 namespace lab_pop3 {
 namespace {
@@ -16,27 +16,17 @@ struct serve_options {
   std::string maildir;
   std::string users;
   std::string hostname = "localhost";
-  netlib::app::host_port listen;
-  std::string tls_cert;
-  std::string tls_key;
-  std::size_t max_connections = 100;
-  double idle_timeout_s = 600;
+  netlib::server_cli::server_flags server{.max_connections = 100, .idle_timeout_s = 600};
   bool json = false;
 };
 
 int serve(const serve_options& o) {
-  lab_mail::check_tls_pair(o.tls_cert, o.tls_key);
+  auto opts = netlib::server_cli::make_server_options(o.server);
   const auto users = lab_mail::load_users(o.users);
   netlib::io::maildir_store store(o.maildir);
   netlib::io::pop3_service service{{}, store, users};
   service.config.hostname = o.hostname;
-  netlib::io::server_options opts;
-  opts.host = o.listen.host;
-  opts.port = o.listen.port;
-  opts.max_connections = o.max_connections;
-  opts.idle_timeout = std::chrono::milliseconds(static_cast<long long>(o.idle_timeout_s * 1000));
   opts.busy_reply = "-ERR [SYS/TEMP] too many connections, try again later\r\n";
-  if (!o.tls_cert.empty()) opts.tls = netlib::io::make_server_tls(o.tls_cert, o.tls_key);
   netlib::io::tcp_server server(opts, [&service](netlib::io::connection& c) { return netlib::io::serve_pop3(c, service); });
   server.run();
   if (o.json) netlib::app::print_json({{"connections_accepted", server.total_accepted()}});
@@ -53,12 +43,10 @@ void add_serve(CLI::App& app) {
   cmd->add_option("--maildir", o->maildir, "Mail folder: user NAME's Maildir is DIR/NAME")->required();
   cmd->add_option("--users", o->users, "Users file, one name:password per line")->required();
   cmd->add_option("--hostname", o->hostname, "Server name in the greeting")->capture_default_str();
-  netlib::app::add_listen_option(*cmd, o->listen);
-  cmd->add_option("--tls-cert", o->tls_cert, "PEM certificate: enables STLS (RFC 2595)");
-  cmd->add_option("--tls-key", o->tls_key, "PEM private key for --tls-cert");
-  cmd->add_option("--max-connections", o->max_connections, "Connection cap")->capture_default_str();
-  cmd->add_option("--idle-timeout", o->idle_timeout_s, "Seconds a client may stay silent (RFC 1939: 600)")
-      ->capture_default_str();
+  netlib::server_cli::add_server_flags(*cmd, o->server,
+                                      {.max_connections = "Connection cap",
+                                       .idle_timeout = "Seconds a client may stay silent (RFC 1939: 600)",
+                                       .tls_cert = "PEM certificate: enables STLS (RFC 2595)"});
   netlib::app::add_json_flag(*cmd, o->json);
 }
 

@@ -7,7 +7,7 @@
 #include "netlib/io/maildir_store.hpp"
 #include "netlib/io/smtp_driver.hpp"
 #include "netlib/io/tcp_server.hpp"
-#include "netlib/io/tls.hpp"
+#include "netlib/server_cli/server_flags.hpp"
 
 namespace lab_smtp {
 namespace {
@@ -17,19 +17,15 @@ struct serve_options {
   std::string domain;
   std::string users;
   std::string hostname;
-  netlib::app::host_port listen;
-  std::string tls_cert;
-  std::string tls_key;
+  netlib::server_cli::server_flags server{.max_connections = 100, .idle_timeout_s = 300};
   bool require_tls = false;
   std::size_t max_size = 10 * 1024 * 1024;
-  std::size_t max_connections = 100;
-  double idle_timeout_s = 300;
   bool json = false;
 };
 
 int serve(const serve_options& o) {
-  lab_mail::check_tls_pair(o.tls_cert, o.tls_key);
-  if (o.require_tls && o.tls_cert.empty())
+  auto opts = netlib::server_cli::make_server_options(o.server);
+  if (o.require_tls && !opts.tls)
     throw netlib::app::usage_error("--require-tls needs --tls-cert and --tls-key");
   const auto users = lab_mail::load_users(o.users);
   netlib::io::maildir_store store(o.maildir);
@@ -41,13 +37,7 @@ int serve(const serve_options& o) {
   service.config.hostname = o.hostname.empty() ? o.domain : o.hostname;
   service.config.max_message_bytes = o.max_size;
   service.config.require_tls = o.require_tls;
-  netlib::io::server_options opts;
-  opts.host = o.listen.host;
-  opts.port = o.listen.port;
-  opts.max_connections = o.max_connections;
-  opts.idle_timeout = std::chrono::milliseconds(static_cast<long long>(o.idle_timeout_s * 1000));
   opts.busy_reply = "421 4.3.2 Too many connections, try again later\r\n";
-  if (!o.tls_cert.empty()) opts.tls = netlib::io::make_server_tls(o.tls_cert, o.tls_key);
   netlib::io::tcp_server server(opts, [&service](netlib::io::connection& c) { return netlib::io::serve_smtp(c, service); });
   server.run();
   if (o.json) netlib::app::print_json({{"connections_accepted", server.total_accepted()}});
@@ -66,14 +56,12 @@ void add_serve(CLI::App& app) {
   cmd->add_option("--domain", o->domain, "Local mail domain: mail to NAME@DOMAIN is delivered")->required();
   cmd->add_option("--users", o->users, "Users file, one name:password per line")->required();
   cmd->add_option("--hostname", o->hostname, "Server name in the greeting and Received: (default: the domain)");
-  netlib::app::add_listen_option(*cmd, o->listen);
-  cmd->add_option("--tls-cert", o->tls_cert, "PEM certificate: enables STARTTLS (and AUTH over TLS)");
-  cmd->add_option("--tls-key", o->tls_key, "PEM private key for --tls-cert");
+  netlib::server_cli::add_server_flags(*cmd, o->server,
+                                      {.max_connections = "Connection cap (421 above it)",
+                                       .idle_timeout = "Seconds a client may stay silent (RFC 5321: 300)",
+                                       .tls_cert = "PEM certificate: enables STARTTLS (and AUTH over TLS)"});
   cmd->add_flag("--require-tls", o->require_tls, "Refuse MAIL/RCPT/DATA until the client used STARTTLS (530)");
   cmd->add_option("--max-size", o->max_size, "Largest message in bytes (SIZE, 552 above it)")->capture_default_str();
-  cmd->add_option("--max-connections", o->max_connections, "Connection cap (421 above it)")->capture_default_str();
-  cmd->add_option("--idle-timeout", o->idle_timeout_s, "Seconds a client may stay silent (RFC 5321: 300)")
-      ->capture_default_str();
   netlib::app::add_json_flag(*cmd, o->json);
 }
 

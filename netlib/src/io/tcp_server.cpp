@@ -118,8 +118,9 @@ struct tcp_server::impl {
     asio::steady_timer backoff(*contexts.front());
     while (acceptor.is_open()) {
       auto& ctx = *contexts[next++ % contexts.size()];
-      // In the shared pool every connection gets a strand, so its operations never run in parallel.
-      const asio::any_io_executor where = options.model == thread_model::shared_pool
+      // In a shared pool of several threads every connection gets a strand, so its operations never
+      // run in parallel; one thread needs none.
+      const asio::any_io_executor where = options.model == thread_model::shared_pool && options.threads > 1
                                                ? asio::any_io_executor(asio::make_strand(ctx))
                                                : asio::any_io_executor(ctx.get_executor());
       boost::system::error_code ec;

@@ -1,0 +1,41 @@
+// Shared server flags: see server_flags.hpp.
+#include "netlib/server_cli/server_flags.hpp"
+
+#include <chrono>
+
+#include "netlib/io/tls.hpp"
+
+namespace netlib::server_cli {
+
+void add_server_flags(CLI::App& cmd, server_flags& flags, const server_flag_help& help) {
+  app::add_listen_option(cmd, flags.listen);
+  cmd.add_option("--threads", flags.threads, "Threads serving connections (1..64)")->capture_default_str();
+  cmd.add_option("--thread-model", flags.thread_model,
+                 "With --threads N: 'pool' (one event loop run by every thread, a strand per connection) or "
+                 "'loops' (an event loop per thread, connections dealt round-robin)")
+      ->check(CLI::IsMember({"pool", "loops"}))
+      ->capture_default_str();
+  cmd.add_option(help.max_connections_flag, flags.max_connections, help.max_connections)->capture_default_str();
+  cmd.add_option("--idle-timeout", flags.idle_timeout_s, help.idle_timeout)->capture_default_str();
+  if (!help.tls) return;
+  cmd.add_option("--tls-cert", flags.tls_cert, help.tls_cert);
+  cmd.add_option("--tls-key", flags.tls_key, "PEM private key for --tls-cert");
+}
+
+io::server_options make_server_options(const server_flags& flags) {
+  if (flags.tls_cert.empty() != flags.tls_key.empty())
+    throw app::usage_error("--tls-cert and --tls-key must be given together");
+  if (flags.threads == 0 || flags.threads > 64) throw app::usage_error("--threads must be 1..64");
+  if (flags.idle_timeout_s < 0) throw app::usage_error("--idle-timeout must not be negative");
+  io::server_options options;
+  options.host = flags.listen.host;
+  options.port = flags.listen.port;
+  options.threads = flags.threads;
+  options.model = flags.thread_model == "loops" ? io::thread_model::context_per_thread : io::thread_model::shared_pool;
+  options.max_connections = flags.max_connections;
+  options.idle_timeout = std::chrono::milliseconds(static_cast<long long>(flags.idle_timeout_s * 1000));
+  if (!flags.tls_cert.empty()) options.tls = io::make_server_tls(flags.tls_cert, flags.tls_key);
+  return options;
+}
+
+}  // namespace netlib::server_cli
