@@ -3,17 +3,20 @@
 #
 #   ./setup.sh tour   install what is missing, build (Release), run netlab-tour
 #   ./setup.sh test   install what is missing, build (Release), run every test with ctest
+#   ./setup.sh bench  install what is missing, run tests/bench/run (netlab against nginx, vsftpd,
+#                     aiosmtpd, smtp-sink and a bare libpcap loop; extra arguments go to it)
 #   ./setup.sh deps   only install what is missing (add --test for the test peers)
 #
 # Packages come from Debian 12. As root, missing ones are installed with apt-get (daemons that
-# packages would start, such as nginx or vsftpd, are kept from starting). Otherwise the exact
+# packages would start, such as nginx, vsftpd or postfix, are kept from starting; the tests start
+# their own instances on free loopback ports). Otherwise the exact
 # apt-get line is printed and the script exits 1.
 set -euo pipefail
 cd "$(dirname "$0")"
 
 # What building needs.
 build_packages=(g++ cmake ninja-build pkg-config libssl-dev libpcap-dev libfmt-dev libcli11-dev
-                nlohmann-json3-dev libgtest-dev libgmock-dev libbenchmark-dev openssl)
+                nlohmann-json3-dev libgtest-dev libgmock-dev libbenchmark-dev openssl ccache)
 # Boost: 1.81 unless a Boost 1.74 development package is already installed (both work).
 if dpkg-query -W -f='${Status}' libboost1.74-dev 2>/dev/null | grep -q 'install ok installed'; then
   build_packages+=(libboost1.74-dev)
@@ -22,9 +25,11 @@ else
 fi
 # Real peers the tour uses.
 tour_packages=(curl python3)
+# Peers the benchmarks measure against (tests/bench/run).
+bench_packages=(wrk nginx-light vsftpd postfix python3-aiosmtpd curl)
 # Real peers and tools the tests use.
 test_packages=(curl wget python3 python3-pyftpdlib python3-aiosmtpd swaks tshark iproute2 iputils-ping
-               clang libclang-rt-14-dev procps)
+               clang libclang-rt-14-dev procps chromium nginx-light vsftpd postfix)
 
 missing_packages() {
   local p
@@ -46,6 +51,8 @@ install_packages() {
   export DEBIAN_FRONTEND=noninteractive
   # tshark asks whether non-root users may capture; answer no without a prompt.
   echo "wireshark-common wireshark-common/install-setuid boolean false" | debconf-set-selections
+  # Postfix is installed only for smtp-sink and smtp-source: no mail system is configured.
+  echo "postfix postfix/main_mailer_type select No configuration" | debconf-set-selections
   # Keep packages from starting daemons on the user's ports (80, 21, 25).
   local policy=/usr/sbin/policy-rc.d created_policy=0
   if [ ! -e "$policy" ]; then
@@ -56,6 +63,9 @@ install_packages() {
   [ "$created_policy" -eq 1 ] && rm -f "$policy"
   return 0
 }
+
+# ccache (found by CMakeLists.txt) keys on paths relative to the checkout, so clones share objects.
+export CCACHE_BASEDIR="$PWD" CCACHE_NOHASHDIR=1
 
 build() {
   cmake --preset release >/dev/null
@@ -73,6 +83,11 @@ case "${1:-}" in
     build
     exec ctest --preset release
     ;;
+  bench)
+    install_packages "${build_packages[@]}" "${tour_packages[@]}" "${bench_packages[@]}"
+    shift
+    exec /usr/bin/python3 tests/bench/run "$@"
+    ;;
   deps)
     if [ "${2:-}" = "--test" ]; then
       install_packages "${build_packages[@]}" "${tour_packages[@]}" "${test_packages[@]}"
@@ -81,7 +96,7 @@ case "${1:-}" in
     fi
     ;;
   *)
-    echo "usage: ./setup.sh tour | test | deps [--test]" >&2
+    echo "usage: ./setup.sh tour | test | bench [ARGS] | deps [--test]" >&2
     exit 2
     ;;
 esac
