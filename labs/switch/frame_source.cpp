@@ -1,6 +1,7 @@
 #include "frame_source.hpp"
 
 #include <algorithm>
+#include <utility>
 
 namespace netlab::lab_switch {
 
@@ -28,19 +29,19 @@ void frame_source::advance(source& s) {
   f.ts = rec->ts;
   f.port = s.port ? *s.port : static_cast<netlib::l2::port_id>(std::min<std::uint32_t>(rec->interface_id, 0xffff));
   f.link = rec->link;
-  f.data.assign(rec->data.begin(), rec->data.end());
+  f.data = rec->data;
   s.head = std::move(f);
 }
 
 std::optional<input_frame> frame_source::next() {
+  if (returned_ != nullptr) advance(*std::exchange(returned_, nullptr));  // its bytes are no longer in use
   source* best = nullptr;
   for (auto& s : sources_) {
     if (s.head && (best == nullptr || s.head->ts < best->head->ts)) best = &s;
   }
   if (best == nullptr) return std::nullopt;
-  input_frame f = std::move(*best->head);
-  advance(*best);
-  return f;
+  returned_ = best;
+  return best->head;
 }
 
 std::uint64_t frame_source::truncated_records() const {

@@ -123,13 +123,14 @@ class replay_run {
     age_until(f.ts);
     apply_port_changes(since_first(f.ts));
     frame_report r{count_, since_first(f.ts), f.port, nullptr, {}};
-    l2::forwarding_decision d;
+    l2::forwarding_decision& d = decision_;  // reused: no allocation per frame
+    d.clear();
     if (f.link != netlib::packet::link_type::ethernet) {
       r.skipped = fmt::format("link type {} is not Ethernet", static_cast<int>(f.link));
     } else if (f.port >= sw_.config().port_count) {
       r.skipped = fmt::format("no port {}", f.port);
     } else {
-      d = sw_.receive(f.port, f.data, f.ts);
+      sw_.receive(f.port, f.data, f.ts, d);
       r.decision = &d;
       writers_.write(f, d);
     }
@@ -224,6 +225,7 @@ class replay_run {
 
   const replay_options& o_;
   l2::learning_switch sw_;
+  l2::forwarding_decision decision_;  // of the current frame
   port_writers writers_;
   nlohmann::json frames_ = nlohmann::json::array();
   std::vector<nlohmann::json> aging_events_;  // events before the next frame (aging, port changes)

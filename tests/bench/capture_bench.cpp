@@ -1,16 +1,30 @@
-// Capture benchmark: a synthetic pcapng of N small TCP frames on 4 interfaces (ports), then, over
-// the same file in the same run:
+// Capture benchmark: a synthetic pcapng of N small TCP frames (70 B) on 4 interfaces (ports),
+// written to a fresh temporary directory and removed at the end, then, over the same file in the
+// same run:
 //   bare      a bare libpcap loop (pcap_open_offline + pcap_next_ex), the reference
 //   decode    netlib's reader + packet decoding + TCP reassembly (bytes delivered to a visitor)
-//   switch    netlib's reader + the learning switch core on every frame (lab-switch replay's path)
-// Prints frames/s and payload GB/s with each as a ratio to the bare loop, and one JSON line each.
-//   bench_capture [FRAMES=2000000] [FILE=/tmp/netlab-bench.pcapng]
+//   switch    netlib's reader + the learning switch core on every frame, in this process
+//   replay    `lab-switch replay FILE --summary --json` run as a child process: the CLI's own path
+//             (frame source, switch, counters), timed from spawn to exit; its decision counts must
+//             equal the in-process switch's
+// Prints frames/s and GB/s (captured bytes; for decode also the reassembled TCP payload) with each
+// as a ratio to the bare loop, and one JSON line each.
+//   bench_capture [FRAMES=10000000] [LAB_SWITCH=<this binary's directory>/lab-switch]
 #include <pcap/pcap.h>
+
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <filesystem>
+#include <fstream>
 #include <iostream>
+#include <sstream>
 
 #include <fmt/format.h>
 
@@ -72,7 +86,8 @@ void make_capture(const std::string& path, std::uint64_t frames) {
 struct measure {
   std::string name;
   std::uint64_t frames = 0;
-  std::uint64_t payload = 0;
+  std::uint64_t bytes = 0;    // captured bytes processed
+  std::uint64_t payload = 0;  // reassembled TCP payload (decode only)
   double seconds = 0;
 };
 
@@ -86,7 +101,7 @@ measure bare(const std::string& path) {
   const u_char* data;
   while (pcap_next_ex(p, &h, &data) == 1) {
     ++m.frames;
-    m.payload += h->caplen;
+    m.bytes += h->caplen;
   }
   m.seconds = std::chrono::duration<double>(clock_type::now() - t0).count();
   pcap_close(p);
@@ -109,6 +124,7 @@ measure decode(const std::string& path) {
   netlib::packet::tcp_reassembler reassembler(v);
   while (auto rec = reader.next()) {
     ++m.frames;
+    m.bytes += rec->data.size();
     const auto d = netlib::packet::decode_packet(rec->link, rec->data);
     reassembler.feed(d, rec->ts);
   }
@@ -118,39 +134,114 @@ measure decode(const std::string& path) {
   return m;
 }
 
-measure switching(const std::string& path) {
-  measure m{"netlib learning switch"};
+struct switch_counts {
+  std::uint64_t forward = 0, flood = 0, filter = 0, drop = 0;
+};
+
+measure switching(const std::string& path, switch_counts& counts) {
+  measure m{"netlib learning switch core"};
   const auto t0 = clock_type::now();
   auto reader = netlib::capture::capture_reader::open(path);
   netlib::l2::learning_switch sw(netlib::l2::switch_config{.port_count = 4});
-  std::uint64_t forwarded = 0;
+  netlib::l2::forwarding_decision d;
   while (auto rec = reader.next()) {
     ++m.frames;
-    m.payload += rec->data.size();
-    const auto d = sw.receive(static_cast<netlib::l2::port_id>(rec->interface_id), rec->data, rec->ts);
-    forwarded += d.out.size();
+    m.bytes += rec->data.size();
+    sw.receive(static_cast<netlib::l2::port_id>(rec->interface_id), rec->data, rec->ts, d);
   }
   m.seconds = std::chrono::duration<double>(clock_type::now() - t0).count();
-  if (forwarded == 0) throw std::runtime_error("the switch forwarded nothing");
+  const auto& c = sw.counters().decisions;
+  counts = {c.forward, c.flood, c.filter, c.drop};
+  if (c.forward == 0) throw std::runtime_error("the switch forwarded nothing");
   return m;
+}
+
+// `"key": value` in lab-switch's JSON summary (pretty-printed or not).
+bool has_count(const std::string& json, const std::string& key, std::uint64_t value) {
+  for (const char* sep : {": ", ":"}) {
+    if (json.find(fmt::format("\"{}\"{}{}", key, sep, value)) != std::string::npos) return true;
+  }
+  return false;
+}
+
+measure replay(const std::string& lab_switch, const std::string& path, const std::filesystem::path& dir,
+               std::uint64_t frames, const switch_counts& expect) {
+  measure m{"lab-switch replay (CLI)"};
+  const std::string out = (dir / "replay.json").string();
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, 1, out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+  std::vector<std::string> args{lab_switch, "replay", path, "--summary", "--json"};
+  std::vector<char*> argv;
+  for (auto& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  const auto t0 = clock_type::now();
+  pid_t pid = 0;
+  if (posix_spawn(&pid, lab_switch.c_str(), &actions, nullptr, argv.data(), environ) != 0) {
+    throw std::runtime_error(fmt::format("cannot run {} (build the lab-switch target)", lab_switch));
+  }
+  int status = 0;
+  waitpid(pid, &status, 0);
+  m.seconds = std::chrono::duration<double>(clock_type::now() - t0).count();
+  posix_spawn_file_actions_destroy(&actions);
+  std::ifstream in(out);
+  std::stringstream json;
+  json << in.rdbuf();
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) throw std::runtime_error("lab-switch replay failed");
+  const std::string j = json.str();
+  if (!has_count(j, "frames", frames) || !has_count(j, "forward", expect.forward) ||
+      !has_count(j, "flood", expect.flood) || !has_count(j, "filter", expect.filter) ||
+      !has_count(j, "drop", expect.drop)) {
+    throw std::runtime_error("lab-switch replay's counts differ from the switch core's:\n" + j);
+  }
+  m.frames = frames;
+  m.bytes = 0;  // filled by the caller: the file's captured bytes
+  return m;
+}
+
+std::string sibling(const char* argv0, const std::string& name) {
+  std::error_code ec;
+  auto self = std::filesystem::read_symlink("/proc/self/exe", ec);
+  if (ec) self = argv0;
+  return (self.parent_path() / name).string();
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  const std::uint64_t frames = argc > 1 ? std::stoull(argv[1]) : 2'000'000;
-  const std::string path = argc > 2 ? argv[2] : "/tmp/netlab-bench.pcapng";
-  make_capture(path, frames);
-  const measure b = bare(path);
-  const measure results[] = {b, decode(path), switching(path)};
-  std::cout << fmt::format("capture: {} frames of 70 B on 4 interfaces ({})\n", frames, path);
-  for (const auto& m : results) {
-    std::cout << fmt::format("  {:<28} {:>8.2f} M frames/s  {:>6.3f} GB/s  {:.2f} x bare\n", m.name,
-                             m.frames / m.seconds / 1e6, m.payload / m.seconds / 1e9, b.seconds / m.seconds);
+  const std::uint64_t frames = argc > 1 ? std::stoull(argv[1]) : 10'000'000;
+  const std::string lab_switch = argc > 2 ? argv[2] : sibling(argv[0], "lab-switch");
+  std::string dir_template = (std::filesystem::temp_directory_path() / "netlab-bench-XXXXXX").string();
+  if (mkdtemp(dir_template.data()) == nullptr) throw std::runtime_error("cannot create a temporary directory");
+  const std::filesystem::path dir = dir_template;
+  const std::string path = (dir / "bench.pcapng").string();
+  int rc = 0;
+  try {
+    make_capture(path, frames);
+    const auto file_bytes = std::filesystem::file_size(path);
+    const measure b = bare(path);
+    switch_counts counts;
+    const measure dec = decode(path);
+    const measure core = switching(path, counts);
+    measure cli = replay(lab_switch, path, dir, frames, counts);
+    cli.bytes = core.bytes;
+    std::cout << fmt::format("capture: {} frames of 70 B on 4 interfaces, {:.2f} GB pcapng\n", frames, file_bytes / 1e9);
+    for (const auto& m : {b, dec, core, cli}) {
+      std::cout << fmt::format("  {:<28} {:>6.2f} M frames/s  {:>6.3f} GB/s  {:.2f} x bare", m.name,
+                               m.frames / m.seconds / 1e6, m.bytes / m.seconds / 1e9, b.seconds / m.seconds);
+      if (m.payload > 0) std::cout << fmt::format("  (TCP payload {:.3f} GB/s)", m.payload / m.seconds / 1e9);
+      std::cout << '\n';
+    }
+    for (const auto& m : {b, dec, core, cli})
+      std::cout << fmt::format(
+          "{{\"bench\":\"capture\",\"config\":\"{}\",\"frames\":{},\"seconds\":{:.3f},\"frames_per_s\":{:.0f},"
+          "\"gb_per_s\":{:.4f},\"payload_gb_per_s\":{:.4f},\"ratio_to_bare\":{:.3f}}}\n",
+          m.name, m.frames, m.seconds, m.frames / m.seconds, m.bytes / m.seconds / 1e9, m.payload / m.seconds / 1e9,
+          b.seconds / m.seconds);
+  } catch (const std::exception& e) {
+    std::cerr << "bench_capture: " << e.what() << '\n';
+    rc = 1;
   }
-  for (const auto& m : results)
-    std::cout << fmt::format(
-        "{{\"bench\":\"capture\",\"config\":\"{}\",\"frames\":{},\"frames_per_s\":{:.0f},\"ratio_to_bare\":{:.3f}}}\n",
-        m.name, m.frames, m.frames / m.seconds, b.seconds / m.seconds);
-  std::remove(path.c_str());
+  std::filesystem::remove_all(dir);
+  return rc;
 }

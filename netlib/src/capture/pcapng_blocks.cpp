@@ -17,42 +17,46 @@ constexpr std::uint32_t bom = 0x1A2B3C4D;
 std::int64_t to_nanoseconds(std::uint64_t ticks, const interface_info& info) {
   const std::uint64_t tps = info.ticks_per_second;
   const std::uint64_t sec = ticks / tps;
-  const auto frac = static_cast<std::uint64_t>(
-      std::floor(static_cast<long double>(ticks % tps) * 1e9L / static_cast<long double>(tps)));
+  // Exact in integers when the resolution divides a second into nanoseconds (10^-k, k <= 9: the
+  // usual microseconds and nanoseconds); the floor of the same quotient otherwise.
+  const auto frac = 1'000'000'000ULL % tps == 0
+                        ? (ticks % tps) * (1'000'000'000ULL / tps)
+                        : static_cast<std::uint64_t>(std::floor(static_cast<long double>(ticks % tps) * 1e9L /
+                                                                static_cast<long double>(tps)));
   const std::uint64_t ns = (sec + static_cast<std::uint64_t>(info.offset_seconds)) * 1'000'000'000ULL + frac;
   return static_cast<std::int64_t>(ns);
 }
 
 }  // namespace
 
-// Reads one whole block into buffer_ (buffer_ may already hold its first four bytes). Returns
-// false at the end of the file; a block cut short counts as a truncated record.
+// Takes one whole block from the read buffer into block_. Returns false at the end of the file;
+// a block cut short counts as a truncated record.
 bool capture_reader::read_block() {
-  const std::size_t have = have_magic_ ? 4 : 0;
-  have_magic_ = false;
-  buffer_.resize(12);
-  const std::size_t got = have + read_up_to(buffer_.data() + have, 8 - have);
-  if (got == 0) return false;
-  if (got < 8) return ++truncated_, false;
-  const std::uint64_t block_offset = offset_ - 8;
-  if (packet::wire::be32(buffer_.data()) == shb_type) {
-    if (read_up_to(buffer_.data() + 8, 4) < 4) return ++truncated_, false;
-    const std::uint32_t order = packet::wire::be32(buffer_.data() + 8);
-    if (order != bom && packet::wire::le32(buffer_.data() + 8) != bom) {
+  const auto cut = [this] {  // the file ends inside this block: drop what is left
+    read_pos_ = read_end_;
+    return ++truncated_, false;
+  };
+  if (!fill(8)) return read_end_ == read_pos_ ? false : cut();
+  const std::uint64_t block_offset = offset_;
+  const std::byte* head = read_buffer_.data() + read_pos_;
+  if (packet::wire::be32(head) == shb_type) {
+    if (!fill(12)) return cut();
+    head = read_buffer_.data() + read_pos_;
+    const std::uint32_t order = packet::wire::be32(head + 8);
+    if (order != bom && packet::wire::le32(head + 8) != bom) {
       fail(fmt::format("block at offset {}: bad byte-order magic 0x{:08x}", block_offset, order));
     }
     big_endian_ = order == bom;
   }
-  block_type_ = u32(buffer_.data());
-  const std::uint32_t length = u32(buffer_.data() + 4);
+  block_type_ = u32(head);
+  const std::uint32_t length = u32(head + 4);
   const std::uint32_t minimum = block_type_ == shb_type ? 28 : 12;
   if (length < minimum || length % 4 != 0 || length > max_block_bytes) {
     fail(fmt::format("block at offset {}: bad block length {}", block_offset, length));
   }
-  const std::size_t already = block_type_ == shb_type ? 12 : 8;
-  buffer_.resize(length);
-  if (read_up_to(buffer_.data() + already, length - already) < length - already) return ++truncated_, false;
-  if (u32(buffer_.data() + length - 4) != length) {
+  if (!fill(length)) return cut();
+  block_ = take(length);
+  if (u32(block_.data() + length - 4) != length) {
     fail(fmt::format("block at offset {}: trailing length does not match {}", block_offset, length));
   }
   if (block_type_ == shb_type) on_section_header();
@@ -60,26 +64,26 @@ bool capture_reader::read_block() {
 }
 
 void capture_reader::on_section_header() {
-  const std::uint16_t major = u16(buffer_.data() + 12);
-  if (major != 1) fail(fmt::format("unsupported pcapng version {}.{}", major, u16(buffer_.data() + 14)));
+  const std::uint16_t major = u16(block_.data() + 12);
+  if (major != 1) fail(fmt::format("unsupported pcapng version {}.{}", major, u16(block_.data() + 14)));
   if (!first_section_) ++section_;
   first_section_ = false;
   interfaces_.clear();
 }
 
 void capture_reader::on_interface_description() {
-  if (buffer_.size() < 20) return void(++skipped_);
+  if (block_.size() < 20) return void(++skipped_);
   interface_info info;
-  info.link = static_cast<packet::link_type>(u16(buffer_.data() + 8));
-  info.snaplen = u32(buffer_.data() + 12);
+  info.link = static_cast<packet::link_type>(u16(block_.data() + 8));
+  info.snaplen = u32(block_.data() + 12);
   std::size_t pos = 16;
-  const std::size_t end = buffer_.size() - 4;
+  const std::size_t end = block_.size() - 4;
   while (pos + 4 <= end) {
-    const std::uint16_t code = u16(buffer_.data() + pos);
-    const std::uint16_t len = u16(buffer_.data() + pos + 2);
+    const std::uint16_t code = u16(block_.data() + pos);
+    const std::uint16_t len = u16(block_.data() + pos + 2);
     pos += 4;
     if (code == 0 || pos + len > end) break;
-    const std::byte* value = buffer_.data() + pos;
+    const std::byte* value = block_.data() + pos;
     if (code == 2) info.name.assign(reinterpret_cast<const char*>(value), len);
     if (code == 9 && len >= 1) {
       const auto v = static_cast<std::uint8_t>(value[0]);
@@ -100,7 +104,7 @@ void capture_reader::on_interface_description() {
 std::optional<packet_record> capture_reader::make_record(std::uint32_t iface, std::uint64_t ticks,
                                                          std::size_t offset, std::uint32_t caplen,
                                                          std::uint32_t orig_len) {
-  if (iface >= interfaces_.size() || offset + caplen > buffer_.size() - 4) {
+  if (iface >= interfaces_.size() || offset + caplen > block_.size() - 4) {
     ++skipped_;  // packet for an undeclared interface, or a length beyond its block
     return std::nullopt;
   }
@@ -108,30 +112,30 @@ std::optional<packet_record> capture_reader::make_record(std::uint32_t iface, st
   rec.ts = from_nanoseconds(to_nanoseconds(ticks, interfaces_[iface]));
   rec.interface_id = iface;
   rec.link = interfaces_[iface].link;
-  rec.data = byte_view(buffer_.data() + offset, caplen);
+  rec.data = byte_view(block_.data() + offset, caplen);
   rec.orig_len = orig_len;
   return rec;
 }
 
 std::optional<packet_record> capture_reader::on_enhanced_packet() {
-  if (buffer_.size() < 32) return ++skipped_, std::nullopt;
-  const std::byte* b = buffer_.data();
+  if (block_.size() < 32) return ++skipped_, std::nullopt;
+  const std::byte* b = block_.data();
   const std::uint64_t ticks = (std::uint64_t{u32(b + 12)} << 32) | u32(b + 16);
   return make_record(u32(b + 8), ticks, 28, u32(b + 20), u32(b + 24));
 }
 
 std::optional<packet_record> capture_reader::on_simple_packet() {
-  if (buffer_.size() < 16 || interfaces_.empty()) return ++skipped_, std::nullopt;
-  const std::uint32_t orig_len = u32(buffer_.data() + 8);
-  std::uint32_t caplen = std::min<std::uint32_t>(orig_len, static_cast<std::uint32_t>(buffer_.size() - 16));
+  if (block_.size() < 16 || interfaces_.empty()) return ++skipped_, std::nullopt;
+  const std::uint32_t orig_len = u32(block_.data() + 8);
+  std::uint32_t caplen = std::min<std::uint32_t>(orig_len, static_cast<std::uint32_t>(block_.size() - 16));
   if (interfaces_[0].snaplen != 0) caplen = std::min(caplen, interfaces_[0].snaplen);
   // §4.4: a Simple Packet Block has no timestamp; it is given time 0.
   return make_record(0, 0, 12, caplen, orig_len);
 }
 
 std::optional<packet_record> capture_reader::on_obsolete_packet() {
-  if (buffer_.size() < 32) return ++skipped_, std::nullopt;
-  const std::byte* b = buffer_.data();
+  if (block_.size() < 32) return ++skipped_, std::nullopt;
+  const std::byte* b = block_.data();
   const std::uint64_t ticks = (std::uint64_t{u32(b + 12)} << 32) | u32(b + 16);
   return make_record(u16(b + 8), ticks, 28, u32(b + 20), u32(b + 24));
 }

@@ -2,8 +2,9 @@
 //
 // One hash map holds every entry, keyed by (VLAN, MAC), so each VLAN has its own logical table
 // (independent VLAN learning, IEEE 802.1Q-2018 §8.8.8). Dynamic entries are also threaded on a
-// per-port list in order of last sighting (least recent first); a refresh splices the entry to the
-// back. Invariants, given that time never goes backwards (the switch clamps it):
+// per-port list in order of last sighting (least recent first), whose nodes hold the last sighting
+// time; a refresh splices the entry to the back. Aging and next_expiry() read only the fronts.
+// Invariants, given that time never goes backwards (the switch clamps it):
 //   - each list is sorted by last_seen, so aging pops from the fronts only (§7.9.2);
 //   - dynamic_count_ == sum of list sizes <= capacity_; static entries are in no list;
 //   - the evict-fair policy removes the front of the longest list: under a MAC-flooding attack the
@@ -27,24 +28,24 @@ forwarding_table::key forwarding_table::make_key(mac_address mac, vlan_id vlan) 
   return (static_cast<key>(vlan & 0xfffU) << 48U) | to_u64(mac);
 }
 
-std::list<forwarding_table::key>& forwarding_table::lru_of(port_id port) {
-  if (port >= lru_.size()) lru_.resize(static_cast<std::size_t>(port) + 1);
-  return lru_[port];
+std::list<forwarding_table::lru_node>& forwarding_table::lru_of(port_id port) {
+  while (port >= lru_.size()) lru_.push_back(std::make_unique<std::list<lru_node>>());
+  return *lru_[port];
 }
 
 std::size_t forwarding_table::dynamic_size(port_id port) const noexcept {
-  return port < lru_.size() ? lru_[port].size() : 0;
+  return port < lru_.size() ? lru_[port]->size() : 0;
 }
 
 void forwarding_table::insert_dynamic(key k, port_id port, time_point now) {
   auto& list = lru_of(port);
-  list.push_back(k);
-  map_[k] = entry{port, now, false, std::prev(list.end())};
+  list.push_back(lru_node{k, now});
+  map_[k] = entry{port, false, std::prev(list.end())};
   ++dynamic_count_;
 }
 
 void forwarding_table::erase_dynamic(std::unordered_map<key, entry>::iterator it) {
-  lru_[it->second.port].erase(it->second.lru);
+  lru_[it->second.port]->erase(it->second.lru);
   map_.erase(it);
   --dynamic_count_;
 }
@@ -55,9 +56,9 @@ bool forwarding_table::make_room(std::vector<fdb_event>& events) {
   if (policy_ == full_table_policy::stop_learning || dynamic_count_ == 0) return false;
   std::size_t victim_port = 0;  // the port holding the most entries; ties go to the lowest port
   for (std::size_t p = 1; p < lru_.size(); ++p) {
-    if (lru_[p].size() > lru_[victim_port].size()) victim_port = p;
+    if (lru_[p]->size() > lru_[victim_port]->size()) victim_port = p;
   }
-  const key victim = lru_[victim_port].front();
+  const key victim = lru_[victim_port]->front().k;
   events.push_back(evicted{mac_from_u64(victim & 0xffffffffffffULL),
                            static_cast<vlan_id>(victim >> 48U), static_cast<port_id>(victim_port)});
   erase_dynamic(map_.find(victim));
@@ -83,19 +84,19 @@ void forwarding_table::learn(mac_address mac, vlan_id vlan, port_id port, time_p
   if (e.port != port) {  // the station moved: relearn it on its new port
     events.push_back(moved{mac, vlan, e.port, port});
   }
-  target.splice(target.end(), lru_[e.port], e.lru);
+  target.splice(target.end(), *lru_[e.port], e.lru);
   e.port = port;
-  e.last_seen = now;
+  e.lru->last_seen = now;
 }
 
 void forwarding_table::expire(time_point now, std::vector<fdb_event>& events) {
   if (aging_ == duration::zero()) return;
   for (std::size_t p = 0; p < lru_.size(); ++p) {
-    auto& list = lru_[p];
+    auto& list = *lru_[p];
     while (!list.empty()) {
-      auto it = map_.find(list.front());
-      if (now - it->second.last_seen < aging_) break;  // §7.9.2: removed once aging time elapsed
-      const key k = it->first;
+      if (now - list.front().last_seen < aging_) break;  // §7.9.2: removed once aging time elapsed
+      const key k = list.front().k;
+      auto it = map_.find(k);
       events.push_back(aged{mac_from_u64(k & 0xffffffffffffULL), static_cast<vlan_id>(k >> 48U),
                             static_cast<port_id>(p)});
       erase_dynamic(it);
@@ -105,8 +106,8 @@ void forwarding_table::expire(time_point now, std::vector<fdb_event>& events) {
 
 void forwarding_table::flush_port(port_id port, std::vector<fdb_event>& events) {
   if (port >= lru_.size()) return;
-  while (!lru_[port].empty()) {
-    const key k = lru_[port].front();
+  while (!lru_[port]->empty()) {
+    const key k = lru_[port]->front().k;
     events.push_back(flushed{mac_from_u64(k & 0xffffffffffffULL), static_cast<vlan_id>(k >> 48U), port});
     erase_dynamic(map_.find(k));
   }
@@ -115,15 +116,15 @@ void forwarding_table::flush_port(port_id port, std::vector<fdb_event>& events) 
 void forwarding_table::add_static(mac_address mac, vlan_id vlan, port_id port) {
   const key k = make_key(mac, vlan);
   if (auto it = map_.find(k); it != map_.end() && !it->second.is_static) erase_dynamic(it);
-  map_[k] = entry{port, time_point{}, true, {}};
+  map_[k] = entry{port, true, {}};
 }
 
 std::optional<time_point> forwarding_table::next_expiry() const noexcept {
   if (aging_ == duration::zero()) return std::nullopt;
   std::optional<time_point> first;
   for (const auto& list : lru_) {
-    if (list.empty()) continue;
-    const time_point t = map_.find(list.front())->second.last_seen + aging_;
+    if (list->empty()) continue;
+    const time_point t = list->front().last_seen + aging_;
     if (!first || t < *first) first = t;
   }
   return first;
@@ -143,7 +144,7 @@ std::vector<fdb_entry> forwarding_table::entries(time_point now) const {
   std::vector<fdb_entry> out;
   out.reserve(sorted.size());
   for (const auto& [k, e] : sorted) {
-    const duration age = e->is_static ? duration::zero() : std::max(duration::zero(), now - e->last_seen);
+    const duration age = e->is_static ? duration::zero() : std::max(duration::zero(), now - e->lru->last_seen);
     out.push_back(fdb_entry{mac_from_u64(k & 0xffffffffffffULL), static_cast<vlan_id>(k >> 48U), e->port,
                             age, e->is_static});
   }

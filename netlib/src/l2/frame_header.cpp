@@ -1,12 +1,23 @@
 // The bridge's view of a frame, from netlib::packet::decode_ethernet (IEEE 802.3 §3.1.1 header,
 // stacked 802.1Q/802.1ad tags). A C-VLAN bridge classifies on the outer tag only when it is a
-// C-tag (TPID 0x8100, IEEE 802.1Q-2018 §9.5); an S-tagged frame is untagged for it.
+// C-tag (TPID 0x8100, IEEE 802.1Q-2018 §9.5); an S-tagged frame is untagged for it. An untagged
+// frame (no TPID at offset 12) is read directly: no tag list to build.
 #include "netlib/l2/frame_header.hpp"
+
+#include "netlib/packet/wire.hpp"
 
 namespace netlib::l2 {
 
 netlib::packet::decoded<frame_header> decode_frame_header(byte_view frame) {
   if (frame.size() > max_frame_size) return netlib::packet::decode_error{"ethernet", "frame too long"};
+  if (frame.size() >= 14) {  // fast path, the usual untagged frame: what decode_ethernet would give
+    const std::uint16_t type = netlib::packet::wire::be16(frame.data() + 12);
+    if (type != netlib::packet::ethertype::vlan && type != netlib::packet::ethertype::qinq &&
+        type != netlib::packet::ethertype::qinq_old) {
+      return frame_header{mac_address::from_bytes(frame.data()), mac_address::from_bytes(frame.data() + 6),
+                          std::nullopt, type, 14};
+    }
+  }
   auto eth = netlib::packet::decode_ethernet(frame);
   if (!eth) return eth.error();
   frame_header h;

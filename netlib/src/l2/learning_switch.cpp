@@ -1,9 +1,9 @@
 // Theory of operation: the IEEE 802.1D-2004 learning bridge (§7.7 forwarding process, §7.8
 // learning process, §7.9 filtering database), optionally VLAN-aware (IEEE 802.1Q-2018 §8.6).
 //
-// receive() is one pass: clamp time (it never goes backwards, so aging is monotonic), age the
-// table, decode the header, classify the frame into a VLAN, then steps 1..5 of the header comment,
-// each marked below. The decision lists the output ports in ascending order with their tagging;
+// receive() is one pass (into a caller's decision, reset first, so replays reuse its buffers):
+// clamp time (it never goes backwards, so aging is monotonic), age the table, decode the header,
+// classify the frame into a VLAN, then steps 1..5 of the header comment, each marked below. The decision lists the output ports in ascending order with their tagging;
 // the driver transmits egress_frame() on each. Invariants:
 //   - a down port is in no decision's output and owns no dynamic entry (flushed when it went down);
 //   - an output port is a member of the frame's VLAN (always true when not VLAN-aware, VLAN 0);
@@ -102,8 +102,14 @@ void learning_switch::flood(port_id in, vlan_id vlan, forwarding_decision& d) co
 }
 
 forwarding_decision learning_switch::receive(port_id in, byte_view frame, time_point now) {
-  check_port(in);
   forwarding_decision d;
+  receive(in, frame, now, d);
+  return d;
+}
+
+void learning_switch::receive(port_id in, byte_view frame, time_point now, forwarding_decision& d) {
+  check_port(in);
+  d.clear();
   now_ = std::max(now_, now);
   table_.expire(now_, d.events);  // §7.9.2 aging, before this frame is looked at
   auto decoded = decode_frame_header(frame);
@@ -124,7 +130,6 @@ forwarding_decision learning_switch::receive(port_id in, byte_view frame, time_p
     }
   }
   finish(in, frame.size(), d);
-  return d;
 }
 
 bool is_link_local(const mac_address& mac) noexcept {

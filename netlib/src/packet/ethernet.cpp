@@ -6,6 +6,7 @@
 // trims trailing padding. Every read is preceded by a length check.
 #include "netlib/packet/ethernet.hpp"
 
+#include <cstring>
 
 #include "netlib/packet/wire.hpp"
 
@@ -29,7 +30,7 @@ int hex_value(char c) {
 
 mac_address mac_address::from_bytes(const std::byte* p) noexcept {
   mac_address m;
-  for (std::size_t i = 0; i < 6; ++i) m.octets[i] = static_cast<std::uint8_t>(p[i]);
+  std::memcpy(m.octets.data(), p, 6);
   return m;
 }
 

@@ -1,6 +1,8 @@
 // IP address text forms: RFC 4291 §2.2 (parsing) and RFC 5952 §4 (the canonical output).
 #include "netlib/packet/ip_address.hpp"
 
+#include <cstring>
+
 #include <vector>
 
 namespace netlib::packet {
@@ -59,14 +61,14 @@ bool parse_groups(std::string_view text, std::vector<std::uint16_t>& out, bool a
 
 ip_address ip_address::v4_from_bytes(const std::byte* p) noexcept {
   ip_address a;
-  for (std::size_t i = 0; i < 4; ++i) a.octets[i] = static_cast<std::uint8_t>(p[i]);
+  std::memcpy(a.octets.data(), p, 4);
   return a;
 }
 
 ip_address ip_address::v6_from_bytes(const std::byte* p) noexcept {
   ip_address a;
   a.v6 = true;
-  for (std::size_t i = 0; i < 16; ++i) a.octets[i] = static_cast<std::uint8_t>(p[i]);
+  std::memcpy(a.octets.data(), p, 16);
   return a;
 }
 

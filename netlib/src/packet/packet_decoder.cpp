@@ -29,8 +29,7 @@ byte_view decode_link(decoded_packet& p, byte_view f) {
       auto e = decode_ethernet(f);
       if (!e) return p.error = e.error(), byte_view{};
       p.ethertype = e->ethertype;
-      p.ethernet = *e;
-      return e->payload;
+      return p.ethernet.emplace(std::move(e).value()).payload;
     }
     case link_type::null_bsd:
     case link_type::loop: {

@@ -11,6 +11,8 @@
 #include "netlib/packet/tcp_reassembler.hpp"
 
 #include <algorithm>
+#include <bit>
+#include <cstring>
 #include <vector>
 
 #include "netlib/packet/tcp_stream.hpp"
@@ -83,9 +85,34 @@ tcp_conversation_state advance(const tcp_conversation& c, tcp_direction d, const
 
 }  // namespace
 
+namespace {
+
+// One endpoint folded into 64 bits with word loads and multiplies (the octet-by-octet
+// std::hash<endpoint> costs ~100 instructions per endpoint, and every packet hashes a key).
+std::uint64_t fold(const endpoint& e) noexcept {
+  std::uint64_t lo = 0, hi = 0;
+  std::memcpy(&lo, e.address.octets.data(), 8);
+  std::memcpy(&hi, e.address.octets.data() + 8, 8);
+  hi ^= (std::uint64_t{e.port} << 1) | (e.address.v6 ? 1U : 0U);
+  return (lo * 0x9e3779b97f4a7c15ULL) ^ std::rotl(hi * 0xc2b2ae3d27d4eb4fULL, 29);
+}
+
+bool same(const endpoint& x, const endpoint& y) noexcept {
+  return x.port == y.port && x.address.v6 == y.address.v6 &&
+         std::memcmp(x.address.octets.data(), y.address.octets.data(), 16) == 0;  // inlined: constant size
+}
+
+}  // namespace
+
+bool tcp_reassembler::flow_key_equal::operator()(const flow_key& x, const flow_key& y) const noexcept {
+  return same(x.a, y.a) && same(x.b, y.b);
+}
+
 std::size_t tcp_reassembler::flow_key_hash::operator()(const flow_key& k) const noexcept {
-  const std::hash<endpoint> h;
-  return h(k.a) * 31 + h(k.b);
+  std::uint64_t h = fold(k.a) ^ std::rotl(fold(k.b), 17);
+  h ^= h >> 32;  // the high bits reach the bucket index too
+  h *= 0xd6e8feb86659fd93ULL;
+  return static_cast<std::size_t>(h ^ (h >> 32));
 }
 
 tcp_reassembler::tcp_reassembler(tcp_visitor& visitor, reassembly_limits limits)

@@ -9,6 +9,9 @@
 //   auto reader = netlib::capture::capture_reader::open("x.pcapng");
 //   while (auto rec = reader.next()) { ... rec->interface_id, rec->ts, rec->data ... }
 //
+// Records are views into a read buffer that is filled from the stream in large chunks (no copy
+// per record); a record stays valid until the next call to next().
+//
 // Errors (capture_error, one line): unreadable file, empty file, bad magic, truncated file header,
 // corrupt block or record length. A packet cut short by the end of the file is counted in
 // truncated_records() and ends the reading without an error, as tcpdump does.
@@ -21,6 +24,7 @@
 #include <vector>
 
 #include "netlib/capture/packet_record.hpp"
+#include "netlib/packet/wire.hpp"
 
 namespace netlib::capture {
 
@@ -58,6 +62,8 @@ class capture_reader {
   std::optional<packet_record> next_pcap();
   std::optional<packet_record> next_pcapng();
   bool read_block();  // false at a clean or truncated end
+  bool fill(std::size_t n);  // at least n unread bytes in the read buffer; false at the end
+  byte_view take(std::size_t n);  // the next n bytes (after fill(n)), consumed
   void on_section_header();
   void on_interface_description();
   std::optional<packet_record> on_enhanced_packet();
@@ -65,9 +71,13 @@ class capture_reader {
   std::optional<packet_record> on_obsolete_packet();
   std::optional<packet_record> make_record(std::uint32_t iface, std::uint64_t ticks, std::size_t offset,
                                            std::uint32_t caplen, std::uint32_t orig_len);
-  std::size_t read_up_to(std::byte* out, std::size_t n);
-  [[nodiscard]] std::uint16_t u16(const std::byte* p) const noexcept;
-  [[nodiscard]] std::uint32_t u32(const std::byte* p) const noexcept;
+  // Fields in the byte order of the file (pcap) or section (pcapng); inline: several per record.
+  [[nodiscard]] std::uint16_t u16(const std::byte* p) const noexcept {
+    return big_endian_ ? packet::wire::be16(p) : packet::wire::le16(p);
+  }
+  [[nodiscard]] std::uint32_t u32(const std::byte* p) const noexcept {
+    return big_endian_ ? packet::wire::be32(p) : packet::wire::le32(p);
+  }
   [[noreturn]] void fail(const std::string& what) const;
 
   std::unique_ptr<std::istream> in_;
@@ -75,15 +85,18 @@ class capture_reader {
   capture_format format_ = capture_format::pcap;
   bool big_endian_ = false;
   std::vector<interface_info> interfaces_;
-  std::vector<std::byte> buffer_;   // current record or block
+  std::vector<std::byte> read_buffer_;  // bytes read from in_: [read_pos_, read_end_) not consumed yet
+  std::size_t read_pos_ = 0;
+  std::size_t read_end_ = 0;
+  bool eof_ = false;
+  byte_view block_;                 // current pcapng block, a view into read_buffer_
   std::uint32_t block_type_ = 0;
   std::uint32_t section_ = 0;
   bool first_section_ = true;
-  bool have_magic_ = false;        // the first block's type was read with the file magic
   std::uint64_t packets_ = 0;
   std::uint64_t truncated_ = 0;
   std::uint64_t skipped_ = 0;
-  std::uint64_t offset_ = 0;        // file offset of the current record, for error messages
+  std::uint64_t offset_ = 0;        // file offset of the next unread byte, for error messages
 };
 
 }  // namespace netlib::capture

@@ -51,6 +51,17 @@ struct forwarding_decision {
   std::optional<vlan_id> vlan;         // the frame's VLAN (classified, or its tag when not aware)
   std::vector<egress> out;             // ascending port numbers
   std::vector<fdb_event> events;       // aging before this frame, then what it caused
+
+  // Back to a default decision, keeping the vectors' capacity (for reuse across frames).
+  void clear() noexcept {
+    kind = decision::drop;
+    reason = drop_reason::none;
+    header.reset();
+    malformed.reset();
+    vlan.reset();
+    out.clear();
+    events.clear();
+  }
 };
 
 class learning_switch {
@@ -59,6 +70,9 @@ class learning_switch {
   explicit learning_switch(const switch_config& config, std::vector<port_config> ports = {});
 
   forwarding_decision receive(port_id in, byte_view frame, time_point now);
+  // The same into `d`, which is reset first; reusing one decision across frames keeps the
+  // capacity of its vectors, so a replay of many frames does not allocate per frame.
+  void receive(port_id in, byte_view frame, time_point now, forwarding_decision& d);
   // Ages entries without a frame (a timer tick).
   std::vector<fdb_event> tick(time_point now);
   // A port going down flushes its dynamic entries; up again it takes part as before.

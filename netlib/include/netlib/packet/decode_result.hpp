@@ -24,7 +24,8 @@ class decoded {
   decoded(decode_error error) : v_(error) {}           // NOLINT(google-explicit-constructor)
   [[nodiscard]] bool ok() const noexcept { return v_.index() == 0; }
   explicit operator bool() const noexcept { return ok(); }
-  [[nodiscard]] const T& value() const { return std::get<0>(v_); }
+  [[nodiscard]] const T& value() const& { return std::get<0>(v_); }
+  [[nodiscard]] T&& value() && { return std::get<0>(std::move(v_)); }  // moves the header out
   [[nodiscard]] const T& operator*() const { return value(); }
   [[nodiscard]] const T* operator->() const { return &value(); }
   [[nodiscard]] const decode_error& error() const { return std::get<1>(v_); }

@@ -76,6 +76,9 @@ class tcp_reassembler {
   struct flow_key_hash {
     std::size_t operator()(const flow_key& k) const noexcept;
   };
+  struct flow_key_equal {  // == without the library memcmp calls of the defaulted operator
+    bool operator()(const flow_key& x, const flow_key& y) const noexcept;
+  };
   flow& open(const flow_key& key, const endpoint& src, const endpoint& dst, const tcp_header& tcp, time_point ts);
   void close_streams(flow& f, time_point ts);
   void report_ends(flow& f, time_point ts, bool all);
@@ -84,7 +87,7 @@ class tcp_reassembler {
 
   tcp_visitor& visitor_;
   reassembly_limits limits_;
-  std::unordered_map<flow_key, std::unique_ptr<flow>, flow_key_hash> flows_;
+  std::unordered_map<flow_key, std::unique_ptr<flow>, flow_key_hash, flow_key_equal> flows_;
   std::uint64_t next_id_ = 0;
   std::uint64_t ignored_ = 0;
   time_point next_sweep_{};
