@@ -90,8 +90,15 @@ void control_analyzer::server_bytes(byte_view bytes, time_point ts) {
     if (r.status == reply_status::error) {  // sticky in the parser: start over at the next line
       ++malformed_;
       replies_parser_ = reply_parser();
-      server_resync_ = true;
-      if (!skip_to_line_start(server_in_, server_resync_)) return;
+      // Skip the bad line itself, even when it looks like a line start ("939 ..."): parsing it
+      // again would fail again without consuming anything.
+      const std::size_t lf = as_chars(server_in_.data()).find('\n');
+      if (lf == std::string_view::npos) {  // the rest of the bad line has not arrived yet
+        server_in_.clear();
+        server_resync_ = true;
+        return;
+      }
+      server_in_.consume(lf + 1);
       continue;
     }
     server_in_.consume(r.consumed);
