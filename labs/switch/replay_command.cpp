@@ -162,6 +162,7 @@ class replay_run {
 
   // Age events at the moment they fall due, not at the next frame.
   void age_until(netlib::time_point t) {
+    if (!sw_.table().may_expire_by(t)) return;  // the usual case: next_expiry() is later than t
     const bool aware = sw_.config().vlan_aware;
     for (auto due = sw_.table().next_expiry(); due && *due <= t; due = sw_.table().next_expiry()) {
       for (const auto& e : sw_.tick(*due)) {

@@ -3,7 +3,8 @@
 // One hash map holds every entry, keyed by (VLAN, MAC), so each VLAN has its own logical table
 // (independent VLAN learning, IEEE 802.1Q-2018 §8.8.8). Dynamic entries are also threaded on a
 // per-port list in order of last sighting (least recent first), whose nodes hold the last sighting
-// time; a refresh splices the entry to the back. Aging and next_expiry() read only the fronts.
+// time; a refresh splices the entry to the back. Aging and next_expiry() read only the fronts,
+// and aging is skipped outright while oldest_bound_ (a lower bound of all sightings) is recent.
 // Invariants, given that time never goes backwards (the switch clamps it):
 //   - each list is sorted by last_seen, so aging pops from the fronts only (§7.9.2);
 //   - dynamic_count_ == sum of list sizes <= capacity_; static entries are in no list;
@@ -90,7 +91,8 @@ void forwarding_table::learn(mac_address mac, vlan_id vlan, port_id port, time_p
 }
 
 void forwarding_table::expire(time_point now, std::vector<fdb_event>& events) {
-  if (aging_ == duration::zero()) return;
+  if (!may_expire_by(now)) return;  // the usual case, checked per frame: nothing old enough
+  time_point oldest = now;
   for (std::size_t p = 0; p < lru_.size(); ++p) {
     auto& list = *lru_[p];
     while (!list.empty()) {
@@ -101,7 +103,9 @@ void forwarding_table::expire(time_point now, std::vector<fdb_event>& events) {
                             static_cast<port_id>(p)});
       erase_dynamic(it);
     }
+    if (!list.empty()) oldest = std::min(oldest, list.front().last_seen);
   }
+  oldest_bound_ = oldest;
 }
 
 void forwarding_table::flush_port(port_id port, std::vector<fdb_event>& events) {

@@ -42,6 +42,10 @@ class forwarding_table {
   // When the next dynamic entry will age (nullopt: none will). A driver that wants age events at
   // their exact time calls tick() then, before feeding a later frame.
   [[nodiscard]] std::optional<time_point> next_expiry() const noexcept;
+  // False when no dynamic entry can have aged by `now` (a cheap test before next_expiry()).
+  [[nodiscard]] bool may_expire_by(time_point now) const noexcept {
+    return aging_ != duration::zero() && oldest_bound_ <= now - aging_;
+  }
   [[nodiscard]] std::optional<port_id> lookup(mac_address mac, vlan_id vlan) const;
   // Every entry, sorted by VLAN then MAC; ages measured at `now`.
   [[nodiscard]] std::vector<fdb_entry> entries(time_point now) const;
@@ -77,6 +81,10 @@ class forwarding_table {
   // cost a division by 21 per access, several per frame).
   std::vector<std::unique_ptr<std::list<lru_node>>> lru_;
   std::size_t dynamic_count_ = 0;
+  // A lower bound of every dynamic entry's last sighting: the oldest list front, or the time of
+  // the last expire() when there was none. It stays a bound until the next expire(), since fronts
+  // only get younger and new entries are seen at or after that time (time never goes backwards).
+  time_point oldest_bound_ = time_point::min();
 };
 
 }  // namespace netlib::l2
