@@ -1,6 +1,7 @@
 // The project's own captures (captures/net, recorded with netlab-record): netlab-ladder --json
-// yields the facts written beside each capture, tshark agrees stream by stream, and the replay
-// driver feeds each conversation's two directions with the capture's timestamps.
+// yields the facts written beside each capture, and the replay driver feeds each conversation's
+// two directions with the capture's timestamps. (Agreement with tshark, for every capture:
+// tests/integration/capture/tshark_agreement_test.cpp.)
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
@@ -9,7 +10,6 @@
 #include <fstream>
 
 #include "netlib/capture/tcp_replay.hpp"
-#include "support/peers.hpp"
 #include "tshark_oracle.hpp"
 
 namespace {
@@ -55,28 +55,6 @@ TEST(OwnCaptures, LadderJsonYieldsTheFacts) {
       EXPECT_EQ(ours[i].at("state"), "closed");
       EXPECT_GE(ours[i].at("duration_s").get<double>(), 0.0);
       EXPECT_GE(ours[i].at("start_s").get<double>(), 0.0);
-    }
-  }
-}
-
-TEST(OwnCaptures, AgreeWithTshark) {
-  NETLAB_REQUIRE_PEER("tshark");
-  for (const auto& ff : fact_files()) {
-    SCOPED_TRACE(ff.filename().string());
-    const auto path = capture_of(ff, load(ff));
-    auto reader = netlib::capture::capture_reader::open(path);
-    const auto convs = netlib::capture::summarize_conversations(reader);
-    const auto oracle = netlab::test::tshark_read(path.string());
-    ASSERT_TRUE(oracle.ok) << oracle.error;
-    ASSERT_EQ(convs.size(), oracle.streams.size());
-    for (const auto& s : convs) {
-      const auto& t = oracle.streams.at(static_cast<int>(s.conversation.id));
-      EXPECT_EQ(t.node0, s.conversation.client.to_string());
-      EXPECT_EQ(t.node1, s.conversation.server.to_string());
-      EXPECT_EQ(s.conversation.to_server.payload_bytes, t.data0.size());
-      EXPECT_EQ(s.conversation.to_client.payload_bytes, t.data1.size());
-      EXPECT_EQ(s.client_sha256, netlab::test::sha256_hex(t.data0));
-      EXPECT_EQ(s.server_sha256, netlab::test::sha256_hex(t.data1));
     }
   }
 }
