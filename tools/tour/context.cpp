@@ -42,8 +42,9 @@ netlib::app::run_result context::run(const std::vector<std::string>& argv, const
   return r;
 }
 
-nlohmann::json context::run_json(const std::vector<std::string>& argv, const std::string& input) const {
-  auto r = run(argv, input);
+nlohmann::json context::run_json(const std::vector<std::string>& argv, const std::string& input,
+                                 int expected_exit) const {
+  auto r = run(argv, input, expected_exit);
   try {
     return nlohmann::json::parse(r.out);
   } catch (const nlohmann::json::exception& e) {

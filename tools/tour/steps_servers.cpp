@@ -135,7 +135,7 @@ void grade_and_replay(const context& ctx) {
   netlib::app::process server(argv);
   const std::string where = ctx.start(server, argv);
   auto grade = ctx.run_json({ctx.bin("netlab-grade"), "http", "--target", where, "--path", "/hello.txt", "--json"});
-  ctx.say(fmt::format("netlab-grade http: {} of {} points", grade.at("score").dump(), grade.at("max_score").dump()));
+  ctx.say(fmt::format("netlab-grade http: {:g} of {:g} points", grade.at("score").get<double>(), grade.at("max_score").get<double>()));
   context::check(grade.at("score") == grade.at("max_score"), "the reference server must get full marks");
   // The recorded session gets the same answers from this server (exit 0 only if all match).
   auto replay = ctx.run({ctx.bin("netlab-replay"), captures("net/loopback-http.pcapng"), "--target", where});

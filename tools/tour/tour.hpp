@@ -30,7 +30,8 @@ class context {
   netlib::app::run_result run(const std::vector<std::string>& argv, const std::string& input = {},
                               int expected_exit = 0) const;
   // Runs a command that prints JSON (e.g. with --json) and parses it.
-  nlohmann::json run_json(const std::vector<std::string>& argv, const std::string& input = {}) const;
+  nlohmann::json run_json(const std::vector<std::string>& argv, const std::string& input = {},
+                          int expected_exit = 0) const;
   // Starts a server, waits for its "listening on HOST:PORT" line, and returns HOST:PORT.
   std::string start(netlib::app::process& server, const std::vector<std::string>& argv) const;
   // Prints one line of what the step found.
@@ -55,6 +56,7 @@ std::vector<step> delay_steps();
 std::vector<step> switch_steps();
 std::vector<step> capture_steps();
 std::vector<step> server_steps();
+std::vector<step> instructor_steps();
 
 // Quotes a command line for display.
 std::string shell_line(const std::vector<std::string>& argv);
