@@ -1,8 +1,17 @@
 # netlab_program(NAME SOURCES... [LIBS ...]): one lab or tool binary, built into bin/.
+#
+# Every program file includes CLI11 (through netlib/app/program.hpp), which is header-only and
+# costs about 6 s of compile time per file; the heavy third-party headers are therefore
+# precompiled once per program (Boost.Asio too for programs on netlib::io).
 function(netlab_program name)
   cmake_parse_arguments(P "" "" "SOURCES;LIBS" ${ARGN})
   add_executable(${name} ${P_SOURCES} ${P_UNPARSED_ARGUMENTS})
   target_link_libraries(${name} PRIVATE netlib::app ${P_LIBS} netlab_warnings)
+  set(headers <CLI/CLI.hpp> <nlohmann/json.hpp> <fmt/format.h>)
+  if("netlib::io" IN_LIST P_LIBS)
+    list(APPEND headers "${PROJECT_SOURCE_DIR}/netlib/include/netlib/io/asio.hpp")
+  endif()
+  target_precompile_headers(${name} PRIVATE ${headers})
   install(TARGETS ${name} RUNTIME DESTINATION bin)
   set_property(GLOBAL APPEND PROPERTY NETLAB_PROGRAMS ${name})
 endfunction()
