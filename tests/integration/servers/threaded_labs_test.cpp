@@ -1,6 +1,6 @@
 // The lab servers with --threads 2 under both thread models: many clients at once, every answer
-// right, and a clean exit 0 on SIGTERM. Built with TSan (.ci/run), a data race in a server makes
-// it print a report and exit 66, which these tests catch (see docs/testing.md for the TSan run).
+// right, and a clean exit 0 on SIGTERM. Built with TSan (the `tsan` preset, docs/testing.md), a
+// data race in a server makes it print a report and exit 66, which these tests catch.
 #include <gtest/gtest.h>
 #include <stdlib.h>
 
