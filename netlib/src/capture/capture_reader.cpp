@@ -153,23 +153,4 @@ std::optional<packet_record> capture_reader::next_pcap() {
   return rec;
 }
 
-std::optional<packet_record> capture_reader::next_pcapng() {
-  while (read_block()) {
-    std::optional<packet_record> rec;
-    switch (block_type_) {
-      case 1: on_interface_description(); break;
-      case 2: rec = on_obsolete_packet(); break;
-      case 3: rec = on_simple_packet(); break;
-      case 6: rec = on_enhanced_packet(); break;
-      case shb_type: break;  // handled by read_block
-      default: break;        // name resolution, statistics, custom... not needed
-    }
-    if (rec) {
-      ++packets_;
-      return rec;
-    }
-  }
-  return std::nullopt;
-}
-
 }  // namespace netlib::capture

@@ -1,5 +1,9 @@
 // The pcapng half of capture_reader: block framing and the blocks it understands
 // (draft-ietf-opsawg-pcapng §4). See capture_reader.cpp for the theory of operation.
+// next_pcapng() first tries a fast path for the usual block, an Enhanced Packet Block that is
+// already whole in the read buffer and passes every check read_block() makes; anything else
+// (another block type, a block not yet buffered, a bad length) takes the general path, which
+// reports the same errors.
 #include <fmt/format.h>
 
 #include <cmath>
@@ -69,6 +73,7 @@ void capture_reader::on_section_header() {
   if (!first_section_) ++section_;
   first_section_ = false;
   interfaces_.clear();
+  scales_.clear();
 }
 
 void capture_reader::on_interface_description() {
@@ -98,6 +103,10 @@ void capture_reader::on_interface_description() {
     }
     pos += (len + 3u) & ~3u;
   }
+  tick_scale scale;
+  if (1'000'000'000ULL % info.ticks_per_second == 0) scale.ns_per_tick = 1'000'000'000ULL / info.ticks_per_second;
+  scale.offset_ns = static_cast<std::uint64_t>(info.offset_seconds) * 1'000'000'000ULL;
+  scales_.push_back(scale);
   interfaces_.push_back(std::move(info));
 }
 
@@ -109,7 +118,12 @@ std::optional<packet_record> capture_reader::make_record(std::uint32_t iface, st
     return std::nullopt;
   }
   packet_record rec;
-  rec.ts = from_nanoseconds(to_nanoseconds(ticks, interfaces_[iface]));
+  // ticks * (10^9 / tps) + offset equals to_nanoseconds() modulo 2^64 (ticks = sec * tps + rem),
+  // without its two divisions.
+  const tick_scale& scale = scales_[iface];
+  rec.ts = from_nanoseconds(scale.ns_per_tick != 0
+                                ? static_cast<std::int64_t>(ticks * scale.ns_per_tick + scale.offset_ns)
+                                : to_nanoseconds(ticks, interfaces_[iface]));
   rec.interface_id = iface;
   rec.link = interfaces_[iface].link;
   rec.data = byte_view(block_.data() + offset, caplen);
@@ -138,6 +152,46 @@ std::optional<packet_record> capture_reader::on_obsolete_packet() {
   const std::byte* b = block_.data();
   const std::uint64_t ticks = (std::uint64_t{u32(b + 12)} << 32) | u32(b + 16);
   return make_record(u16(b + 8), ticks, 28, u32(b + 20), u32(b + 24));
+}
+
+// The checks of read_block() for one block, when it is an Enhanced Packet Block (type 6, never
+// a Section Header Block) that is already whole in the buffer; true when it was taken as block_.
+bool capture_reader::take_whole_enhanced_block() {
+  const std::size_t buffered = read_end_ - read_pos_;
+  if (buffered < 32) return false;
+  const std::byte* head = read_buffer_.data() + read_pos_;
+  if (u32(head) != 6) return false;
+  const std::uint32_t length = u32(head + 4);
+  if (length < 32 || length % 4 != 0 || length > max_block_bytes || length > buffered) return false;
+  if (u32(head + length - 4) != length) return false;
+  block_type_ = 6;
+  block_ = take(length);
+  return true;
+}
+
+std::optional<packet_record> capture_reader::next_pcapng() {
+  if (take_whole_enhanced_block()) {
+    if (auto rec = on_enhanced_packet()) {
+      ++packets_;
+      return rec;
+    }
+  }
+  while (read_block()) {
+    std::optional<packet_record> rec;
+    switch (block_type_) {
+      case 1: on_interface_description(); break;
+      case 2: rec = on_obsolete_packet(); break;
+      case 3: rec = on_simple_packet(); break;
+      case 6: rec = on_enhanced_packet(); break;
+      case shb_type: break;  // handled by read_block
+      default: break;        // name resolution, statistics, custom... not needed
+    }
+    if (rec) {
+      ++packets_;
+      return rec;
+    }
+  }
+  return std::nullopt;
 }
 
 }  // namespace netlib::capture

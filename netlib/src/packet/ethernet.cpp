@@ -53,8 +53,13 @@ std::string mac_address::to_string() const {
 }
 
 decoded<ethernet_frame> decode_ethernet(byte_view frame) {
-  if (frame.size() < 14) return err("truncated header");
   ethernet_frame f;
+  if (auto e = decode_ethernet_into(frame, f)) return *e;
+  return f;
+}
+
+std::optional<decode_error> decode_ethernet_into(byte_view frame, ethernet_frame& f) {
+  if (frame.size() < 14) return err("truncated header");
   f.dst = mac_address::from_bytes(frame.data());
   f.src = mac_address::from_bytes(frame.data() + 6);
   std::size_t pos = 12;
@@ -73,7 +78,7 @@ decoded<ethernet_frame> decode_ethernet(byte_view frame) {
   f.header_length = pos;
   f.payload = frame.subspan(pos);
   if (f.is_802_3() && type < f.payload.size()) f.payload = f.payload.first(type);
-  return f;
+  return std::nullopt;
 }
 
 std::vector<std::byte> encode_ethernet(const ethernet_frame& header, byte_view payload) {

@@ -8,11 +8,16 @@
 namespace netlib::packet {
 
 decoded<ipv4_header> decode_ipv4(byte_view b) {
+  ipv4_header h;
+  if (auto e = decode_ipv4_into(b, h)) return *e;
+  return h;
+}
+
+std::optional<decode_error> decode_ipv4_into(byte_view b, ipv4_header& h) {
   constexpr std::string_view layer = "ipv4";
   if (b.size() < 20) return decode_error{layer, "truncated header"};
   const auto vihl = wire::u8(b.data());
   if ((vihl >> 4) != 4) return decode_error{layer, "bad version"};
-  ipv4_header h;
   h.header_length = static_cast<std::uint8_t>((vihl & 0x0f) * 4);
   if (h.header_length < 20) return decode_error{layer, "bad header length"};
   if (b.size() < h.header_length) return decode_error{layer, "truncated header"};
@@ -34,7 +39,7 @@ decoded<ipv4_header> decode_ipv4(byte_view b) {
   const std::size_t end = h.total_length == 0 ? b.size() : h.total_length;
   h.truncated = end > b.size();
   h.payload = b.subspan(h.header_length, std::min(end, b.size()) - h.header_length);
-  return h;
+  return std::nullopt;
 }
 
 }  // namespace netlib::packet

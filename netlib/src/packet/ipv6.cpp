@@ -17,11 +17,16 @@ bool is_extension(std::uint8_t nh) {
 }  // namespace
 
 decoded<ipv6_header> decode_ipv6(byte_view b) {
+  ipv6_header h;
+  if (auto e = decode_ipv6_into(b, h)) return *e;
+  return h;
+}
+
+std::optional<decode_error> decode_ipv6_into(byte_view b, ipv6_header& h) {
   constexpr std::string_view layer = "ipv6";
   if (b.size() < 40) return decode_error{layer, "truncated header"};
   const std::uint32_t first = wire::be32(b.data());
   if ((first >> 28) != 6) return decode_error{layer, "bad version"};
-  ipv6_header h;
   h.traffic_class = static_cast<std::uint8_t>((first >> 20) & 0xff);
   h.flow_label = first & 0xfffff;
   h.payload_length = wire::be16(b.data() + 4);
@@ -52,7 +57,7 @@ decoded<ipv6_header> decode_ipv6(byte_view b) {
   }
   h.protocol = nh;
   h.payload = rest;
-  return h;
+  return std::nullopt;
 }
 
 }  // namespace netlib::packet

@@ -1,7 +1,9 @@
 // Layered packet decoding. Theory of operation: decode_link() strips the link header and yields
 // an ethertype and the network bytes; decode_network() dispatches on the ethertype; then the IP
 // protocol number picks the transport decoder. Each step records a decode_error and stops when
-// its layer is malformed; unknown protocols stop quietly.
+// its layer is malformed; unknown protocols stop quietly. Ethernet, IPv4, IPv6, TCP and UDP are
+// decoded in place, into the packet's own slot (no header decoded aside and then moved in); a
+// layer that fails is reset, so the packet holds exactly the layers that decoded.
 #include "netlib/packet/packet_decoder.hpp"
 
 #include "netlib/packet/wire.hpp"
@@ -26,10 +28,13 @@ std::uint16_t version_to_ethertype(byte_view b) {
 byte_view decode_link(decoded_packet& p, byte_view f) {
   switch (p.link) {
     case link_type::ethernet: {
-      auto e = decode_ethernet(f);
-      if (!e) return p.error = e.error(), byte_view{};
-      p.ethertype = e->ethertype;
-      return p.ethernet.emplace(std::move(e).value()).payload;
+      ethernet_frame& e = p.ethernet.emplace();
+      if (auto error = decode_ethernet_into(f, e)) {
+        p.ethernet.reset();
+        return p.error = error, byte_view{};
+      }
+      p.ethertype = e.ethertype;
+      return e.payload;
     }
     case link_type::null_bsd:
     case link_type::loop: {
@@ -66,9 +71,22 @@ bool keep(decoded_packet& p, decoded<T> d, auto& slot) {
   return true;
 }
 
+// Decodes a layer into a fresh T in `slot`; on an error the slot goes back to empty (nullptr).
+template <class T, class Slot>
+const T* decode_into_slot(decoded_packet& p, Slot& slot, byte_view b,
+                          std::optional<decode_error> (*decode)(byte_view, T&)) {
+  T& h = slot.template emplace<T>();
+  if (auto error = decode(b, h)) {
+    slot.template emplace<std::monostate>();
+    p.error = error;
+    return nullptr;
+  }
+  return &h;
+}
+
 void decode_transport(decoded_packet& p, std::uint8_t protocol, byte_view b) {
-  if (protocol == ip_protocol::tcp) keep(p, decode_tcp(b), p.transport);
-  else if (protocol == ip_protocol::udp) keep(p, decode_udp(b), p.transport);
+  if (protocol == ip_protocol::tcp) decode_into_slot<tcp_header>(p, p.transport, b, decode_tcp_into);
+  else if (protocol == ip_protocol::udp) decode_into_slot<udp_header>(p, p.transport, b, decode_udp_into);
   else if (protocol == ip_protocol::icmp) keep(p, decode_icmp(b, false), p.transport);
   else if (protocol == ip_protocol::icmpv6) keep(p, decode_icmp(b, true), p.transport);
 }
@@ -83,13 +101,11 @@ decoded_packet decode_packet(link_type link, byte_view frame) {
   if (p.ethertype == ethertype::arp) {
     keep(p, decode_arp(net), p.network);
   } else if (p.ethertype == ethertype::ipv4) {
-    if (keep(p, decode_ipv4(net), p.network) && p.ipv4()->fragment_offset == 0) {
-      decode_transport(p, p.ipv4()->protocol, p.ipv4()->payload);
-    }
+    const ipv4_header* h = decode_into_slot<ipv4_header>(p, p.network, net, decode_ipv4_into);
+    if (h != nullptr && h->fragment_offset == 0) decode_transport(p, h->protocol, h->payload);
   } else if (p.ethertype == ethertype::ipv6) {
-    if (keep(p, decode_ipv6(net), p.network) && p.ipv6()->fragment_offset == 0) {
-      decode_transport(p, p.ipv6()->protocol, p.ipv6()->payload);
-    }
+    const ipv6_header* h = decode_into_slot<ipv6_header>(p, p.network, net, decode_ipv6_into);
+    if (h != nullptr && h->fragment_offset == 0) decode_transport(p, h->protocol, h->payload);
   }
   return p;
 }

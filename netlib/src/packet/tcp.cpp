@@ -54,8 +54,13 @@ std::string tcp_header::flag_names() const {
 }
 
 decoded<tcp_header> decode_tcp(byte_view b) {
-  if (b.size() < 20) return decode_error{layer, "truncated header"};
   tcp_header h;
+  if (auto e = decode_tcp_into(b, h)) return *e;
+  return h;
+}
+
+std::optional<decode_error> decode_tcp_into(byte_view b, tcp_header& h) {
+  if (b.size() < 20) return decode_error{layer, "truncated header"};
   h.src_port = wire::be16(b.data());
   h.dst_port = wire::be16(b.data() + 2);
   h.seq = wire::be32(b.data() + 4);
@@ -67,9 +72,11 @@ decoded<tcp_header> decode_tcp(byte_view b) {
   h.urgent = wire::be16(b.data() + 18);
   if (h.header_length < 20) return decode_error{layer, "bad data offset"};
   if (b.size() < h.header_length) return decode_error{layer, "truncated header"};
-  if (auto e = decode_options(b.subspan(20, h.header_length - 20u), h.options)) return *e;
+  if (h.header_length > 20) {  // options are rare outside the handshake
+    if (auto e = decode_options(b.subspan(20, h.header_length - 20u), h.options)) return e;
+  }
   h.payload = b.subspan(h.header_length);
-  return h;
+  return std::nullopt;
 }
 
 }  // namespace netlib::packet

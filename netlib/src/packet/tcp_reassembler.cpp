@@ -1,7 +1,10 @@
 // TCP conversations.
 //
 // Theory of operation: flows_ maps the unordered 4-tuple to a flow (conversation + one tcp_stream
-// per direction). A packet on an unknown tuple opens a conversation whose client is the SYN sender
+// per direction). The key is the two endpoints in a fixed order (canonical_before: any total order
+// will do, this one compares machine words) and flows_ is a flat open-addressing table, so a packet
+// costs one hash and usually one slot; the flow remembers which key side is its client, so the
+// direction of a packet needs no address comparison. A packet on an unknown tuple opens a conversation whose client is the SYN sender
 // (the SYN-ACK receiver, or else the first packet's sender). Each packet then: updates counters,
 // advances the state (one transition function, advance()), is shown to the visitor, and feeds the
 // stream of its direction (its ACK feeds the other stream's loss detection). When both directions
@@ -37,6 +40,8 @@ struct tcp_reassembler::flow {
   tcp_stream to_client;
   tcp_stream::sink to_server_sink;
   tcp_stream::sink to_client_sink;
+  bool client_is_a = false;  // the client is the key's endpoint a (b: both when a == b)
+  bool client_is_b = false;
   bool streams_closed = false;
   bool to_server_ended = false;
   bool to_client_ended = false;
@@ -102,17 +107,31 @@ bool same(const endpoint& x, const endpoint& y) noexcept {
          std::memcmp(x.address.octets.data(), y.address.octets.data(), 16) == 0;  // inlined: constant size
 }
 
+// A total order of endpoints that is cheap to compute (address as two machine words, then port,
+// then family); it only decides which endpoint is a flow key's `a`.
+bool canonical_before(const endpoint& x, const endpoint& y) noexcept {
+  std::uint64_t x0 = 0, x1 = 0, y0 = 0, y1 = 0;
+  std::memcpy(&x0, x.address.octets.data(), 8);
+  std::memcpy(&x1, x.address.octets.data() + 8, 8);
+  std::memcpy(&y0, y.address.octets.data(), 8);
+  std::memcpy(&y1, y.address.octets.data() + 8, 8);
+  if (x0 != y0) return x0 < y0;
+  if (x1 != y1) return x1 < y1;
+  if (x.port != y.port) return x.port < y.port;
+  return x.address.v6 < y.address.v6;
+}
+
 }  // namespace
 
 bool tcp_reassembler::flow_key_equal::operator()(const flow_key& x, const flow_key& y) const noexcept {
   return same(x.a, y.a) && same(x.b, y.b);
 }
 
-std::size_t tcp_reassembler::flow_key_hash::operator()(const flow_key& k) const noexcept {
+std::uint64_t tcp_reassembler::flow_key_hash::operator()(const flow_key& k) const noexcept {
   std::uint64_t h = fold(k.a) ^ std::rotl(fold(k.b), 17);
-  h ^= h >> 32;  // the high bits reach the bucket index too
+  h ^= h >> 32;  // the high bits reach the slot index too
   h *= 0xd6e8feb86659fd93ULL;
-  return static_cast<std::size_t>(h ^ (h >> 32));
+  return h ^ (h >> 32);
 }
 
 tcp_reassembler::tcp_reassembler(tcp_visitor& visitor, reassembly_limits limits)
@@ -122,20 +141,25 @@ tcp_reassembler::~tcp_reassembler() = default;
 
 void tcp_reassembler::feed(const decoded_packet& packet, time_point ts) {
   const auto* tcp = packet.tcp();
-  if (tcp == nullptr || packet.is_fragment()) {
-    ++ignored_;
-    return;
+  if (tcp != nullptr) {
+    if (const auto* v4 = packet.ipv4(); v4 != nullptr && !v4->is_fragment()) return feed(v4->src, v4->dst, *tcp, ts);
+    if (const auto* v6 = packet.ipv6(); v6 != nullptr && !v6->is_fragment) return feed(v6->src, v6->dst, *tcp, ts);
   }
-  feed(*packet.src_ip(), *packet.dst_ip(), *tcp, ts);
+  ++ignored_;
 }
 
 tcp_reassembler::flow& tcp_reassembler::open(const flow_key& key, const endpoint& src, const endpoint& dst,
                                              const tcp_header& tcp, time_point ts) {
-  if (flows_.size() >= limits_.max_conversations) {
-    auto oldest = std::min_element(flows_.begin(), flows_.end(), [](const auto& x, const auto& y) {
-      return x.second->conv.last_ts < y.second->conv.last_ts;
+  if (flows_.size() >= limits_.max_conversations && !flows_.empty()) {  // the least recent goes (ties: the oldest)
+    const flow* oldest = nullptr;
+    flow_key oldest_key;
+    flows_.for_each([&](const flow_key& k, const std::unique_ptr<flow>& f) {
+      if (oldest == nullptr || std::pair(f->conv.last_ts, f->conv.id) < std::pair(oldest->conv.last_ts, oldest->conv.id)) {
+        oldest = f.get();
+        oldest_key = k;
+      }
     });
-    release(oldest->first);
+    release(oldest_key);
   }
   auto f = std::make_unique<flow>(limits_.max_buffered_bytes, &visitor_);
   const bool syn = tcp.has(tcp_flag::syn);
@@ -148,25 +172,29 @@ tcp_reassembler::flow& tcp_reassembler::open(const flow_key& key, const endpoint
   c.state = syn ? (ack ? tcp_conversation_state::syn_received : tcp_conversation_state::syn_sent)
                 : tcp_conversation_state::established;
   c.first_ts = ts;
+  f->client_is_a = same(c.client, key.a);
+  f->client_is_b = same(c.client, key.b);
   visitor_.on_open(c);
-  return *flows_.emplace(key, std::move(f)).first->second;
+  return *flows_.insert(key, std::move(f));
 }
 
 void tcp_reassembler::feed(const ip_address& src_ip, const ip_address& dst_ip, const tcp_header& tcp, time_point ts) {
   const endpoint src{src_ip, tcp.src_port};
   const endpoint dst{dst_ip, tcp.dst_port};
-  const flow_key key = src < dst ? flow_key{src, dst} : flow_key{dst, src};
-  auto it = flows_.find(key);
-  if (it != flows_.end() && tcp.has(tcp_flag::syn) && !tcp.has(tcp_flag::ack)) {
-    const auto& old = *it->second;
+  const bool src_is_a = !canonical_before(dst, src);
+  const flow_key key = src_is_a ? flow_key{src, dst} : flow_key{dst, src};
+  std::unique_ptr<flow>* found = flows_.find(key);
+  if (found != nullptr && tcp.has(tcp_flag::syn) && !tcp.has(tcp_flag::ack)) {
+    const auto& old = **found;
     const bool finished = old.conv.state == tcp_conversation_state::closed || old.conv.state == tcp_conversation_state::reset;
     if (finished && old.to_server.isn() != tcp.seq) {  // port reuse: a new connection
       release(key);
-      it = flows_.end();
+      found = nullptr;
     }
   }
-  flow& f = it == flows_.end() ? open(key, src, dst, tcp, ts) : *it->second;
-  const auto dir = src == f.conv.client ? tcp_direction::client_to_server : tcp_direction::server_to_client;
+  flow& f = found == nullptr ? open(key, src, dst, tcp, ts) : **found;
+  const bool from_client = src_is_a ? f.client_is_a : f.client_is_b;
+  const auto dir = from_client ? tcp_direction::client_to_server : tcp_direction::server_to_client;
   auto& stats = f.stats(dir);
   ++f.conv.packets;
   ++stats.packets;
@@ -213,10 +241,10 @@ void tcp_reassembler::report_ends(flow& f, time_point ts, bool all) {
 }
 
 void tcp_reassembler::release(const flow_key& key) {
-  auto it = flows_.find(key);
-  if (it == flows_.end()) return;
-  auto f = std::move(it->second);
-  flows_.erase(it);
+  std::unique_ptr<flow>* found = flows_.find(key);
+  if (found == nullptr) return;
+  auto f = std::move(*found);
+  flows_.erase(key);
   close_streams(*f, f->conv.last_ts);
   visitor_.on_close(f->conv);
 }
@@ -225,18 +253,18 @@ void tcp_reassembler::sweep(time_point now) {
   if (now < next_sweep_) return;
   next_sweep_ = now + std::chrono::seconds(1);
   std::vector<std::pair<std::uint64_t, flow_key>> done;
-  for (const auto& [key, f] : flows_) {
+  flows_.for_each([&](const flow_key& key, const std::unique_ptr<flow>& f) {
     const bool lingered = f->streams_closed && now - f->closed_at > limits_.closed_linger;
     const bool idle = now - f->conv.last_ts > limits_.idle_timeout;
     if (lingered || idle) done.emplace_back(f->conv.id, key);
-  }
+  });
   std::sort(done.begin(), done.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
   for (const auto& [id, key] : done) release(key);
 }
 
 void tcp_reassembler::finish() {
   std::vector<std::pair<std::uint64_t, flow_key>> all;
-  for (const auto& [key, f] : flows_) all.emplace_back(f->conv.id, key);
+  flows_.for_each([&](const flow_key& key, const std::unique_ptr<flow>& f) { all.emplace_back(f->conv.id, key); });
   std::sort(all.begin(), all.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
   for (const auto& [id, key] : all) release(key);
 }

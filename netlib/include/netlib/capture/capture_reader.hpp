@@ -61,6 +61,7 @@ class capture_reader {
   void read_pcap_header(const std::byte* magic);
   std::optional<packet_record> next_pcap();
   std::optional<packet_record> next_pcapng();
+  bool take_whole_enhanced_block();  // fast path: a complete, well-formed EPB already buffered
   bool read_block();  // false at a clean or truncated end
   bool fill(std::size_t n);  // at least n unread bytes in the read buffer; false at the end
   byte_view take(std::size_t n);  // the next n bytes (after fill(n)), consumed
@@ -85,6 +86,13 @@ class capture_reader {
   capture_format format_ = capture_format::pcap;
   bool big_endian_ = false;
   std::vector<interface_info> interfaces_;
+  // Per interface of interfaces_: nanoseconds per tick when the resolution divides a second
+  // exactly (10^-k, k <= 9), else 0; and if_tsoffset in nanoseconds (both modulo 2^64).
+  struct tick_scale {
+    std::uint64_t ns_per_tick = 0;
+    std::uint64_t offset_ns = 0;
+  };
+  std::vector<tick_scale> scales_;
   std::vector<std::byte> read_buffer_;  // bytes read from in_: [read_pos_, read_end_) not consumed yet
   std::size_t read_pos_ = 0;
   std::size_t read_end_ = 0;

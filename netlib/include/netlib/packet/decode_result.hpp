@@ -1,6 +1,7 @@
 #pragma once
 // The result of decoding one layer of a packet: the decoded header, or why it could not be
 // decoded (truncated, bad version, bad length...). Decoders never read past the bytes they got.
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>

@@ -67,6 +67,9 @@ struct ethernet_frame {
 // Decodes the 14-byte header and any VLAN tags. Errors: "truncated header", "truncated vlan
 // tag", "too many vlan tags".
 decoded<ethernet_frame> decode_ethernet(byte_view frame);
+// The same into `out`, a default-constructed frame (no copy of the decoded header); on an error
+// `out` holds a partial header that the caller discards.
+std::optional<decode_error> decode_ethernet_into(byte_view frame, ethernet_frame& out);
 
 // Builds a frame from dst, src, tags and ethertype of `header` followed by `payload`, padded with
 // zeros to the 60-byte minimum (IEEE 802.3 §3.2.8, FCS not included).

@@ -37,5 +37,7 @@ struct ipv4_header {
 
 // Errors: "truncated header", "bad version", "bad header length", "bad total length".
 decoded<ipv4_header> decode_ipv4(byte_view bytes);
+// The same into a default-constructed `out` (partial on an error: the caller discards it).
+std::optional<decode_error> decode_ipv4_into(byte_view bytes, ipv4_header& out);
 
 }  // namespace netlib::packet

@@ -29,5 +29,7 @@ inline constexpr std::size_t max_ipv6_extension_headers = 16;
 // Errors: "truncated header", "bad version", "truncated extension header", "too many extension
 // headers".
 decoded<ipv6_header> decode_ipv6(byte_view bytes);
+// The same into a default-constructed `out` (partial on an error: the caller discards it).
+std::optional<decode_error> decode_ipv6_into(byte_view bytes, ipv6_header& out);
 
 }  // namespace netlib::packet

@@ -50,5 +50,7 @@ struct tcp_header {
 
 // Errors: "truncated header", "bad data offset", "truncated options", "bad option length".
 decoded<tcp_header> decode_tcp(byte_view bytes);
+// The same into a default-constructed `out` (partial on an error: the caller discards it).
+std::optional<decode_error> decode_tcp_into(byte_view bytes, tcp_header& out);
 
 }  // namespace netlib::packet

@@ -17,11 +17,11 @@
 // so late ACKs and retransmitted FINs still count in it, or after `idle_timeout` without packets.
 #include <cstdint>
 #include <memory>
-#include <unordered_map>
 
 #include "netlib/core/bytes.hpp"
 #include "netlib/core/clock.hpp"
 #include "netlib/packet/ip_address.hpp"
+#include "netlib/packet/open_hash_map.hpp"
 #include "netlib/packet/packet_decoder.hpp"
 #include "netlib/packet/tcp.hpp"
 #include "netlib/packet/tcp_conversation.hpp"
@@ -70,11 +70,11 @@ class tcp_reassembler {
  private:
   struct flow;
   struct flow_key {
-    endpoint a, b;  // a < b
+    endpoint a, b;  // a before b in a fixed order of endpoints (see canonical_order in the .cpp)
     friend bool operator==(const flow_key&, const flow_key&) = default;
   };
   struct flow_key_hash {
-    std::size_t operator()(const flow_key& k) const noexcept;
+    std::uint64_t operator()(const flow_key& k) const noexcept;
   };
   struct flow_key_equal {  // == without the library memcmp calls of the defaulted operator
     bool operator()(const flow_key& x, const flow_key& y) const noexcept;
@@ -87,7 +87,7 @@ class tcp_reassembler {
 
   tcp_visitor& visitor_;
   reassembly_limits limits_;
-  std::unordered_map<flow_key, std::unique_ptr<flow>, flow_key_hash, flow_key_equal> flows_;
+  open_hash_map<flow_key, std::unique_ptr<flow>, flow_key_hash, flow_key_equal> flows_;
   std::uint64_t next_id_ = 0;
   std::uint64_t ignored_ = 0;
   time_point next_sweep_{};

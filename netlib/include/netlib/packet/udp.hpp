@@ -18,5 +18,7 @@ struct udp_header {
 
 // Errors: "truncated header", "bad length".
 decoded<udp_header> decode_udp(byte_view bytes);
+// The same into a default-constructed `out` (partial on an error: the caller discards it).
+std::optional<decode_error> decode_udp_into(byte_view bytes, udp_header& out);
 
 }  // namespace netlib::packet
