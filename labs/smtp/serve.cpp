@@ -29,10 +29,12 @@ int serve(const serve_options& o) {
     throw netlib::app::usage_error("--require-tls needs --tls-cert and --tls-key");
   const auto users = lab_mail::load_users(o.users);
   netlib::io::maildir_store store(o.maildir);
+  // Before the server: its run() returns only once every pending delivery was completed.
+  netlib::io::smtp_delivery_queue deliveries(store);
   for (const char* bad : {"@", " ", "/"})
     if (o.domain.empty() || o.domain.find(bad) != std::string::npos)
       throw netlib::app::usage_error("--domain must be a domain name like example.org");
-  netlib::io::smtp_service service{{}, store, users};
+  netlib::io::smtp_service service{{}, deliveries, users};
   service.config.domain = o.domain;
   service.config.hostname = o.hostname.empty() ? o.domain : o.hostname;
   service.config.max_message_bytes = o.max_size;
@@ -40,7 +42,11 @@ int serve(const serve_options& o) {
   opts.busy_reply = "421 4.3.2 Too many connections, try again later\r\n";
   netlib::io::tcp_server server(opts, [&service](netlib::io::connection& c) { return netlib::io::serve_smtp(c, service); });
   server.run();
-  if (o.json) netlib::app::print_json({{"connections_accepted", server.total_accepted()}});
+  if (o.json)
+    netlib::app::print_json({{"connections_accepted", server.total_accepted()},
+                             {"messages_stored", deliveries.messages_stored()},
+                             {"delivery_batches", deliveries.batches()},
+                             {"largest_batch", deliveries.largest_batch()}});
   return netlib::app::exit_ok;
 }
 

@@ -22,6 +22,7 @@
 #include "netlib/mail/users_table.hpp"
 #include "netlib/packet/packet_decoder.hpp"
 #include "netlib/smtp/server_session.hpp"
+#include "netlib/smtp/store_delivery.hpp"
 
 namespace {
 
@@ -226,11 +227,14 @@ void bm_smtp_data(benchmark::State& state) {
   const auto now = std::chrono::time_point_cast<std::chrono::seconds>(std::chrono::system_clock::now());
   counting_store store;
   for (auto _ : state) {
-    netlib::smtp::server_session s(config, {}, store, users);
+    netlib::smtp::server_session s(config, {}, users);
     benchmark::DoNotOptimize(s.start());
     byte_view rest = as_bytes(input);
     while (!rest.empty()) {
       const auto step = s.receive(rest, now);
+      for (const auto& a : step.actions)
+        if (const auto* d = std::get_if<netlib::smtp::deliver_message>(&a))
+          benchmark::DoNotOptimize(s.delivery_done(netlib::smtp::deliver_to_store(store, *d)));
       if (step.consumed == 0) break;
       rest = rest.subspan(step.consumed);
     }

@@ -8,6 +8,7 @@
 #include "netlib/mail/memory_store.hpp"
 #include "netlib/mail/users_table.hpp"
 #include "netlib/smtp/server_session.hpp"
+#include "netlib/smtp/store_delivery.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   if (size < 1) return 0;
@@ -18,21 +19,33 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   cfg.domain = "example.org";
   cfg.tls_available = (data[0] & 1) != 0;
   cfg.max_message_bytes = 4096;
-  netlib::smtp::server_session s(cfg, {}, store, users);
+  netlib::smtp::server_session s(cfg, {}, users);
   (void)s.start();
   const netlib::byte_view all(reinterpret_cast<const std::byte*>(data + 1), size - 1);
   const std::size_t cut = all.empty() ? 0 : data[0] % all.size();
   netlib::input_buffer buf;
   for (auto piece : {all.first(cut), all.subspan(cut)}) {
     buf.append(piece);
-    const auto step = s.receive(buf.data(), std::chrono::sys_seconds{});
-    if (step.consumed > buf.size()) __builtin_trap();
-    buf.consume(step.consumed);
-    for (const auto& a : step.actions)
-      if (std::holds_alternative<netlib::smtp::start_tls>(a)) {
-        buf.clear();
-        s.tls_started();
+    // After a delivery the session reads on (bounded: a delivery consumed at least its "." line);
+    // every other delivery fails, so both replies are exercised.
+    for (bool again = true; again;) {
+      const auto step = s.receive(buf.data(), std::chrono::sys_seconds{});
+      if (step.consumed > buf.size()) __builtin_trap();
+      buf.consume(step.consumed);
+      again = false;
+      for (const auto& a : step.actions) {
+        if (std::holds_alternative<netlib::smtp::start_tls>(a)) {
+          buf.clear();
+          s.tls_started();
+        } else if (const auto* d = std::get_if<netlib::smtp::deliver_message>(&a)) {
+          if (step.consumed == 0) __builtin_trap();
+          const bool fail = (d->message.size() & 1) != 0;
+          (void)s.delivery_done(fail ? netlib::smtp::delivery_result{netlib::smtp::delivery_status::failed, "x"}
+                                     : netlib::smtp::deliver_to_store(store, *d));
+          again = true;
+        }
       }
+    }
   }
   (void)s.receive_eof();
   return 0;

@@ -1,7 +1,10 @@
 // Theory of operation: serve_smtp keeps one input_buffer; after each read it hands the unconsumed
 // bytes to the core and executes the actions in order. On start_tls it drops whatever is left in
 // the buffer (plaintext pipelined after STARTTLS must not be executed, RFC 3207 §5), runs the
-// handshake and tells the core. smtp_send does the same with a blocking client.
+// handshake and tells the core. On deliver_message it waits (without reading) for the delivery
+// queue, hands the result to the core, sends the reply, then feeds the buffer again before it
+// reads: commands pipelined behind the message are answered after its 250 (RFC 2920 §3.1).
+// smtp_send does the same with a blocking client.
 #include "netlib/io/smtp_driver.hpp"
 
 #include <array>
@@ -35,14 +38,19 @@ awaitable<void> serve_smtp(connection& conn, smtp_service& service) {
   // Queue ids "<process start, hex>.<connection>.<message>" stay unique across restarts.
   static const auto started = std::chrono::duration_cast<std::chrono::seconds>(
       std::chrono::system_clock::now().time_since_epoch()).count();
-  smtp::session_info info{"[" + conn.remote_endpoint().address().to_string() + "]", fmt::format("{:x}.{}", started, id)};
-  smtp::server_session session(config, info, service.store, service.users);
+  smtp::session_info info{fmt::format("[{}]", conn.remote_endpoint().address().to_string()),
+                          fmt::format("{:x}.{}", started, id)};
+  smtp::server_session session(config, info, service.users);
   input_buffer buffer;
   std::array<std::byte, 16384> chunk{};
   // Executes actions; false when the connection is done.
-  const auto execute = [&](const std::vector<smtp::server_action>& actions) -> awaitable<bool> {
-    for (const auto& a : actions) {
-      if (const auto* r = std::get_if<smtp::send_reply>(&a)) {
+  const auto execute = [&](std::vector<smtp::server_action> actions) -> awaitable<bool> {
+    for (auto& a : actions) {
+      if (auto* d = std::get_if<smtp::deliver_message>(&a)) {
+        const auto result = co_await deliver_async(service.deliveries, std::move(*d));
+        for (const auto& r : session.delivery_done(result))
+          if (!co_await conn.write(std::get<smtp::send_reply>(r).bytes)) co_return false;
+      } else if (const auto* r = std::get_if<smtp::send_reply>(&a)) {
         if (!co_await conn.write(r->bytes)) co_return false;
       } else if (std::holds_alternative<smtp::start_tls>(a)) {
         buffer.clear();  // discard pipelined plaintext
@@ -57,6 +65,11 @@ awaitable<void> serve_smtp(connection& conn, smtp_service& service) {
   };
   if (!co_await execute(session.start())) co_return;
   for (;;) {
+    auto step = session.receive(buffer.data(), wall_now());
+    buffer.consume(step.consumed);
+    const bool delivered = !step.actions.empty() && std::holds_alternative<smtp::deliver_message>(step.actions.back());
+    if (!co_await execute(std::move(step.actions))) co_return;
+    if (delivered) continue;  // lines pipelined behind the message may be waiting (bounded: it consumed its ".")
     const std::size_t n = co_await conn.read_some(chunk);
     if (n == 0) {
       (void)session.receive_eof();  // a message in progress is dropped
@@ -64,9 +77,6 @@ awaitable<void> serve_smtp(connection& conn, smtp_service& service) {
       co_return;
     }
     buffer.append(byte_view(chunk.data(), n));
-    const auto step = session.receive(buffer.data(), wall_now());
-    buffer.consume(step.consumed);
-    if (!co_await execute(step.actions)) co_return;
   }
 }
 

@@ -1,8 +1,15 @@
 // Theory of operation: the SMTP server session (RFC 5321 §3, §4.1.4 command order).
 //
 // States (server_state): awaiting_helo -> awaiting_mail -> awaiting_rcpt -> awaiting_data ->
-// in_data -> awaiting_mail ...; awaiting_auth_response while an AUTH exchange runs (RFC 4954 §4);
-// awaiting_tls after "220 Ready to start TLS" (RFC 3207 §4); closed after 221 or 421.
+// in_data -> delivering -> awaiting_mail ...; awaiting_auth_response while an AUTH exchange runs
+// (RFC 4954 §4); awaiting_tls after "220 Ready to start TLS" (RFC 3207 §4); closed after 221 or 421.
+//
+// Delivery: the end of an acceptable message emits deliver_message and enters `delivering`. The
+// core consumes nothing there: commands the client pipelined after the message (RFC 2920 §3.1,
+// e.g. QUIT or the next MAIL) stay in the driver's buffer until delivery_done() has produced the
+// 250 (stored: RFC 5321 §6.1, the server now owns the message), 452 (no space) or 451, so replies
+// keep command order and the 250 never precedes the store's durable write. The driver may run
+// many sessions' deliveries together (group commit); the core does not know or care.
 //
 // Input: receive() frames lines with a strict line framer: 512 bytes for commands
 // (§4.5.3.1.4), 1000 for text lines (§4.5.3.1.6); a bare LF or bare CR is never a line end
@@ -22,9 +29,8 @@
 
 namespace netlib::smtp {
 
-server_session::server_session(server_config config, session_info info, mail::mail_store& store,
-                               const mail::users_table& users)
-    : config_(std::move(config)), info_(std::move(info)), store_(store), users_(users) {}
+server_session::server_session(server_config config, session_info info, const mail::users_table& users)
+    : config_(std::move(config)), info_(std::move(info)), users_(users) {}
 
 std::vector<server_action> server_session::start() {
   // RFC 5321 §4.3.1 / §3.1: the greeting.
@@ -34,7 +40,8 @@ std::vector<server_action> server_session::start() {
 server_step server_session::receive(byte_view input, std::chrono::sys_seconds now) {
   server_step step;
   // Bounded: every iteration consumes at least one byte or returns.
-  while (state_ != server_state::awaiting_tls && state_ != server_state::closed) {
+  while (state_ != server_state::awaiting_tls && state_ != server_state::closed &&
+         state_ != server_state::delivering) {
     auto& framer = state_ == server_state::in_data ? data_framer_ : command_framer_;
     const line_result line = framer.next(input.subspan(step.consumed));
     step.consumed += line.consumed;
@@ -129,21 +136,39 @@ void server_session::end_of_data(std::chrono::sys_seconds now, server_step& step
     reset_transaction();
     return error(step, 552, fmt::format("5.3.4 Message too big ({} bytes at most)", config_.max_message_bytes));
   }
-  const std::string id = fmt::format("{}.{}", info_.session_id, messages_ + 1);
-  const std::string stored = received_header(now, id) + message_;
-  bool ok = true;
-  for (const auto& user : local_recipients_) ok = store_.deliver(user, stored) && ok;
-  if (!relay_recipients_.empty()) ok = store_.queue_relay(sender_, relay_recipients_, stored) && ok;
+  delivering_id_ = fmt::format("{}.{}", info_.session_id, messages_ + 1);
+  deliver_message d{delivering_id_, std::move(sender_), std::move(local_recipients_),
+                    std::move(relay_recipients_), received_header(now, delivering_id_)};
+  d.message.append(message_);
   reset_transaction();
-  if (!ok) return reply(step, 451, "4.3.0 Local error in processing: the message could not be stored");
-  ++messages_;
-  reply(step, 250, "2.0.0 OK: queued as " + id);
+  state_ = server_state::delivering;
+  step.actions.emplace_back(std::move(d));
+}
+
+std::vector<server_action> server_session::delivery_done(const delivery_result& result) {
+  if (state_ != server_state::delivering) return {};  // closed meanwhile: nobody to tell
+  state_ = server_state::awaiting_mail;
+  server_step step;
+  const std::string why = result.detail.empty() ? "" : " (" + result.detail + ")";
+  switch (result.status) {
+    case delivery_status::stored:
+      ++messages_;
+      reply(step, 250, "2.0.0 OK: queued as " + delivering_id_);  // RFC 5321 §6.1: now ours
+      break;
+    case delivery_status::no_space:  // RFC 5321 §4.2.2 452, RFC 3463 X.3.1
+      reply(step, 452, "4.3.1 Insufficient system storage: the message was not stored" + why);
+      break;
+    case delivery_status::failed:
+      reply(step, 451, "4.3.0 Local error in processing: the message could not be stored" + why);
+      break;
+  }
+  return std::move(step.actions);
 }
 
 std::vector<server_action> server_session::receive_eof() {
   if (state_ == server_state::closed) return {};
   reset_transaction();  // a message whose end never came is dropped whole
-  state_ = server_state::closed;
+  state_ = server_state::closed;  // a delivery under way finishes; its reply is never sent
   return {close_connection{}};
 }
 

@@ -15,7 +15,7 @@ struct pair_result {
 // Pumps bytes between an in-memory client and server until the client finishes (bounded).
 pair_result run_pair(server_fixture& f, netlib::smtp::client_options opts, netlib::smtp::envelope env,
                      const std::string& message) {
-  netlib::smtp::server_session server(f.config, {"[127.0.0.1]:1", "P"}, f.store, f.users);
+  netlib::smtp::server_session server(f.config, {"[127.0.0.1]:1", "P"}, f.users);
   client_session client(std::move(opts), std::move(env), message);
   pair_result out;
   netlib::input_buffer to_client;
@@ -26,6 +26,9 @@ pair_result run_pair(server_fixture& f, netlib::smtp::client_options opts, netli
     for (const auto& a : actions) {
       if (const auto* r = std::get_if<netlib::smtp::send_reply>(&a)) to_client.append(r->bytes);
       if (std::holds_alternative<netlib::smtp::start_tls>(a)) server_tls = true;
+      if (const auto* d = std::get_if<netlib::smtp::deliver_message>(&a))  // the next round reads on
+        for (const auto& done : server.delivery_done(netlib::smtp::deliver_to_store(f.store, *d)))
+          to_client.append(std::get<netlib::smtp::send_reply>(done).bytes);
     }
   };
   server_actions(server.start());

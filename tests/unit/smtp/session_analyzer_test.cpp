@@ -18,7 +18,7 @@ void feed(session_analyzer& a, const exchange& e) {
   else a.server_bytes(netlib::as_bytes(e.bytes));
 }
 
-const std::vector<exchange> dialogue = {
+const std::vector<exchange> recorded_dialogue = {
     {false, "220 mx ESMTP\r\n"},
     {true, "EHLO c\r\n"},
     {false, "250-mx\r\n250 PIPELINING\r\n"},
@@ -40,7 +40,7 @@ const std::vector<exchange> dialogue = {
 
 TEST(SmtpSessionAnalyzer, PairsCommandsRepliesAndMessages) {
   session_analyzer a;
-  for (const auto& e : dialogue) feed(a, e);
+  for (const auto& e : recorded_dialogue) feed(a, e);
   const auto& s = a.session();
   EXPECT_EQ(s.greeting_code, 220);
   std::vector<std::string> got;
@@ -61,13 +61,13 @@ TEST(SmtpSessionAnalyzer, PairsCommandsRepliesAndMessages) {
 TEST(SmtpSessionAnalyzer, SameResultForEverySplitOfTheClientStream) {
   // Each client step is split at every offset; the server steps stay in place (causality).
   session_analyzer whole;
-  for (const auto& e : dialogue) feed(whole, e);
-  for (std::size_t step = 0; step < dialogue.size(); ++step) {
-    if (!dialogue[step].from_client) continue;
-    netlab::test::for_each_split(dialogue[step].bytes, [&](const netlab::test::pieces& pieces) {
+  for (const auto& e : recorded_dialogue) feed(whole, e);
+  for (std::size_t step = 0; step < recorded_dialogue.size(); ++step) {
+    if (!recorded_dialogue[step].from_client) continue;
+    netlab::test::for_each_split(recorded_dialogue[step].bytes, [&](const netlab::test::pieces& pieces) {
       session_analyzer a;
-      for (std::size_t i = 0; i < dialogue.size(); ++i) {
-        const auto& e = dialogue[i];
+      for (std::size_t i = 0; i < recorded_dialogue.size(); ++i) {
+        const auto& e = recorded_dialogue[i];
         if (i == step) {
           for (auto p : pieces) a.client_bytes(netlib::as_bytes(p));
         } else {

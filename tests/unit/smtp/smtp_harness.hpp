@@ -1,7 +1,10 @@
 #pragma once
 // In-memory drivers for the SMTP cores: feed pieces to a server session exactly as the live
-// driver does (input_buffer, consume, execute actions) and collect what it sends.
+// driver does (input_buffer, consume, execute actions; a deliver_message is stored in the
+// fixture's memory store at once, answered with delivery_done(), and the buffer fed again) and
+// collect what it sends.
 #include <chrono>
+#include <functional>
 #include <string>
 #include <variant>
 #include <vector>
@@ -10,6 +13,7 @@
 #include "netlib/mail/users_table.hpp"
 #include "netlib/smtp/client_session.hpp"
 #include "netlib/smtp/server_session.hpp"
+#include "netlib/smtp/store_delivery.hpp"
 #include "support/split_feed.hpp"
 
 namespace smtp_test {
@@ -34,16 +38,23 @@ struct transcript {
   bool closed = false;
   bool tls_started = false;
   std::size_t unconsumed = 0;  // bytes left in the buffer at the end
+  std::vector<netlib::smtp::deliver_message> deliveries;  // every deliver_message, in order
 };
 
 // Runs a session over the pieces; on start_tls the buffer is discarded (as the live driver does)
 // and, when simulate_tls, tls_started() is called so the session goes on.
 inline transcript run_pieces(server_fixture& f, const netlab::test::pieces& pieces, bool simulate_tls = false,
                              bool eof = false) {
-  netlib::smtp::server_session s(f.config, {"[127.0.0.1]:40000", "S1"}, f.store, f.users);
+  netlib::smtp::server_session s(f.config, {"[127.0.0.1]:40000", "S1"}, f.users);
   transcript t;
-  const auto execute = [&](const std::vector<netlib::smtp::server_action>& actions, netlib::input_buffer& buf) {
+  std::function<void(const std::vector<netlib::smtp::server_action>&, netlib::input_buffer&)> execute;
+  execute = [&](const std::vector<netlib::smtp::server_action>& actions, netlib::input_buffer& buf) {
     for (const auto& a : actions) {
+      if (const auto* d = std::get_if<netlib::smtp::deliver_message>(&a)) {
+        t.deliveries.push_back(*d);
+        execute(s.delivery_done(netlib::smtp::deliver_to_store(f.store, *d)), buf);
+        continue;
+      }
       if (const auto* r = std::get_if<netlib::smtp::send_reply>(&a)) {
         t.sent += r->bytes;
         std::size_t pos = 0;
@@ -67,9 +78,14 @@ inline transcript run_pieces(server_fixture& f, const netlab::test::pieces& piec
   for (auto piece : pieces) {
     if (t.closed) break;
     buf.append(piece);
-    auto step = s.receive(buf.data(), test_time);
-    buf.consume(step.consumed);
-    execute(step.actions, buf);
+    // After a delivery the session reads on: pipelined commands wait in the buffer (bounded:
+    // each delivery consumed at least its "." line).
+    for (bool delivered = true; delivered && !t.closed;) {
+      auto step = s.receive(buf.data(), test_time);
+      buf.consume(step.consumed);
+      delivered = !step.actions.empty() && std::holds_alternative<netlib::smtp::deliver_message>(step.actions.back());
+      execute(step.actions, buf);
+    }
   }
   if (eof && !t.closed) execute(s.receive_eof(), buf);
   t.unconsumed = buf.size();

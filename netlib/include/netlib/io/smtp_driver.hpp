@@ -1,7 +1,8 @@
 #pragma once
 // Live drivers for the SMTP cores (ARCHITECTURE.md "drivers are thin"): read, feed the core,
-// execute its actions. serve_smtp runs one server connection on a tcp_server; smtp_send runs the
-// client core over a blocking tcp_client.
+// execute its actions. serve_smtp runs one server connection on a tcp_server, its deliveries going
+// through the service's smtp_delivery_queue (group commit); smtp_send runs the client core over a
+// blocking tcp_client.
 #include <atomic>
 #include <chrono>
 #include <cstdint>
@@ -11,7 +12,7 @@
 
 #include "netlib/io/asio.hpp"
 #include "netlib/io/connection.hpp"
-#include "netlib/mail/mail_store.hpp"
+#include "netlib/io/smtp_delivery_queue.hpp"
 #include "netlib/mail/users_table.hpp"
 #include "netlib/smtp/client_session.hpp"
 #include "netlib/smtp/server_session.hpp"
@@ -20,7 +21,7 @@ namespace netlib::io {
 
 struct smtp_service {
   smtp::server_config config;  // tls_available is taken from the connection
-  mail::mail_store& store;
+  smtp_delivery_queue& deliveries;
   const mail::users_table& users;
   std::atomic<std::uint64_t> next_session{1};
 };

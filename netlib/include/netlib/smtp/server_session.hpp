@@ -1,14 +1,17 @@
 #pragma once
 // The SMTP server side of one connection (RFC 5321 with PIPELINING RFC 2920, SIZE RFC 1870,
 // 8BITMIME RFC 6152, ENHANCEDSTATUSCODES RFC 2034/3463, STARTTLS RFC 3207, AUTH RFC 4954), sans
-// I/O: the driver feeds bytes and executes the returned actions. Deliveries go to the injected
-// mail store; users come from the injected users table.
+// I/O: the driver feeds bytes and executes the returned actions. Users come from the injected
+// users table; storing a message is the driver's job (the deliver_message action).
 //
-//   server_session s(config, info, store, users);
+//   server_session s(config, info, users);
 //   execute(s.start());                        // 220 greeting
 //   auto step = s.receive(buffer.data(), now); // replies for every complete line
 //   buffer.consume(step.consumed); execute(step.actions);
 //   on start_tls: discard the buffer, handshake, then s.tls_started().
+//   on deliver_message: store it (in the background if you like), then
+//     execute(s.delivery_done(result)) and call receive() again on the buffer: commands pipelined
+//     after the message wait there, unconsumed, until the 250/451 is out (RFC 2920 §3.1).
 #include <chrono>
 #include <cstddef>
 #include <string>
@@ -17,7 +20,6 @@
 
 #include "netlib/core/bytes.hpp"
 #include "netlib/core/line_framer.hpp"
-#include "netlib/mail/mail_store.hpp"
 #include "netlib/mail/users_table.hpp"
 #include "netlib/smtp/command.hpp"
 
@@ -43,7 +45,27 @@ struct send_reply {
 };
 struct start_tls {};
 struct close_connection {};
-using server_action = std::variant<send_reply, start_tls, close_connection>;
+// Store this message whole, then report with delivery_done(). RFC 5321 §6.1: the 250 that
+// follows promises the message is safe, so a store reports `stored` only once it is durable.
+struct deliver_message {
+  std::string queue_id;                       // "<session id>.<n>", also in the Received: header
+  std::string sender;                         // envelope sender ("" for the null path <>)
+  std::vector<std::string> local_users;       // user names, each once
+  std::vector<std::string> relay_recipients;  // full addresses, accepted for relay (authenticated)
+  std::string message;                        // Received: header + the data after dot-unstuffing
+};
+using server_action = std::variant<send_reply, start_tls, close_connection, deliver_message>;
+
+// What became of a deliver_message: every copy stored durably, or none promised.
+enum class delivery_status {
+  stored,    // 250 2.0.0
+  no_space,  // 452 4.3.1 (RFC 3463: mail system full)
+  failed,    // 451 4.3.0
+};
+struct delivery_result {
+  delivery_status status = delivery_status::stored;
+  std::string detail;  // a short reason shown in the 451/452 text, e.g. "Read-only file system"
+};
 
 struct server_step {
   std::size_t consumed = 0;
@@ -56,6 +78,7 @@ enum class server_state {
   awaiting_rcpt,          // MAIL accepted, no recipient yet
   awaiting_data,          // at least one recipient accepted
   in_data,                // 354 sent; reading lines until CRLF.CRLF
+  delivering,             // deliver_message emitted; nothing consumed until delivery_done()
   awaiting_auth_response, // 334 sent; a base64 line expected
   awaiting_tls,           // 220 to STARTTLS sent; nothing consumed until tls_started()
   closed,                 // 221/421 sent; nothing consumed
@@ -63,14 +86,17 @@ enum class server_state {
 
 class server_session {
  public:
-  server_session(server_config config, session_info info, mail::mail_store& store,
-                 const mail::users_table& users);
+  server_session(server_config config, session_info info, const mail::users_table& users);
 
   [[nodiscard]] std::vector<server_action> start();
-  // Consumes complete lines; stops after a line that starts TLS or closes.
+  // Consumes complete lines; stops after a line that starts TLS, closes, or ends a message
+  // (deliver_message is then the last action of the step).
   [[nodiscard]] server_step receive(byte_view input, std::chrono::sys_seconds now);
-  // The peer closed: a message in progress is dropped (nothing is stored).
+  // The peer closed: a message whose end never came is dropped (nothing is stored). While
+  // delivering, the delivery goes on but its reply has nowhere to go.
   [[nodiscard]] std::vector<server_action> receive_eof();
+  // The store's answer to the last deliver_message: the 250, 451 or 452 (nothing once closed).
+  [[nodiscard]] std::vector<server_action> delivery_done(const delivery_result& result);
   // The TLS handshake succeeded: the session starts over (RFC 3207 §4.2).
   void tls_started();
 
@@ -104,7 +130,6 @@ class server_session {
 
   server_config config_;
   session_info info_;
-  mail::mail_store& store_;
   const mail::users_table& users_;
   server_state state_ = server_state::awaiting_helo;
   line_framer command_framer_{{.max_length = 512, .strict = true}};   // RFC 5321 §4.5.3.1.4
@@ -123,6 +148,7 @@ class server_session {
   std::size_t message_size_ = 0;
   data_problem data_problem_ = data_problem::none;
   bool after_bare_lf_ = false;  // the previous data line ended with a LF alone
+  std::string delivering_id_;   // queue id of the message being delivered
   std::size_t errors_ = 0;
   std::size_t messages_ = 0;
 };

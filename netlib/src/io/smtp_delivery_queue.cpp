@@ -1,0 +1,125 @@
+// Theory of operation: see smtp_delivery_queue.hpp. One committer thread waits for work, takes
+// everything queued (at most max_batch messages) as one batch, turns each message into its files
+// (one per local user, one relay copy), stores them with maildir_store::write_batch, and calls
+// every message's completion with the first error among its files: ENOSPC or EDQUOT give
+// no_space (452), any other error failed (451), none stored (250). Messages submitted while a
+// batch is being written form the next batch, so batches grow with the load and no delivery
+// waits for a timer. deliver_async wraps submit for coroutines: the completion posts the result
+// to the coroutine's associated executor, holding outstanding work on it until then.
+#include "netlib/io/smtp_delivery_queue.hpp"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace netlib::io {
+namespace {
+
+smtp::delivery_result result_of_errno(int err) {
+  if (err == 0) return {};
+  const auto status = err == ENOSPC || err == EDQUOT ? smtp::delivery_status::no_space : smtp::delivery_status::failed;
+  return {status, std::strerror(err)};
+}
+
+}  // namespace
+
+smtp_delivery_queue::smtp_delivery_queue(maildir_store& store, std::size_t max_batch)
+    : store_(store), max_batch_(std::max<std::size_t>(1, max_batch)), committer_([this] { run(); }) {}
+
+smtp_delivery_queue::~smtp_delivery_queue() {
+  {
+    std::lock_guard lock(mutex_);
+    stopping_ = true;
+  }
+  wake_.notify_one();
+  committer_.join();
+}
+
+void smtp_delivery_queue::submit(smtp::deliver_message message, completion done) {
+  {
+    std::lock_guard lock(mutex_);
+    queue_.push_back({std::move(message), std::move(done)});
+  }
+  wake_.notify_one();
+}
+
+void smtp_delivery_queue::run() {
+  for (;;) {  // ends when stopping and the queue is empty (what was queued is still stored)
+    std::deque<pending> batch;
+    {
+      std::unique_lock lock(mutex_);
+      wake_.wait(lock, [this] { return stopping_ || !queue_.empty(); });
+      if (queue_.empty()) return;
+      const std::size_t n = std::min(queue_.size(), max_batch_);
+      std::move(queue_.begin(), queue_.begin() + static_cast<std::ptrdiff_t>(n), std::back_inserter(batch));
+      queue_.erase(queue_.begin(), queue_.begin() + static_cast<std::ptrdiff_t>(n));
+    }
+    commit(batch);
+  }
+}
+
+void smtp_delivery_queue::commit(std::deque<pending>& batch) {
+  std::vector<std::string> relay_copies;  // owns the relay files' bytes during write_batch
+  relay_copies.reserve(batch.size());
+  std::vector<maildir_store::batch_file> files;
+  std::vector<std::size_t> first_file;  // index in files of each message's first file
+  for (const auto& p : batch) {
+    first_file.push_back(files.size());
+    for (const auto& user : p.message.local_users) files.push_back({user, p.message.message});
+    if (p.message.relay_recipients.empty()) continue;
+    relay_copies.push_back(maildir_store::relay_file(p.message.sender, p.message.relay_recipients, p.message.message));
+    files.push_back({std::string(maildir_store::relay_mailbox), relay_copies.back()});
+  }
+  first_file.push_back(files.size());
+  int internal = 0;
+  try {
+    store_.write_batch(files);
+  } catch (const std::exception&) {  // out of memory in the middle: promise nothing
+    internal = EIO;
+  }
+  std::vector<int> errors(batch.size(), internal);
+  for (std::size_t i = 0; i < batch.size(); ++i)
+    for (std::size_t f = first_file[i]; f < first_file[i + 1] && errors[i] == 0; ++f) errors[i] = files[f].error;
+  {
+    std::lock_guard lock(mutex_);
+    messages_ += static_cast<std::uint64_t>(std::count(errors.begin(), errors.end(), 0));
+    ++batches_;
+    largest_ = std::max(largest_, batch.size());
+  }
+  for (std::size_t i = 0; i < batch.size(); ++i) batch[i].done(result_of_errno(errors[i]));
+}
+
+std::uint64_t smtp_delivery_queue::messages_stored() const {
+  std::lock_guard lock(mutex_);
+  return messages_;
+}
+
+std::uint64_t smtp_delivery_queue::batches() const {
+  std::lock_guard lock(mutex_);
+  return batches_;
+}
+
+std::size_t smtp_delivery_queue::largest_batch() const {
+  std::lock_guard lock(mutex_);
+  return largest_;
+}
+
+awaitable<smtp::delivery_result> deliver_async(smtp_delivery_queue& queue, smtp::deliver_message message) {
+  const auto initiate = [&queue](auto handler, smtp::deliver_message m) {
+    const auto ex = asio::get_associated_executor(handler);
+    // Outstanding work keeps the executor's io_context running until the result is posted.
+    auto tracked = std::make_shared<asio::any_io_executor>(asio::prefer(ex, asio::execution::outstanding_work.tracked));
+    auto shared = std::make_shared<decltype(handler)>(std::move(handler));
+    queue.submit(std::move(m), [tracked, shared](smtp::delivery_result r) {
+      asio::post(*tracked, [tracked, shared, r = std::move(r)]() mutable { std::move(*shared)(std::move(r)); });
+    });
+  };
+  co_return co_await asio::async_initiate<decltype(use_awaitable), void(smtp::delivery_result)>(
+      initiate, use_awaitable, std::move(message));
+}
+
+}  // namespace netlib::io
