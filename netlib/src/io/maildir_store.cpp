@@ -12,8 +12,10 @@
 //      written since fails the batch: we cannot tell whose data was lost);
 //   3. each file renamed into new/ (atomic: a reader sees it whole or not at all);
 //   4. each new/ folder flushed: fsync of the folder when there is one, syncfs when several.
-// A file that fails is unlinked from tmp/ (or, after a failed phase 4, from new/), so a failure
-// leaves nothing to be delivered twice when the client retries after its 451.
+// A file that fails is unlinked from tmp/ (or, after a failed phase 4, from new/), and so are the
+// other files of its group (the other copies of the same message) before they reach new/ (or,
+// when a rename of phase 3 failed, right after), so a failure leaves nothing to be delivered
+// twice when the client retries after its 451.
 #include "netlib/io/maildir_store.hpp"
 
 #include <fcntl.h>
@@ -103,6 +105,18 @@ struct batch_entry {
     file->error = err != 0 ? err : EIO;
   }
 };
+
+// Fails every file whose group has a failed file; `in_new`: the failed files were renamed already.
+void fail_broken_groups(std::vector<batch_entry>& entries, std::span<const maildir_store::batch_file> files, bool in_new) {
+  std::vector<int> group_error;
+  for (const auto& f : files) {
+    if (f.group >= group_error.size()) group_error.resize(f.group + 1, 0);
+    if (f.error != 0 && group_error[f.group] == 0) group_error[f.group] = f.error;
+  }
+  for (auto& e : entries)
+    if (e.file->error == 0 && group_error[e.file->group] != 0)
+      e.fail(group_error[e.file->group], in_new ? e.fresh() : e.tmp());
+}
 
 // Phase 4 of write_batch: the names in new/ made durable; when that fails they are taken out.
 void flush_new_folders(std::vector<batch_entry>& entries, int root_fd) {
@@ -226,8 +240,11 @@ void maildir_store::write_batch(std::span<batch_file> files) {
     if (e.file->error != 0) continue;
     const int closed = ::close(std::exchange(e.fd, -1)) == 0 ? 0 : errno;
     if (flushed != 0 || closed != 0) e.fail(flushed != 0 ? flushed : closed, e.tmp());
-    else if (::rename(e.tmp().c_str(), e.fresh().c_str()) != 0) e.fail(errno, e.tmp());  // phase 3
   }
+  fail_broken_groups(entries, files, false);
+  for (auto& e : entries)  // phase 3
+    if (e.file->error == 0 && ::rename(e.tmp().c_str(), e.fresh().c_str()) != 0) e.fail(errno, e.tmp());
+  fail_broken_groups(entries, files, true);
   flush_new_folders(entries, root_fd);  // phase 4
   if (root_fd >= 0) ::close(root_fd);
 }

@@ -1,6 +1,7 @@
 // Theory of operation: see smtp_delivery_queue.hpp. One committer thread waits for work, takes
 // everything queued (at most max_batch messages) as one batch, turns each message into its files
-// (one per local user, one relay copy), stores them with maildir_store::write_batch, and calls
+// (one per local user, one relay copy; one group, so stored all or none), stores them with
+// maildir_store::write_batch, and calls
 // every message's completion with the first error among its files: ENOSPC or EDQUOT give
 // no_space (452), any other error failed (451), none stored (250). Messages submitted while a
 // batch is being written form the next batch, so batches grow with the load and no delivery
@@ -63,16 +64,16 @@ void smtp_delivery_queue::run() {
 }
 
 void smtp_delivery_queue::commit(std::deque<pending>& batch) {
-  std::vector<std::string> relay_copies;  // owns the relay files' bytes during write_batch
-  relay_copies.reserve(batch.size());
+  std::deque<std::string> relay_copies;  // owns the relay files' bytes (deque: they never move)
   std::vector<maildir_store::batch_file> files;
   std::vector<std::size_t> first_file;  // index in files of each message's first file
-  for (const auto& p : batch) {
+  for (const auto& p : batch) {  // the copies of one message form one group: all or none
+    const std::size_t group = first_file.size();
     first_file.push_back(files.size());
-    for (const auto& user : p.message.local_users) files.push_back({user, p.message.message});
+    for (const auto& user : p.message.local_users) files.push_back({user, p.message.message, group});
     if (p.message.relay_recipients.empty()) continue;
     relay_copies.push_back(maildir_store::relay_file(p.message.sender, p.message.relay_recipients, p.message.message));
-    files.push_back({std::string(maildir_store::relay_mailbox), relay_copies.back()});
+    files.push_back({std::string(maildir_store::relay_mailbox), relay_copies.back(), group});
   }
   first_file.push_back(files.size());
   int internal = 0;

@@ -30,16 +30,18 @@ class maildir_store : public mail::mail_store {
                    std::string_view message) override;
   mail::open_result open(std::string_view user) override;
 
-  // One file of a batch: `mailbox` is a user name or relay_mailbox; `error` is set by write_batch
-  // to 0 when the file is durable in new/, else to an errno value (and nothing is left in new/).
+  // One file of a batch: `mailbox` is a user name or relay_mailbox; files with the same `group`
+  // (the copies of one message) are stored all or none; `error` is set by write_batch to 0 when
+  // the file is durable in new/, else to an errno value (and the file is not left in new/).
   struct batch_file {
     std::string mailbox;
     std::string_view bytes;
+    std::size_t group = 0;
     int error = 0;
   };
   static constexpr std::string_view relay_mailbox = ".relay";
   // Stores every file of the batch (group commit, see above). A failure of one file (ENOSPC at
-  // write, a broken mailbox) fails only that file; a failed flush fails every file it covered.
+  // write, a broken mailbox) fails only its group; a failed flush fails every file it covered.
   void write_batch(std::span<batch_file> files);
   // The relay copy of a message: the envelope as X-Netlab-Envelope-From/-To lines, then the message.
   static std::string relay_file(std::string_view sender, std::span<const std::string> recipients,
