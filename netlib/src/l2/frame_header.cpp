@@ -9,24 +9,34 @@
 namespace netlib::l2 {
 
 netlib::packet::decoded<frame_header> decode_frame_header(byte_view frame) {
+  frame_header h;
+  if (auto error = decode_frame_header_into(frame, h)) return *error;
+  return h;
+}
+
+std::optional<netlib::packet::decode_error> decode_frame_header_into(byte_view frame, frame_header& h) {
   if (frame.size() > max_frame_size) return netlib::packet::decode_error{"ethernet", "frame too long"};
   if (frame.size() >= 14) {  // fast path, the usual untagged frame: what decode_ethernet would give
     const std::uint16_t type = netlib::packet::wire::be16(frame.data() + 12);
     if (type != netlib::packet::ethertype::vlan && type != netlib::packet::ethertype::qinq &&
         type != netlib::packet::ethertype::qinq_old) {
-      return frame_header{mac_address::from_bytes(frame.data()), mac_address::from_bytes(frame.data() + 6),
-                          std::nullopt, type, 14};
+      h.dst = mac_address::from_bytes(frame.data());
+      h.src = mac_address::from_bytes(frame.data() + 6);
+      h.tag.reset();
+      h.ethertype = type;
+      h.header_size = 14;
+      return std::nullopt;
     }
   }
   auto eth = netlib::packet::decode_ethernet(frame);
   if (!eth) return eth.error();
-  frame_header h;
+  h = frame_header{};
   h.dst = eth->dst;
   h.src = eth->src;
   if (!eth->tags.empty() && eth->tags.front().tpid == tpid_8021q) h.tag = eth->tags.front();
   h.ethertype = eth->ethertype;
   h.header_size = eth->header_length;
-  return h;
+  return std::nullopt;
 }
 
 }  // namespace netlib::l2

@@ -112,11 +112,11 @@ void learning_switch::receive(port_id in, byte_view frame, time_point now, forwa
   d.clear();
   now_ = std::max(now_, now);
   table_.expire(now_, d.events);  // §7.9.2 aging, before this frame is looked at
-  auto decoded = decode_frame_header(frame);
-  if (decoded) d.header = *decoded;
-  if (!decoded) {
+  auto malformed = decode_frame_header_into(frame, d.header.emplace());  // decoded in place
+  if (malformed) {
+    d.header.reset();
     d.reason = drop_reason::malformed;
-    d.malformed = decoded.error();
+    d.malformed = malformed;
   } else if (!up_[in]) {
     d.reason = drop_reason::port_down;
   } else {

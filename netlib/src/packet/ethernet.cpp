@@ -28,12 +28,6 @@ int hex_value(char c) {
 
 }  // namespace
 
-mac_address mac_address::from_bytes(const std::byte* p) noexcept {
-  mac_address m;
-  std::memcpy(m.octets.data(), p, 6);
-  return m;
-}
-
 std::optional<mac_address> mac_address::parse(std::string_view text) noexcept {
   if (text.size() != 17) return std::nullopt;
   mac_address m;

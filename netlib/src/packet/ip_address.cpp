@@ -59,18 +59,6 @@ bool parse_groups(std::string_view text, std::vector<std::uint16_t>& out, bool a
 
 }  // namespace
 
-ip_address ip_address::v4_from_bytes(const std::byte* p) noexcept {
-  ip_address a;
-  std::memcpy(a.octets.data(), p, 4);
-  return a;
-}
-
-ip_address ip_address::v6_from_bytes(const std::byte* p) noexcept {
-  ip_address a;
-  a.v6 = true;
-  std::memcpy(a.octets.data(), p, 16);
-  return a;
-}
 
 std::optional<ip_address> ip_address::parse(std::string_view text) {
   if (text.find(':') == std::string_view::npos) {

@@ -3,7 +3,7 @@
 
 #include <gtest/gtest.h>
 
-namespace {
+namespace aging_static_test {  // named: unity batches share one translation unit
 
 using namespace netlab::test;
 using netlib::l2::aged;
@@ -89,9 +89,9 @@ TEST(StaticEntries, ReplaceADynamicEntryAndDoNotCountAgainstCapacity) {
   EXPECT_EQ(s.sw().table().size(), 2U);
 }
 
-}  // namespace
+}  // namespace aging_static_test
 
-namespace {
+namespace aging_static_test {  // named: unity batches share one translation unit
 
 TEST(Aging, NextExpiryTellsWhenTheOldestEntryAges) {
   auto config = netlab::test::switch_scenario::config_for(2);
@@ -106,4 +106,4 @@ TEST(Aging, NextExpiryTellsWhenTheOldestEntryAges) {
   EXPECT_EQ(s.sw().table().next_expiry(), t0 + 13s);
 }
 
-}  // namespace
+}  // namespace aging_static_test

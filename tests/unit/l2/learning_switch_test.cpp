@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-namespace {
+namespace learning_switch_test {  // named: unity batches share one translation unit
 
 using namespace netlab::test;
 using netlib::l2::drop_reason;
@@ -139,4 +139,4 @@ TEST(LearningSwitch, TimeNeverGoesBackwards) {
   EXPECT_EQ(entries[1].age, netlib::duration::zero());
 }
 
-}  // namespace
+}  // namespace learning_switch_test

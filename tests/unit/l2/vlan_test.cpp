@@ -4,7 +4,7 @@
 
 #include <gtest/gtest.h>
 
-namespace {
+namespace vlan_test {  // named: unity batches share one translation unit
 
 using namespace netlab::test;
 using netlib::l2::egress_tagging;
@@ -111,4 +111,4 @@ TEST(EgressFrame, RewriteKeepsPriorityBits) {
   EXPECT_EQ(out.size(), f.size());
 }
 
-}  // namespace
+}  // namespace vlan_test

@@ -7,11 +7,10 @@
 #include "netlib/l2/frame_header.hpp"
 #include "netlib/l2/switch_config.hpp"
 
+#include "netlib/packet/open_hash_map.hpp"
+
 #include <cstdint>
-#include <list>
-#include <memory>
 #include <optional>
-#include <unordered_map>
 #include <vector>
 
 namespace netlib::l2 {
@@ -49,7 +48,7 @@ class forwarding_table {
   [[nodiscard]] std::optional<port_id> lookup(mac_address mac, vlan_id vlan) const;
   // Every entry, sorted by VLAN then MAC; ages measured at `now`.
   [[nodiscard]] std::vector<fdb_entry> entries(time_point now) const;
-  [[nodiscard]] std::size_t size() const noexcept { return map_.size(); }
+  [[nodiscard]] std::size_t size() const noexcept { return index_.size(); }
   [[nodiscard]] std::size_t dynamic_size() const noexcept { return dynamic_count_; }
   [[nodiscard]] std::size_t dynamic_size(port_id port) const noexcept;
   [[nodiscard]] duration aging() const noexcept { return aging_; }
@@ -57,29 +56,45 @@ class forwarding_table {
 
  private:
   using key = std::uint64_t;  // VLAN in bits 48..59, MAC in bits 0..47
-  struct lru_node {            // a dynamic entry's place in its port's list
+  using node_index = std::uint32_t;
+  static constexpr node_index none = 0xffffffffU;
+  struct node {                 // an entry; dynamic ones are also linked on their port's list
     key k = 0;
-    time_point last_seen{};    // here rather than in the entry: aging reads only the lists' fronts
-  };
-  struct entry {
     port_id port = 0;
     bool is_static = false;
-    std::list<lru_node>::iterator lru;  // position in lru_[port] (dynamic entries only)
+    time_point last_seen{};
+    node_index prev = none;     // toward the least recently seen (the front)
+    node_index next = none;
+  };
+  struct port_list {            // a port's dynamic entries, least recently seen first
+    node_index front = none;
+    node_index back = none;
+    std::size_t size = 0;
+  };
+  struct key_hash {
+    std::uint64_t operator()(key k) const noexcept {
+      const std::uint64_t h = (k ^ (k >> 29U)) * 0x9e3779b97f4a7c15ULL;
+      return h ^ (h >> 32U);
+    }
   };
   static key make_key(mac_address mac, vlan_id vlan) noexcept;
-  std::list<lru_node>& lru_of(port_id port);
+  port_list& list_of(port_id port);
+  void link_back(node_index n, port_id port);
+  void unlink(node_index n);
+  node_index new_node(key k, port_id port, bool is_static, time_point now);
   void insert_dynamic(key k, port_id port, time_point now);
-  void erase_dynamic(std::unordered_map<key, entry>::iterator it);
+  void erase_dynamic(node_index n);
   bool make_room(std::vector<fdb_event>& events);
+  void learn_slow(const node_index* found, key k, mac_address mac, vlan_id vlan, port_id port, time_point now,
+                  std::vector<fdb_event>& events);
 
   duration aging_;
   std::size_t capacity_;
   full_table_policy policy_;
-  std::unordered_map<key, entry> map_;
-  // Per port, dynamic entries, least recently seen first. Each list on the heap: growing lru_
-  // never moves a list, so entry iterators stay valid; indexing is one load (a deque of lists
-  // cost a division by 21 per access, several per frame).
-  std::vector<std::unique_ptr<std::list<lru_node>>> lru_;
+  packet::open_hash_map<key, node_index, key_hash> index_;  // every entry, by (VLAN, MAC)
+  std::vector<node> nodes_;         // the entries; freed ones are chained through `next` from free_
+  node_index free_ = none;
+  std::vector<port_list> lists_;    // per port
   std::size_t dynamic_count_ = 0;
   // A lower bound of every dynamic entry's last sighting: the oldest list front, or the time of
   // the last expire() when there was none. It stays a bound until the next expire(), since fronts

@@ -6,9 +6,12 @@
 #include "netlib/packet/decode_result.hpp"
 #include "netlib/packet/ethernet.hpp"
 
+#include <bit>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <optional>
+#include <type_traits>
 
 namespace netlib::l2 {
 
@@ -30,9 +33,17 @@ struct frame_header {
 // Decodes the header of a frame; an error (counted and skipped by the caller) when it is shorter
 // than its header, has too many tags, or is longer than max_frame_size.
 netlib::packet::decoded<frame_header> decode_frame_header(byte_view frame);
+// The same into `out` (the switch's per-frame path: no header decoded aside and copied); on an
+// error `out` is unspecified.
+std::optional<netlib::packet::decode_error> decode_frame_header_into(byte_view frame, frame_header& out);
 
 // Helpers on MAC addresses the switch needs.
 constexpr std::uint64_t to_u64(const mac_address& mac) noexcept {
+  if (!std::is_constant_evaluated() && std::endian::native == std::endian::little) {
+    std::uint64_t v = 0;  // one load and a byte swap instead of six shifts (two per frame)
+    std::memcpy(&v, mac.octets.data(), 6);
+    return __builtin_bswap64(v) >> 16U;
+  }
   std::uint64_t v = 0;
   for (auto o : mac.octets) v = (v << 8U) | o;
   return v;
@@ -44,7 +55,7 @@ constexpr mac_address mac_from_u64(std::uint64_t v) noexcept {
 }
 // An individual (unicast), non-zero address: the only kind of source a bridge learns.
 constexpr bool is_learnable_source(const mac_address& mac) noexcept {
-  return (mac.octets[0] & 0x01U) == 0 && mac != mac_address{};
+  return (mac.octets[0] & 0x01U) == 0 && to_u64(mac) != 0;
 }
 
 }  // namespace netlib::l2

@@ -5,6 +5,7 @@
 #include <compare>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <functional>
 #include <optional>
 #include <string>
@@ -21,7 +22,11 @@ namespace netlib::packet {
 struct mac_address {
   std::array<std::uint8_t, 6> octets{};
 
-  static mac_address from_bytes(const std::byte* p) noexcept;
+  static mac_address from_bytes(const std::byte* p) noexcept {  // inline: two per frame
+    mac_address m;
+    std::memcpy(m.octets.data(), p, 6);
+    return m;
+  }
   // "aa:bb:cc:dd:ee:ff" or "aa-bb-..." (either case); nullopt otherwise.
   static std::optional<mac_address> parse(std::string_view text) noexcept;
   static constexpr mac_address broadcast() noexcept { return {{0xff, 0xff, 0xff, 0xff, 0xff, 0xff}}; }

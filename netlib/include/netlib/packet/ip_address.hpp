@@ -5,6 +5,7 @@
 #include <compare>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <functional>
 #include <optional>
 #include <string>
@@ -18,8 +19,17 @@ struct ip_address {
   std::array<std::uint8_t, 16> octets{};  // IPv4 uses the first 4
   bool v6 = false;
 
-  static ip_address v4_from_bytes(const std::byte* p) noexcept;
-  static ip_address v6_from_bytes(const std::byte* p) noexcept;
+  static ip_address v4_from_bytes(const std::byte* p) noexcept {  // inline: two per packet
+    ip_address a;
+    std::memcpy(a.octets.data(), p, 4);
+    return a;
+  }
+  static ip_address v6_from_bytes(const std::byte* p) noexcept {
+    ip_address a;
+    a.v6 = true;
+    std::memcpy(a.octets.data(), p, 16);
+    return a;
+  }
   // Dotted quad or any RFC 4291 §2.2 text form; nullopt otherwise.
   static std::optional<ip_address> parse(std::string_view text);
 
