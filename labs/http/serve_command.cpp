@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "netlib/app/program.hpp"
+#include "netlib/core/units.hpp"
 #include "netlib/http/server_session.hpp"
 #include "netlib/http/target_path.hpp"
 #include "netlib/io/tcp_server.hpp"
@@ -24,6 +25,8 @@ struct serve_options {
   std::string auth_dir, auth_users, access_log;
   double head_timeout_s = 10, session_ttl_s = 1800;
   std::uint64_t max_body = 1 << 20;
+  double file_cache_bytes = 16 << 20;
+  double file_cache_settle_s = 2;
 };
 
 std::string read_file(const std::string& path, const char* flag) {
@@ -54,7 +57,10 @@ std::optional<netlib::http::basic_auth_rule> auth_rule(const serve_options& o) {
 std::unique_ptr<serve_context> make_context(const serve_options& o) {
   auto ctx = std::make_unique<serve_context>();
   ctx->session.limits.max_body = o.max_body;
-  ctx->files = std::make_unique<disk_files>(o.root);
+  if (o.file_cache_bytes < 0 || o.file_cache_settle_s < 0)
+    throw netlib::app::usage_error("--file-cache and --file-cache-settle must not be negative");
+  ctx->files = std::make_unique<disk_files>(o.root, static_cast<std::size_t>(o.file_cache_bytes),
+                                            static_cast<std::int64_t>(o.file_cache_settle_s * 1e9));
   netlib::http::site_options site;
   site.auth = auth_rule(o);
   site.cookies = o.cookies;
@@ -100,6 +106,12 @@ void add_serve_command(CLI::App& app) {
   cmd->add_option("--head-timeout", o->head_timeout_s, "Seconds the whole request head may take (slowloris)")->capture_default_str();
   cmd->add_option("--session-ttl", o->session_ttl_s, "Seconds a cookie session lives without visits")->capture_default_str();
   cmd->add_option("--max-body", o->max_body, "Largest request body in bytes (413 beyond)")->capture_default_str();
+  netlib::app::add_quantity(*cmd, "--file-cache", o->file_cache_bytes, netlib::units::parse_bytes,
+                            "Memory for files up to 32 KiB, revalidated by one stat per request (e.g. 16MiB; 0B: none)")
+      ->default_str("16MiB");
+  cmd->add_option("--file-cache-settle", o->file_cache_settle_s,
+                  "Seconds since a file's last change before it is cached (coarse file-system clocks)")
+      ->capture_default_str();
   netlib::app::set_action(*cmd, [o] { return run_serve(*o); });
 }
 

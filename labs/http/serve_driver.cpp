@@ -5,9 +5,10 @@
 //      between requests and while a body is read (the idle timeout still applies); then read.
 //   3. send_reply (errors, 405, 501): write it; close after it when the session says so.
 //   4. serve_request: the static site plans the response; finish_response adds Date, Server and
-//      Connection; the head is written, then the body: a string or a small file (up to 32 KiB)
-//      in the same write as the head, or a larger file part sent with sendfile(2) (no copy
-//      through user space) or, under TLS, read and written in 64 KiB pieces.
+//      Connection; the head is written, then the body: a string or a small file (up to 32 KiB,
+//      usually straight from disk_files' cache) gathered with the head into one write, or a
+//      larger file part sent with sendfile(2) (no copy through user space) or, under TLS, read
+//      and written in 64 KiB pieces.
 //   5. Closing after a reply: shut down our side and drain what the client still sends for a
 //      moment, so the kernel does not reset the connection before the client read the reply.
 #include "serve_driver.hpp"
@@ -112,11 +113,18 @@ io::awaitable<bool> write_plan(io::connection& c, serve_context& ctx, const http
   std::string head = http::serialize(plan.head);
   if (const auto* text = std::get_if<std::string>(&plan.body)) {
     body_bytes = text->size();
-    co_return co_await c.write(head + *text);
+    co_return co_await c.write(netlib::as_bytes(head), netlib::as_bytes(*text));
   }
   const auto* part = std::get_if<http::file_part>(&plan.body);
   if (!part) co_return co_await c.write(head);
-  fd_guard fd{ctx.files->open_read(part->path)};
+  auto body = ctx.files->open_body(part->path);
+  if (body.cached) {  // the whole small file is in memory: head and part in one gathered write
+    const std::string_view content = body.cached->content;
+    if (part->offset > content.size() || part->length > content.size() - part->offset) co_return false;
+    body_bytes = part->length;
+    co_return co_await c.write(netlib::as_bytes(head), netlib::as_bytes(content.substr(part->offset, part->length)));
+  }
+  fd_guard fd{body.fd};
   if (fd.fd < 0) co_return false;  // vanished since stat: nothing sent, close
   if (part->length <= small_file) {
     if (!append_file(head, fd.fd, part->offset, static_cast<std::size_t>(part->length))) co_return false;

@@ -6,6 +6,8 @@
 // executor (one thread, or one strand in a shared pool), so the state needs no locks.
 #include "netlib/io/connection.hpp"
 
+#include <array>
+
 namespace netlib::io {
 
 struct connection::state {
@@ -92,6 +94,26 @@ awaitable<bool> connection::write(byte_view data) {
     co_await asio::async_write(*s->tls, asio::buffer(data.data(), data.size()), asio::redirect_error(use_awaitable, ec));
   } else {
     co_await asio::async_write(s->socket, asio::buffer(data.data(), data.size()), asio::redirect_error(use_awaitable, ec));
+  }
+  if (ec) {
+    s->close();
+    co_return false;
+  }
+  s->touch();
+  co_return true;
+}
+
+awaitable<bool> connection::write(byte_view first, byte_view second) {
+  auto s = state_;
+  if (s->closed) co_return false;
+  s->touch();
+  boost::system::error_code ec;
+  const std::array<asio::const_buffer, 2> parts{asio::buffer(first.data(), first.size()),
+                                                asio::buffer(second.data(), second.size())};
+  if (s->tls) {
+    co_await asio::async_write(*s->tls, parts, asio::redirect_error(use_awaitable, ec));
+  } else {
+    co_await asio::async_write(s->socket, parts, asio::redirect_error(use_awaitable, ec));
   }
   if (ec) {
     s->close();

@@ -85,7 +85,7 @@ struct nginx_server {
   }
 };
 
-nlohmann::json get_json(const std::vector<std::string>& extra) {
+nlohmann::json nginx_get_json(const std::vector<std::string>& extra) {
   std::vector<std::string> argv{bin_path("lab-http"), "get", "--json"};
   argv.insert(argv.end(), extra.begin(), extra.end());
   auto r = run(argv, {}, std::chrono::seconds(60));
@@ -107,14 +107,14 @@ const char* const page_objects[] = {"/index.html", "/style.css", "/img/a.png", "
 TEST(NginxClient, PlainGetOfAPageAndALargeFile) {
   NETLAB_REQUIRE_PEER(nginx_bin);
   nginx_server nginx;
-  auto page = get_json({nginx.url("/index.html"), "-o", nginx.site.dir + "/page.html"});
+  auto page = nginx_get_json({nginx.url("/index.html"), "-o", nginx.site.dir + "/page.html"});
   ASSERT_EQ(page["objects"].size(), 1u) << page.dump();
   EXPECT_EQ(page["objects"][0]["status"], 200);
   EXPECT_EQ(read_whole(nginx.site.dir + "/page.html"), read_whole(nginx.site.root + "/index.html"));
-  auto big = get_json({nginx.url("/big.bin"), "-o", nginx.site.dir + "/big.bin"});
+  auto big = nginx_get_json({nginx.url("/big.bin"), "-o", nginx.site.dir + "/big.bin"});
   EXPECT_EQ(big["objects"][0]["body_bytes"], 3 * 1024 * 1024 + 17);
   EXPECT_TRUE(read_whole(nginx.site.dir + "/big.bin") == read_whole(nginx.site.root + "/big.bin")) << "bytes differ";
-  auto missing = get_json({nginx.url("/nope.html")});
+  auto missing = nginx_get_json({nginx.url("/nope.html")});
   EXPECT_EQ(missing["objects"][0]["status"], 404);
   const auto log = nginx.log(3);
   ASSERT_EQ(log.size(), 3u);
@@ -137,7 +137,7 @@ TEST(NginxClient, KeepAliveAndPipelinedFetchTheObjectsOnOneConnection) {
     const std::string cache = nginx.site.dir + "/cache" + std::to_string(logged);
     std::vector<std::string> args{nginx.url("/index.html"), "--objects", "--cache", cache};
     args.insert(args.end(), flags.begin(), flags.end());
-    auto j = get_json(args);
+    auto j = nginx_get_json(args);
     SCOPED_TRACE(j.dump());
     ASSERT_EQ(j["objects"].size(), 4u);
     EXPECT_EQ(j["connections"], connections);
@@ -171,10 +171,10 @@ TEST(NginxClient, ConditionalGetFromTheCacheGets304) {
   NETLAB_REQUIRE_PEER(nginx_bin);
   nginx_server nginx;
   const std::string cache = nginx.site.dir + "/cache";
-  auto fill = get_json({nginx.url("/index.html"), "--objects", "--cache", cache});
+  auto fill = nginx_get_json({nginx.url("/index.html"), "--objects", "--cache", cache});
   ASSERT_EQ(fill["objects"].size(), 4u) << fill.dump();
   for (const auto& o : fill["objects"]) EXPECT_EQ(o["cache"], "stored") << o.dump();
-  auto again = get_json({nginx.url("/index.html"), "--objects", "--cache", cache, "-o", nginx.site.dir + "/page.html"});
+  auto again = nginx_get_json({nginx.url("/index.html"), "--objects", "--cache", cache, "-o", nginx.site.dir + "/page.html"});
   ASSERT_EQ(again["objects"].size(), 4u) << again.dump();
   for (const auto& o : again["objects"]) {
     EXPECT_EQ(o["status"], 304) << o.dump();
@@ -192,7 +192,7 @@ TEST(NginxClient, ConditionalGetFromTheCacheGets304) {
   write_file(nginx.site.root + "/style.css", "body { color: navy; }\n");
   std::filesystem::last_write_time(nginx.site.root + "/style.css",
                                    std::filesystem::file_time_type::clock::now() + std::chrono::seconds(5));
-  auto changed = get_json({nginx.url("/index.html"), "--objects", "--cache", cache});
+  auto changed = nginx_get_json({nginx.url("/index.html"), "--objects", "--cache", cache});
   EXPECT_EQ(changed["objects"][1]["status"], 200) << changed.dump();
   EXPECT_EQ(changed["objects"][1]["body_bytes"], 22);
 }

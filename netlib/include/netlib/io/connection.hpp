@@ -34,6 +34,9 @@ class connection {
   // Writes all bytes. Returns false when the peer is gone or the connection was closed.
   awaitable<bool> write(byte_view data);
   awaitable<bool> write(std::string_view text) { return write(as_bytes(text)); }
+  // Writes `first` then `second`, gathered into one system call where possible (a response head
+  // and its body without copying them together).
+  awaitable<bool> write(byte_view first, byte_view second);
   // Server-side TLS handshake on this connection (STARTTLS, or implicit TLS before the first byte).
   // Returns false when no TLS context was configured or the handshake failed (then the connection
   // is closed).
