@@ -118,7 +118,8 @@ void capture_reader::read_pcap_header(const std::byte* magic) {
 }
 
 std::optional<packet_record> capture_reader::next() {
-  return format_ == capture_format::pcap ? next_pcap() : next_pcapng();
+  if (format_ == capture_format::pcapng) return next_pcapng();
+  return next_pcap();
 }
 
 std::optional<packet_record> capture_reader::next_pcap() {

@@ -1,9 +1,9 @@
 // The pcapng half of capture_reader: block framing and the blocks it understands
 // (draft-ietf-opsawg-pcapng §4). See capture_reader.cpp for the theory of operation.
 // next_pcapng() first tries a fast path for the usual block, an Enhanced Packet Block that is
-// already whole in the read buffer and passes every check read_block() makes; anything else
-// (another block type, a block not yet buffered, a bad length) takes the general path, which
-// reports the same errors.
+// already whole in the read buffer and passes every check read_block() and make_record() make;
+// anything else (another block type, a block not yet buffered, a bad length, an undeclared
+// interface) takes the general path, which reports the same errors and counts the same skips.
 #include <fmt/format.h>
 
 #include <cmath>
@@ -154,28 +154,41 @@ std::optional<packet_record> capture_reader::on_obsolete_packet() {
   return make_record(u16(b + 8), ticks, 28, u32(b + 20), u32(b + 24));
 }
 
-// The checks of read_block() for one block, when it is an Enhanced Packet Block (type 6, never
-// a Section Header Block) that is already whole in the buffer; true when it was taken as block_.
-bool capture_reader::take_whole_enhanced_block() {
+// The usual block in one pass: an Enhanced Packet Block (type 6, never a Section Header Block)
+// already whole in the buffer, passing every check of read_block() and make_record(), becomes a
+// record directly; anything else returns nullopt and leaves the buffer untouched.
+std::optional<packet_record> capture_reader::next_enhanced_fast() {
   const std::size_t buffered = read_end_ - read_pos_;
-  if (buffered < 32) return false;
-  const std::byte* head = read_buffer_.data() + read_pos_;
-  if (u32(head) != 6) return false;
-  const std::uint32_t length = u32(head + 4);
-  if (length < 32 || length % 4 != 0 || length > max_block_bytes || length > buffered) return false;
-  if (u32(head + length - 4) != length) return false;
+  if (buffered < 32) return std::nullopt;
+  const std::byte* b = read_buffer_.data() + read_pos_;
+  const std::uint32_t length = u32(b + 4);
+  if (u32(b) != 6 || length < 32 || length % 4 != 0 || length > max_block_bytes || length > buffered) {
+    return std::nullopt;
+  }
+  const std::uint32_t iface = u32(b + 8);
+  const std::uint32_t caplen = u32(b + 20);
+  if (u32(b + length - 4) != length || iface >= scales_.size() || 28 + std::size_t{caplen} > length - 4) {
+    return std::nullopt;
+  }
+  const tick_scale& scale = scales_[iface];
+  if (scale.ns_per_tick == 0) return std::nullopt;  // an unusual resolution: make_record() handles it
+  read_pos_ += length;
+  offset_ += length;
   block_type_ = 6;
-  block_ = take(length);
-  return true;
+  block_ = byte_view(b, length);
+  const std::uint64_t ticks = (std::uint64_t{u32(b + 12)} << 32) | u32(b + 16);
+  packet_record rec;
+  rec.ts = from_nanoseconds(static_cast<std::int64_t>(ticks * scale.ns_per_tick + scale.offset_ns));
+  rec.interface_id = iface;
+  rec.link = interfaces_[iface].link;
+  rec.data = byte_view(b + 28, caplen);
+  rec.orig_len = u32(b + 24);
+  ++packets_;
+  return rec;
 }
 
 std::optional<packet_record> capture_reader::next_pcapng() {
-  if (take_whole_enhanced_block()) {
-    if (auto rec = on_enhanced_packet()) {
-      ++packets_;
-      return rec;
-    }
-  }
+  if (auto rec = next_enhanced_fast()) return rec;
   while (read_block()) {
     std::optional<packet_record> rec;
     switch (block_type_) {

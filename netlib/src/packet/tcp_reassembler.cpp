@@ -213,10 +213,10 @@ void tcp_reassembler::feed(const ip_address& src_ip, const ip_address& dst_ip, c
     }
     if (tcp.has(tcp_flag::ack)) f.stream(other).on_peer_ack(tcp.ack);
     f.sync();
-    report_ends(f, ts, false);
+    if (f.to_server.fin_seen() || f.to_client.fin_seen()) report_ends(f, ts, false);  // only a FIN ends a stream here
     if ((f.to_server.finished() && f.to_client.finished()) || tcp.has(tcp_flag::rst)) close_streams(f, ts);
   }
-  sweep(ts);
+  if (ts >= next_sweep_) sweep(ts);  // at most once a second of capture time
 }
 
 void tcp_reassembler::close_streams(flow& f, time_point ts) {
@@ -250,7 +250,6 @@ void tcp_reassembler::release(const flow_key& key) {
 }
 
 void tcp_reassembler::sweep(time_point now) {
-  if (now < next_sweep_) return;
   next_sweep_ = now + std::chrono::seconds(1);
   std::vector<std::pair<std::uint64_t, flow_key>> done;
   flows_.for_each([&](const flow_key& key, const std::unique_ptr<flow>& f) {

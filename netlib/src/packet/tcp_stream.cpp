@@ -44,6 +44,9 @@ void tcp_stream::on_segment(std::uint32_t seq, bool syn, bool fin, byte_view pay
   }
   if (payload.empty()) return drain(out);
   const auto offset = static_cast<std::uint64_t>(start);
+  if (offset == next_ && waiting_.empty()) {  // the usual case: the next bytes, nothing waiting
+    return deliver(next_, payload, ts, out);
+  }
   if (offset + payload.size() <= next_) {  // 1. retransmission
     retransmitted_ += payload.size();
     return;
