@@ -29,18 +29,20 @@ void trace_lines(const client_endpoint& server, std::string_view prefix, std::st
   }
 }
 
+// The peer for the Received: header, and a session id that makes queue ids
+// "<process start, hex>.<connection>.<message>" unique across restarts.
+smtp::session_info smtp_session_info(connection& conn, std::uint64_t id) {
+  static const auto started = std::chrono::duration_cast<std::chrono::seconds>(
+      std::chrono::system_clock::now().time_since_epoch()).count();
+  return {fmt::format("[{}]", conn.remote_endpoint().address().to_string()), fmt::format("{:x}.{}", started, id)};
+}
+
 }  // namespace
 
 awaitable<void> serve_smtp(connection& conn, smtp_service& service) {
   smtp::server_config config = service.config;
   config.tls_available = conn.tls_available();
-  const std::uint64_t id = service.next_session++;
-  // Queue ids "<process start, hex>.<connection>.<message>" stay unique across restarts.
-  static const auto started = std::chrono::duration_cast<std::chrono::seconds>(
-      std::chrono::system_clock::now().time_since_epoch()).count();
-  smtp::session_info info{fmt::format("[{}]", conn.remote_endpoint().address().to_string()),
-                          fmt::format("{:x}.{}", started, id)};
-  smtp::server_session session(config, info, service.users);
+  smtp::server_session session(config, smtp_session_info(conn, service.next_session++), service.users);
   input_buffer buffer;
   std::array<std::byte, 16384> chunk{};
   // Executes actions; false when the connection is done.
