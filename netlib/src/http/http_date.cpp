@@ -6,6 +6,7 @@
 #include <array>
 #include <chrono>
 #include <cstdio>
+#include <cstring>
 
 namespace netlib::http {
 namespace {
@@ -44,10 +45,52 @@ std::optional<std::int64_t> from_civil(int y, int mo, int d, int h, int mi, int 
 
 }  // namespace
 
+namespace {
+// Days since 1970-01-01 to a civil date (H. Hinnant's civil_from_days): no table, no library
+// call, a few dozen instructions.
+void date_civil_from_days(std::int64_t z, int& y, int& m, int& d) {
+  z += 719468;
+  const std::int64_t era = (z >= 0 ? z : z - 146096) / 146097;
+  const std::int64_t doe = z - era * 146097;
+  const std::int64_t yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+  const std::int64_t doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+  const std::int64_t mp = (5 * doy + 2) / 153;
+  d = static_cast<int>(doy - (153 * mp + 2) / 5 + 1);
+  m = static_cast<int>(mp < 10 ? mp + 3 : mp - 9);
+  y = static_cast<int>(yoe + era * 400 + (m <= 2 ? 1 : 0));
+}
+
+void date_put2(char* p, int v) {
+  p[0] = static_cast<char>('0' + v / 10);
+  p[1] = static_cast<char>('0' + v % 10);
+}
+}  // namespace
+
+// Called for every response (Date, Last-Modified), so it is written out by hand: the fmt and
+// <chrono> version cost about 4000 instructions a call.
 std::string format_http_date(std::int64_t t) {
-  const civil c = to_civil(t);
-  return fmt::format("{}, {:02d} {} {:04d} {:02d}:{:02d}:{:02d} GMT", day_names[static_cast<std::size_t>(c.weekday)],
-                     c.day, month_names[static_cast<std::size_t>(c.month - 1)], c.year, c.hour, c.minute, c.second);
+  constexpr std::int64_t year_1 = -62135596800, year_10000 = 253402300800;
+  if (t < year_1 || t >= year_10000) {  // outside IMF-fixdate's four digits: the general formatter
+    const civil c = to_civil(t);
+    return fmt::format("{}, {:02d} {} {:04d} {:02d}:{:02d}:{:02d} GMT", day_names[static_cast<std::size_t>(c.weekday)],
+                       c.day, month_names[static_cast<std::size_t>(c.month - 1)], c.year, c.hour, c.minute, c.second);
+  }
+  const std::int64_t days = (t >= 0 ? t : t - 86399) / 86400;
+  const std::int64_t secs = t - days * 86400;
+  int y = 0, m = 0, d = 0;
+  date_civil_from_days(days, y, m, d);
+  const int weekday = static_cast<int>(((days % 7) + 11) % 7);  // 1970-01-01 was a Thursday (4)
+  std::string out = "Sun, 00 Jan 0000 00:00:00 GMT";
+  char* p = out.data();
+  std::memcpy(p, day_names[static_cast<std::size_t>(weekday)], 3);
+  date_put2(p + 5, d);
+  std::memcpy(p + 8, month_names[static_cast<std::size_t>(m - 1)], 3);
+  date_put2(p + 12, y / 100);
+  date_put2(p + 14, y % 100);
+  date_put2(p + 17, static_cast<int>(secs / 3600));
+  date_put2(p + 20, static_cast<int>(secs / 60 % 60));
+  date_put2(p + 23, static_cast<int>(secs % 60));
+  return out;
 }
 
 std::string format_clf_date(std::int64_t t) {

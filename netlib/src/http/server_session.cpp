@@ -82,8 +82,8 @@ server_step server_session::next(byte_view input, std::int64_t wall_s) {
 server_step server_session::on_message_complete(std::int64_t wall_s) {
   in_message_ = false;
   const request_head& h = parser_.head();
-  const std::string line = fmt::format("{} {} HTTP/{}.{}", h.method, h.target, h.version.major, h.version.minor);
   if (!known_method(h.method) || !allowed(h.method)) {
+    const std::string line = fmt::format("{} {} HTTP/{}.{}", h.method, h.target, h.version.major, h.version.minor);
     const bool keep = wants_keep_alive(h);
     if (!keep) closed_ = true;
     const int status = known_method(h.method) ? 405 : 501;

@@ -23,8 +23,13 @@ namespace netlib::http {
 static_site::static_site(site_options options, file_system& files, session_store* sessions)
     : options_(std::move(options)), files_(files), sessions_(sessions) {}
 
+// Room for every field a response can get here and in finish_response (Date, Server,
+// Connection, Set-Cookie), so the list is allocated once.
+constexpr std::size_t response_field_room = 10;
+
 response_plan static_site::text_reply(int status, std::string_view message) {
   response_plan p;
+  p.head.fields.reserve(response_field_room);
   p.head.status = status;
   p.head.fields.add("Content-Type", "text/plain; charset=utf-8");
   p.head.fields.add("Content-Length", std::to_string(message.size()));
@@ -87,6 +92,7 @@ response_plan static_site::respond_file(const request_head& r, const std::string
   response_plan p;
   const std::string etag = make_etag(info.size, info.mtime_s);
   auto& f = p.head.fields;
+  f.reserve(response_field_room);
   f.add("Last-Modified", format_http_date(info.mtime_s));
   f.add("ETag", etag);
   f.add("Accept-Ranges", "bytes");

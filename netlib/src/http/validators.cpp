@@ -16,7 +16,28 @@ std::string_view opaque(std::string_view tag) {
 
 }  // namespace
 
-std::string make_etag(std::uint64_t size, std::int64_t mtime_s) { return fmt::format("\"{:x}-{:x}\"", size, mtime_s); }
+// "\"<size hex>-<mtime hex>\"" (a negative time gets a '-' before its digits, as fmt's {:x} did).
+// Built by hand: it is made for every file response.
+std::string make_etag(std::uint64_t size, std::int64_t mtime_s) {
+  const auto append_hex = [](std::string& out, std::uint64_t v) {
+    char digits[16];
+    int n = 0;
+    do {
+      digits[n++] = "0123456789abcdef"[v & 15];
+      v >>= 4;
+    } while (v != 0);
+    while (n > 0) out += digits[--n];
+  };
+  std::string out;
+  out.reserve(36);
+  out += '"';
+  append_hex(out, size);
+  out += '-';
+  if (mtime_s < 0) out += '-';
+  append_hex(out, mtime_s < 0 ? 0 - static_cast<std::uint64_t>(mtime_s) : static_cast<std::uint64_t>(mtime_s));
+  out += '"';
+  return out;
+}
 
 bool if_none_match_matches(std::string_view value, std::string_view etag) {
   if (trim_ows(value) == "*") return true;

@@ -1,6 +1,11 @@
 // Pure server pieces: dates, ranges, target paths, validators, cookies, sessions, Basic auth, CLF.
 #include <gtest/gtest.h>
 
+#include <array>
+#include <cstdio>
+#include <ctime>
+#include <vector>
+
 #include "netlib/http/access_log.hpp"
 #include "netlib/http/basic_auth.hpp"
 #include "netlib/http/byte_range.hpp"
@@ -64,6 +69,9 @@ TEST(Validators, ConditionalGetOrder) {
   http::request_head r;
   r.method = "GET";
   const std::string etag = http::make_etag(10, 1000);
+  EXPECT_EQ(etag, "\"a-3e8\"");
+  EXPECT_EQ(http::make_etag(0, 0), "\"0-0\"");
+  EXPECT_EQ(http::make_etag(0xffffffffffffffffull, -16), "\"ffffffffffffffff--10\"");
   r.fields.add("If-None-Match", "\"other\", W/" + etag);
   EXPECT_TRUE(http::not_modified(r, etag, 1000));
   r.fields.set("If-None-Match", "\"other\"");
@@ -138,4 +146,29 @@ TEST(MimeTypes, ByExtension) {
   EXPECT_EQ(http::mime_type_for("x.png"), "image/png");
   EXPECT_EQ(http::mime_type_for("noext"), "application/octet-stream");
   EXPECT_EQ(http::mime_type_for("dir.d/noext"), "application/octet-stream");
+}
+
+TEST(HttpDate, FormatAgreesWithGmtimeAcrossTheCalendar) {
+  // Leap days, century rules, the epoch, times before it, and a spread of instants up to 9999.
+  std::vector<std::int64_t> times{0, -1, 86399, 86400, 951782400, 951868800, 4107542399, 4107542400,
+                                  -62135596800, 253402300799, 1798761599, 1798761600};
+  std::uint64_t x = 88172645463325252ull;
+  for (int i = 0; i < 20000; ++i) {
+    x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+    times.push_back(static_cast<std::int64_t>(x % 315537897600ull) - 62135596800);
+  }
+  for (const std::int64_t t : times) {
+    const std::time_t tt = static_cast<std::time_t>(t);
+    std::tm tm{};
+    ASSERT_TRUE(::gmtime_r(&tt, &tm)) << t;
+    char want[64];
+    std::snprintf(want, sizeof want, "%s, %02d %s %04d %02d:%02d:%02d GMT",
+                  std::array{"Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"}[static_cast<std::size_t>(tm.tm_wday)],
+                  tm.tm_mday,
+                  std::array{"Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"}
+                      [static_cast<std::size_t>(tm.tm_mon)],
+                  tm.tm_year + 1900, tm.tm_hour, tm.tm_min, tm.tm_sec);
+    ASSERT_EQ(http::format_http_date(t), want) << t;
+    ASSERT_EQ(http::parse_http_date(want), t) << want;
+  }
 }

@@ -35,6 +35,7 @@ class fields {
   [[nodiscard]] std::size_t size() const noexcept { return lines_.size(); }
   [[nodiscard]] bool empty() const noexcept { return lines_.empty(); }
   void clear() noexcept { lines_.clear(); }
+  void reserve(std::size_t lines) { lines_.reserve(lines); }
 
  private:
   std::vector<field> lines_;
