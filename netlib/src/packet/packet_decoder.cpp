@@ -4,6 +4,10 @@
 // its layer is malformed; unknown protocols stop quietly. Ethernet, IPv4, IPv6, TCP and UDP are
 // decoded in place, into the packet's own slot (no header decoded aside and then moved in); a
 // layer that fails is reset, so the packet holds exactly the layers that decoded.
+// Fast path: the most common frame, untagged Ethernet II + IPv4 without options (not a later
+// fragment) + TCP without options, whole, is decoded in one pass by decode_plain_tcp_frame(); it
+// fills exactly what the layer decoders fill (a unit test compares both on every truncation and on
+// mutated frames). Anything else, including every malformed frame, takes the layered path.
 #include "netlib/packet/packet_decoder.hpp"
 
 #include "netlib/packet/wire.hpp"
@@ -91,11 +95,62 @@ void decode_transport(decoded_packet& p, std::uint8_t protocol, byte_view b) {
   else if (protocol == ip_protocol::icmpv6) keep(p, decode_icmp(b, true), p.transport);
 }
 
+// The fast path: true when `f` was an untagged Ethernet/IPv4/TCP frame without IP or TCP options
+// whose headers are all present and valid, now decoded into p; false (p untouched) otherwise.
+// Each field is what decode_ethernet_into (RFC 894), decode_ipv4_into (RFC 791 §3.1) and
+// decode_tcp_into (RFC 9293 §3.1) would give for such a frame.
+bool decode_plain_tcp_frame(decoded_packet& p, byte_view f) {
+  if (f.size() < 14 + 20 + 20 || wire::be16(f.data() + 12) != ethertype::ipv4) return false;
+  const std::byte* ip = f.data() + 14;
+  const std::uint16_t total = wire::be16(ip + 2);
+  const std::uint16_t frag = wire::be16(ip + 6);
+  if (wire::u8(ip) != 0x45 || wire::u8(ip + 9) != ip_protocol::tcp || (frag & 0x1fff) != 0) return false;
+  if (total != 0 && total < 20 + 20) return false;  // too short for a TCP header: the layered path says why
+  const std::size_t ip_end = std::min<std::size_t>(total == 0 ? f.size() - 14 : total, f.size() - 14);
+  const std::byte* tcp = ip + 20;
+  if (ip_end < 40 || wire::u8(tcp + 12) >> 4 != 5) return false;
+  ethernet_frame& e = p.ethernet.emplace();
+  e.dst = mac_address::from_bytes(f.data());
+  e.src = mac_address::from_bytes(f.data() + 6);
+  e.ethertype = ethertype::ipv4;
+  e.header_length = 14;
+  e.payload = f.subspan(14);
+  p.ethertype = ethertype::ipv4;
+  ipv4_header& h = p.network.emplace<ipv4_header>();
+  h.header_length = 20;
+  h.tos = wire::u8(ip + 1);
+  h.total_length = total;
+  h.identification = wire::be16(ip + 4);
+  h.dont_fragment = (frag & 0x4000) != 0;
+  h.more_fragments = (frag & 0x2000) != 0;
+  h.ttl = wire::u8(ip + 8);
+  h.protocol = ip_protocol::tcp;
+  h.checksum = wire::be16(ip + 10);
+  h.src = ip_address::v4_from_bytes(ip + 12);
+  h.dst = ip_address::v4_from_bytes(ip + 16);
+  h.options = byte_view(ip + 20, 0);
+  h.truncated = total > f.size() - 14;
+  h.payload = byte_view(tcp, ip_end - 20);
+  tcp_header& t = p.transport.emplace<tcp_header>();
+  t.src_port = wire::be16(tcp);
+  t.dst_port = wire::be16(tcp + 2);
+  t.seq = wire::be32(tcp + 4);
+  t.ack = wire::be32(tcp + 8);
+  t.header_length = 20;
+  t.flags = wire::u8(tcp + 13);
+  t.window = wire::be16(tcp + 14);
+  t.checksum = wire::be16(tcp + 16);
+  t.urgent = wire::be16(tcp + 18);
+  t.payload = byte_view(tcp + 20, ip_end - 40);
+  return true;
+}
+
 }  // namespace
 
 decoded_packet decode_packet(link_type link, byte_view frame) {
   decoded_packet p;
   p.link = link;
+  if (link == link_type::ethernet && decode_plain_tcp_frame(p, frame)) return p;
   const byte_view net = decode_link(p, frame);
   if (p.error) return p;
   if (p.ethertype == ethertype::arp) {

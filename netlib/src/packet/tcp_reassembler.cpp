@@ -1,8 +1,8 @@
 // TCP conversations.
 //
 // Theory of operation: flows_ maps the unordered 4-tuple to a flow (conversation + one tcp_stream
-// per direction). The key is the two endpoints in a fixed order (canonical_before: any total order
-// will do, this one compares machine words) and flows_ is a flat open-addressing table, so a packet
+// per direction). The key is the two endpoints as machine words in a fixed order (any total order
+// will do; this one compares the words) and flows_ is a flat open-addressing table, so a packet
 // costs one hash and usually one slot; the flow remembers which key side is its client, so the
 // direction of a packet needs no address comparison. A packet on an unknown tuple opens a conversation whose client is the SYN sender
 // (the SYN-ACK receiver, or else the first packet's sender). Each packet then: updates counters,
@@ -90,45 +90,15 @@ tcp_conversation_state advance(const tcp_conversation& c, tcp_direction d, const
 
 }  // namespace
 
-namespace {
-
-// One endpoint folded into 64 bits with word loads and multiplies (the octet-by-octet
-// std::hash<endpoint> costs ~100 instructions per endpoint, and every packet hashes a key).
-std::uint64_t fold(const endpoint& e) noexcept {
-  std::uint64_t lo = 0, hi = 0;
-  std::memcpy(&lo, e.address.octets.data(), 8);
-  std::memcpy(&hi, e.address.octets.data() + 8, 8);
-  hi ^= (std::uint64_t{e.port} << 1) | (e.address.v6 ? 1U : 0U);
-  return (lo * 0x9e3779b97f4a7c15ULL) ^ std::rotl(hi * 0xc2b2ae3d27d4eb4fULL, 29);
-}
-
-bool same(const endpoint& x, const endpoint& y) noexcept {
-  return x.port == y.port && x.address.v6 == y.address.v6 &&
-         std::memcmp(x.address.octets.data(), y.address.octets.data(), 16) == 0;  // inlined: constant size
-}
-
-// A total order of endpoints that is cheap to compute (address as two machine words, then port,
-// then family); it only decides which endpoint is a flow key's `a`.
-bool canonical_before(const endpoint& x, const endpoint& y) noexcept {
-  std::uint64_t x0 = 0, x1 = 0, y0 = 0, y1 = 0;
-  std::memcpy(&x0, x.address.octets.data(), 8);
-  std::memcpy(&x1, x.address.octets.data() + 8, 8);
-  std::memcpy(&y0, y.address.octets.data(), 8);
-  std::memcpy(&y1, y.address.octets.data() + 8, 8);
-  if (x0 != y0) return x0 < y0;
-  if (x1 != y1) return x1 < y1;
-  if (x.port != y.port) return x.port < y.port;
-  return x.address.v6 < y.address.v6;
-}
-
-}  // namespace
-
 bool tcp_reassembler::flow_key_equal::operator()(const flow_key& x, const flow_key& y) const noexcept {
-  return same(x.a, y.a) && same(x.b, y.b);
+  return x.a_lo == y.a_lo && x.a_hi == y.a_hi && x.b_lo == y.b_lo && x.b_hi == y.b_hi && x.a_port == y.a_port &&
+         x.b_port == y.b_port && x.families == y.families;
 }
 
 std::uint64_t tcp_reassembler::flow_key_hash::operator()(const flow_key& k) const noexcept {
-  std::uint64_t h = fold(k.a) ^ std::rotl(fold(k.b), 17);
+  const std::uint64_t ports = (std::uint64_t{k.a_port} << 17U) ^ (std::uint64_t{k.b_port} << 2U) ^ k.families;
+  std::uint64_t h = (k.a_lo * 0x9e3779b97f4a7c15ULL) ^ std::rotl(k.a_hi * 0xc2b2ae3d27d4eb4fULL, 29) ^
+                    std::rotl((k.b_lo ^ ports) * 0x165667b19e3779f9ULL, 17) ^ std::rotl(k.b_hi * 0x94d049bb133111ebULL, 43);
   h ^= h >> 32;  // the high bits reach the slot index too
   h *= 0xd6e8feb86659fd93ULL;
   return h ^ (h >> 32);
@@ -148,8 +118,8 @@ void tcp_reassembler::feed(const decoded_packet& packet, time_point ts) {
   ++ignored_;
 }
 
-tcp_reassembler::flow& tcp_reassembler::open(const flow_key& key, const endpoint& src, const endpoint& dst,
-                                             const tcp_header& tcp, time_point ts) {
+tcp_reassembler::flow& tcp_reassembler::open(const flow_key& key, bool src_is_a, const endpoint& src,
+                                             const endpoint& dst, const tcp_header& tcp, time_point ts) {
   if (flows_.size() >= limits_.max_conversations && !flows_.empty()) {  // the least recent goes (ties: the oldest)
     const flow* oldest = nullptr;
     flow_key oldest_key;
@@ -172,17 +142,30 @@ tcp_reassembler::flow& tcp_reassembler::open(const flow_key& key, const endpoint
   c.state = syn ? (ack ? tcp_conversation_state::syn_received : tcp_conversation_state::syn_sent)
                 : tcp_conversation_state::established;
   c.first_ts = ts;
-  f->client_is_a = same(c.client, key.a);
-  f->client_is_b = same(c.client, key.b);
+  const bool client_is_src = !(syn && ack);
+  const bool one_endpoint = key.a_lo == key.b_lo && key.a_hi == key.b_hi && key.a_port == key.b_port &&
+                            (key.families == 0 || key.families == 3);
+  f->client_is_a = one_endpoint || client_is_src == src_is_a;
+  f->client_is_b = one_endpoint || client_is_src != src_is_a;
   visitor_.on_open(c);
   return *flows_.insert(key, std::move(f));
 }
 
 void tcp_reassembler::feed(const ip_address& src_ip, const ip_address& dst_ip, const tcp_header& tcp, time_point ts) {
-  const endpoint src{src_ip, tcp.src_port};
-  const endpoint dst{dst_ip, tcp.dst_port};
-  const bool src_is_a = !canonical_before(dst, src);
-  const flow_key key = src_is_a ? flow_key{src, dst} : flow_key{dst, src};
+  // The key straight from the address words (no endpoint built unless a conversation opens).
+  std::uint64_t s_lo = 0, s_hi = 0, d_lo = 0, d_hi = 0;
+  std::memcpy(&s_lo, src_ip.octets.data(), 8);
+  std::memcpy(&s_hi, src_ip.octets.data() + 8, 8);
+  std::memcpy(&d_lo, dst_ip.octets.data(), 8);
+  std::memcpy(&d_hi, dst_ip.octets.data() + 8, 8);
+  const bool dst_first = d_lo != s_lo             ? d_lo < s_lo
+                         : d_hi != s_hi           ? d_hi < s_hi
+                         : tcp.dst_port != tcp.src_port ? tcp.dst_port < tcp.src_port
+                                                  : dst_ip.v6 < src_ip.v6;
+  const bool src_is_a = !dst_first;
+  const auto fam = [](bool a_v6, bool b_v6) { return static_cast<std::uint8_t>((a_v6 ? 1U : 0U) | (b_v6 ? 2U : 0U)); };
+  const flow_key key = src_is_a ? flow_key{s_lo, s_hi, d_lo, d_hi, tcp.src_port, tcp.dst_port, fam(src_ip.v6, dst_ip.v6)}
+                                : flow_key{d_lo, d_hi, s_lo, s_hi, tcp.dst_port, tcp.src_port, fam(dst_ip.v6, src_ip.v6)};
   std::unique_ptr<flow>* found = flows_.find(key);
   if (found != nullptr && tcp.has(tcp_flag::syn) && !tcp.has(tcp_flag::ack)) {
     const auto& old = **found;
@@ -192,7 +175,8 @@ void tcp_reassembler::feed(const ip_address& src_ip, const ip_address& dst_ip, c
       found = nullptr;
     }
   }
-  flow& f = found == nullptr ? open(key, src, dst, tcp, ts) : **found;
+  flow& f = found == nullptr ? open(key, src_is_a, endpoint{src_ip, tcp.src_port}, endpoint{dst_ip, tcp.dst_port}, tcp, ts)
+                              : **found;
   const bool from_client = src_is_a ? f.client_is_a : f.client_is_b;
   const auto dir = from_client ? tcp_direction::client_to_server : tcp_direction::server_to_client;
   auto& stats = f.stats(dir);

@@ -69,8 +69,12 @@ class tcp_reassembler {
 
  private:
   struct flow;
+  // The two endpoints as machine words (address octets 0..7 and 8..15, port, family), endpoint a
+  // before b in the order of (lo, hi, port, family).
   struct flow_key {
-    endpoint a, b;  // a before b in a fixed order of endpoints (see canonical_order in the .cpp)
+    std::uint64_t a_lo = 0, a_hi = 0, b_lo = 0, b_hi = 0;
+    std::uint16_t a_port = 0, b_port = 0;
+    std::uint8_t families = 0;  // bit 0: a is IPv6, bit 1: b is IPv6
     friend bool operator==(const flow_key&, const flow_key&) = default;
   };
   struct flow_key_hash {
@@ -79,7 +83,8 @@ class tcp_reassembler {
   struct flow_key_equal {  // == without the library memcmp calls of the defaulted operator
     bool operator()(const flow_key& x, const flow_key& y) const noexcept;
   };
-  flow& open(const flow_key& key, const endpoint& src, const endpoint& dst, const tcp_header& tcp, time_point ts);
+  flow& open(const flow_key& key, bool src_is_a, const endpoint& src, const endpoint& dst, const tcp_header& tcp,
+             time_point ts);
   void close_streams(flow& f, time_point ts);
   void report_ends(flow& f, time_point ts, bool all);
   void release(const flow_key& key);
