@@ -157,7 +157,10 @@ std::optional<packet_record> capture_reader::on_obsolete_packet() {
 // The usual block in one pass: an Enhanced Packet Block (type 6, never a Section Header Block)
 // already whole in the buffer, passing every check of read_block() and make_record(), becomes a
 // record directly; anything else returns nullopt and leaves the buffer untouched.
+template <bool big_endian>
 std::optional<packet_record> capture_reader::next_enhanced_fast() {
+  // The section's byte order as a template argument: no test of big_endian_ per field.
+  const auto u32 = [](const std::byte* p) { return big_endian ? packet::wire::be32(p) : packet::wire::le32(p); };
   const std::size_t buffered = read_end_ - read_pos_;
   if (buffered < 32) return std::nullopt;
   const std::byte* b = read_buffer_.data() + read_pos_;
@@ -188,7 +191,7 @@ std::optional<packet_record> capture_reader::next_enhanced_fast() {
 }
 
 std::optional<packet_record> capture_reader::next_pcapng() {
-  if (auto rec = next_enhanced_fast()) return rec;
+  if (auto rec = big_endian_ ? next_enhanced_fast<true>() : next_enhanced_fast<false>()) return rec;
   while (read_block()) {
     std::optional<packet_record> rec;
     switch (block_type_) {

@@ -40,8 +40,8 @@ std::size_t forwarding_table::dynamic_size(port_id port) const noexcept {
   return port < lists_.size() ? lists_[port].size : 0;
 }
 
-void forwarding_table::link_back(node_index n, port_id port) {
-  port_list& list = list_of(port);
+inline void forwarding_table::link_back(node_index n, port_id port) {
+  port_list& list = port < lists_.size() ? lists_[port] : list_of(port);
   node& x = nodes_[n];
   x.port = port;
   x.prev = list.back;
@@ -51,7 +51,7 @@ void forwarding_table::link_back(node_index n, port_id port) {
   ++list.size;
 }
 
-void forwarding_table::unlink(node_index n) {
+inline void forwarding_table::unlink(node_index n) {
   node& x = nodes_[n];
   port_list& list = lists_[x.port];
   (x.prev == none ? list.front : nodes_[x.prev].next) = x.next;

@@ -111,7 +111,7 @@ void learning_switch::receive(port_id in, byte_view frame, time_point now, forwa
   check_port(in);
   d.clear();
   now_ = std::max(now_, now);
-  table_.expire(now_, d.events);  // §7.9.2 aging, before this frame is looked at
+  if (table_.may_expire_by(now_)) table_.expire(now_, d.events);  // §7.9.2 aging, before this frame is looked at
   auto malformed = decode_frame_header_into(frame, d.header.emplace());  // decoded in place
   if (malformed) {
     d.header.reset();
@@ -185,7 +185,7 @@ void learning_switch::finish(port_id in, std::size_t size, forwarding_decision& 
     if (e.tagging == egress_tagging::untagged && had_tag) out_size -= vlan_tag_size;
     tx.tx_bytes += out_size;
   }
-  count_events(d.events);
+  if (!d.events.empty()) count_events(d.events);
 }
 
 void learning_switch::count_events(const std::vector<fdb_event>& events) {

@@ -61,6 +61,7 @@ class capture_reader {
   void read_pcap_header(const std::byte* magic);
   std::optional<packet_record> next_pcap();
   std::optional<packet_record> next_pcapng();
+  template <bool big_endian>
   std::optional<packet_record> next_enhanced_fast();  // a complete, well-formed EPB already buffered
   bool read_block();  // false at a clean or truncated end
   bool fill(std::size_t n);  // at least n unread bytes in the read buffer; false at the end
