@@ -57,15 +57,17 @@ struct tcp_reassembler::flow {
   tcp_direction_stats& stats(tcp_direction d) {
     return d == tcp_direction::client_to_server ? conv.to_server : conv.to_client;
   }
+  void sync(tcp_direction d) {  // the stream's counters into the conversation's
+    auto& s = stats(d);
+    const auto& st = stream(d);
+    s.payload_bytes = st.delivered_bytes();
+    s.gap_bytes = st.gap_bytes();
+    s.gaps = st.gaps();
+    s.retransmitted_bytes = st.retransmitted_bytes();
+  }
   void sync() {
-    for (auto d : {tcp_direction::client_to_server, tcp_direction::server_to_client}) {
-      auto& s = stats(d);
-      const auto& st = stream(d);
-      s.payload_bytes = st.delivered_bytes();
-      s.gap_bytes = st.gap_bytes();
-      s.gaps = st.gaps();
-      s.retransmitted_bytes = st.retransmitted_bytes();
-    }
+    sync(tcp_direction::client_to_server);
+    sync(tcp_direction::server_to_client);
   }
 };
 
@@ -196,7 +198,7 @@ void tcp_reassembler::feed(const ip_address& src_ip, const ip_address& dst_ip, c
                                dir == tcp_direction::client_to_server ? f.to_server_sink : f.to_client_sink);
     }
     if (tcp.has(tcp_flag::ack)) f.stream(other).on_peer_ack(tcp.ack);
-    f.sync();
+    f.sync(dir);  // only this direction's stream delivered (the peer's ACK changes no counter)
     if (f.to_server.fin_seen() || f.to_client.fin_seen()) report_ends(f, ts, false);  // only a FIN ends a stream here
     if ((f.to_server.finished() && f.to_client.finished()) || tcp.has(tcp_flag::rst)) close_streams(f, ts);
   }

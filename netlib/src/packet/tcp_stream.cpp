@@ -9,6 +9,8 @@
 //   3. starts above next_: it waits in `waiting_` (keyed by offset; a longer copy replaces a
 //      shorter one at the same offset); if the waiting bytes exceed the limit, the hole before the
 //      first waiting segment is reported as a gap and skipped.
+// The usual segment, case 2 with no SYN/FIN, starting exactly at next_ and nothing waiting, is
+// delivered by the inline on_segment() in the header without reaching on_other_segment().
 // Sequence numbers are unwrapped relative to next_ with a signed 32-bit difference (RFC 9293
 // §3.4 comparisons), which is correct across 2^32 wrap-around.
 #include "netlib/packet/tcp_stream.hpp"
@@ -23,7 +25,8 @@ std::int64_t tcp_stream::unwrap(std::uint32_t seq) const noexcept {
   return static_cast<std::int64_t>(next_) + diff;
 }
 
-void tcp_stream::on_segment(std::uint32_t seq, bool syn, bool fin, byte_view payload, time_point ts, const sink& out) {
+void tcp_stream::on_other_segment(std::uint32_t seq, bool syn, bool fin, byte_view payload, time_point ts,
+                                  const sink& out) {
   if (syn) {
     syn_seen_ = true;
     if (!isn_) isn_ = seq;
@@ -65,12 +68,6 @@ void tcp_stream::on_peer_ack(std::uint32_t ack) noexcept {
   if (!base_) return;
   const std::int64_t a = unwrap(ack);
   if (a > 0 && static_cast<std::uint64_t>(a) > acked_) acked_ = static_cast<std::uint64_t>(a);
-}
-
-void tcp_stream::deliver(std::uint64_t offset, byte_view bytes, time_point ts, const sink& out) {
-  next_ = offset + bytes.size();
-  delivered_ += bytes.size();
-  if (out.data && !bytes.empty()) out.data(bytes, ts);
 }
 
 void tcp_stream::store(std::uint64_t offset, byte_view bytes, time_point ts) {

@@ -28,8 +28,15 @@ class tcp_stream {
 
   explicit tcp_stream(std::size_t max_buffered_bytes = 1 << 20) : max_buffered_(max_buffered_bytes) {}
 
-  // A segment of this direction: its sequence number, flags and payload.
-  void on_segment(std::uint32_t seq, bool syn, bool fin, byte_view payload, time_point ts, const sink& out);
+  // A segment of this direction: its sequence number, flags and payload. Inline for the usual
+  // segment (no SYN or FIN, the next expected bytes, nothing waiting): delivered as it is.
+  void on_segment(std::uint32_t seq, bool syn, bool fin, byte_view payload, time_point ts, const sink& out) {
+    if (!syn && !fin && base_ && !payload.empty() && waiting_.empty() &&
+        seq == static_cast<std::uint32_t>(*base_ + next_)) {
+      return deliver(next_, payload, ts, out);
+    }
+    on_other_segment(seq, syn, fin, payload, ts, out);
+  }
   // The peer acknowledged up to `ack` (used to detect data lost before the capture saw it).
   void on_peer_ack(std::uint32_t ack) noexcept;
   // End of this direction (connection closed or capture over): reports the holes before the
@@ -55,7 +62,12 @@ class tcp_stream {
     time_point ts;
   };
   [[nodiscard]] std::int64_t unwrap(std::uint32_t seq) const noexcept;
-  void deliver(std::uint64_t offset, byte_view bytes, time_point ts, const sink& out);
+  void on_other_segment(std::uint32_t seq, bool syn, bool fin, byte_view payload, time_point ts, const sink& out);
+  void deliver(std::uint64_t offset, byte_view bytes, time_point ts, const sink& out) {
+    next_ = offset + bytes.size();
+    delivered_ += bytes.size();
+    if (out.data && !bytes.empty()) out.data(bytes, ts);
+  }
   void store(std::uint64_t offset, byte_view bytes, time_point ts);
   void drain(const sink& out);
   void skip_to(std::uint64_t offset, time_point ts, const sink& out);
