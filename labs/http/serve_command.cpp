@@ -76,6 +76,7 @@ std::unique_ptr<serve_context> make_context(const serve_options& o) {
 int run_serve(const serve_options& o) {
   auto so = netlib::server_cli::make_server_options(o.server);
   so.implicit_tls = so.tls != nullptr;
+  so.defer_accept = true;  // HTTP and TLS clients speak first
   auto ctx = make_context(o);
   so.busy_reply = netlib::http::make_text_response(503, "503 Service Unavailable: too many connections\n", true,
                                                    static_cast<std::int64_t>(std::time(nullptr)), "netlab-http");

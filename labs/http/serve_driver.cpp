@@ -10,7 +10,8 @@
 //      larger file part sent with sendfile(2) (no copy through user space) or, under TLS, read
 //      and written in 64 KiB pieces.
 //   5. Closing after a reply: shut down our side and drain what the client still sends for a
-//      moment, so the kernel does not reset the connection before the client read the reply.
+//      moment, so the kernel does not reset the connection before the client read the reply;
+//      after a response to a request that asked to be the last, with no unread input, at once.
 #include "serve_driver.hpp"
 
 #include <sys/sendfile.h>
@@ -147,6 +148,18 @@ io::awaitable<void> linger_close(io::connection& c) {
   c.close();
 }
 
+// After a response the client asked to be the last (Connection: close, HTTP/1.0): it sends nothing
+// more (RFC 9112 §9.6), so with no unread input the connection is closed at once. Unread input
+// would make the kernel reset the connection, which can destroy the response before the client
+// reads it: then, and under TLS, linger.
+io::awaitable<void> close_after_last(io::connection& c, bool input_buffered) {
+  if (!input_buffered && !c.tls_active() && c.available() == 0) {
+    c.close();
+    co_return;
+  }
+  co_await linger_close(c);
+}
+
 // The client's address for the access log, asked of the kernel once per connection and only when
 // a log is written.
 class remote_host {
@@ -216,7 +229,7 @@ io::awaitable<void> handle_connection(io::connection& c, serve_context& ctx) {
         break;
       }
     } else if (!co_await serve_one(c, ctx, session, std::get<http::serve_request>(step.action), started, peer)) {
-      if (c.is_open()) co_await linger_close(c);
+      if (c.is_open()) co_await close_after_last(c, !buf.empty());
       break;
     }
     started = wall_now();

@@ -36,8 +36,7 @@ struct connection::state {
     closed = true;
     boost::system::error_code ec;
     timer.cancel();
-    socket.shutdown(tcp::socket::shutdown_both, ec);
-    socket.close(ec);
+    socket.close(ec);  // sends FIN (RST if unread input remains) and cancels pending operations
   }
 };
 
@@ -57,8 +56,10 @@ awaitable<void> connection::watchdog(std::shared_ptr<state> s) {
 
 connection::connection(tcp::socket socket, std::shared_ptr<ssl::context> tls, std::chrono::milliseconds idle_timeout)
     : state_(std::make_shared<state>(std::move(socket), std::move(tls), idle_timeout)) {
+#ifndef __linux__
   boost::system::error_code ec;
-  state_->socket.set_option(tcp::no_delay(true), ec);
+  state_->socket.set_option(tcp::no_delay(true), ec);  // Linux: inherited from the listener (tcp_server)
+#endif
   asio::co_spawn(state_->socket.get_executor(), watchdog(state_), asio::detached);
 }
 
@@ -154,6 +155,11 @@ void connection::set_idle_timeout(std::chrono::milliseconds idle) {
 void connection::set_deadline(std::optional<steady::time_point> deadline) {
   state_->total_deadline = deadline;
   state_->timer.cancel();
+}
+std::size_t connection::available() const {
+  boost::system::error_code ec;
+  const std::size_t n = state_->socket.available(ec);
+  return ec ? 0 : n;
 }
 tcp::endpoint connection::remote_endpoint() const {
   boost::system::error_code ec;

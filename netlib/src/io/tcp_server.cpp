@@ -4,11 +4,15 @@
 // writes and watchdog all run on one thread. In the shared_pool model there is one context run by
 // every thread and each socket is created on its own strand, which gives the same guarantee. Live sessions are registered (id -> executor + weak
 // state) so stop() can close each on its own executor. Over max_connections, a connection gets
-// busy_reply and is closed. stop() closes the listener and every connection and releases the work
+// busy_reply and is closed. TCP_NODELAY is set once on the listener (accepted sockets inherit it
+// on Linux), TCP_DEFER_ACCEPT too when asked (defer_accept). stop() closes the listener and every connection and releases the work
 // guards; run() returns when every context has run out of work.
 #include "netlib/io/tcp_server.hpp"
 
+#include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
 
 #include <iostream>
 #include <map>
@@ -68,6 +72,13 @@ struct tcp_server::impl {
     const tcp::endpoint ep(addr, options.port);
     acceptor.open(ep.protocol(), ec);
     if (!ec) acceptor.set_option(tcp::acceptor::reuse_address(true), ec);
+    if (!ec) acceptor.set_option(tcp::no_delay(true), ec);  // inherited by accepted sockets (Linux)
+#ifdef TCP_DEFER_ACCEPT
+    if (!ec && options.defer_accept) {  // an optimisation only: ignored where refused
+      const int seconds = 5;
+      ::setsockopt(acceptor.native_handle(), IPPROTO_TCP, TCP_DEFER_ACCEPT, &seconds, sizeof seconds);
+    }
+#endif
     if (!ec) acceptor.bind(ep, ec);
     if (!ec) acceptor.listen(asio::socket_base::max_listen_connections, ec);
     if (ec) {

@@ -52,6 +52,8 @@ class connection {
   void set_idle_timeout(std::chrono::milliseconds idle);
   // A total deadline, or nullopt to clear it.
   void set_deadline(std::optional<steady::time_point> deadline);
+  // Bytes received by the kernel and not read yet (raw TCP bytes, so encrypted ones under TLS).
+  [[nodiscard]] std::size_t available() const;
   [[nodiscard]] tcp::endpoint remote_endpoint() const;
   [[nodiscard]] tcp::endpoint local_endpoint() const;
   [[nodiscard]] asio::any_io_executor executor();

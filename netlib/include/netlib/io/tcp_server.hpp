@@ -7,6 +7,7 @@
 //
 // Limits: max_connections (over the cap, busy_reply is sent and the connection closed), the idle
 // timeout of every connection, and raising RLIMIT_NOFILE as far as the system allows.
+// Every accepted connection has TCP_NODELAY (set on the listener, which Linux passes on).
 // Threads: threads > 1 runs one io_context on every thread with a strand per connection (model
 // shared_pool, the default), or one io_context per thread with connections spread round-robin;
 // tests/bench/runner measures both (docs/performance.md): the pool was the faster one.
@@ -37,6 +38,10 @@ struct server_options {
   bool handle_signals = true;              // SIGINT/SIGTERM stop the server
   bool print_listening = true;             // "listening on HOST:PORT" on stdout, flushed
   thread_model model = thread_model::shared_pool;
+  // For protocols where the client speaks first (HTTP, implicit TLS): Linux TCP_DEFER_ACCEPT, so a
+  // connection is accepted once its first bytes have arrived (the first read then never waits).
+  // Never for FTP, SMTP, POP3, whose servers greet first.
+  bool defer_accept = false;
 };
 
 using connection_handler = std::function<awaitable<void>(connection&)>;
