@@ -1,6 +1,7 @@
 // `lab-http serve --root DIR`: options -> serve_context -> netlib::io::tcp_server.
 #include "serve_command.hpp"
 
+#include <csignal>
 #include <fstream>
 #include <random>
 #include <sstream>
@@ -74,6 +75,9 @@ std::unique_ptr<serve_context> make_context(const serve_options& o) {
 }
 
 int run_serve(const serve_options& o) {
+  // sendfile(2) has no MSG_NOSIGNAL: a client that resets the connection mid-file must cost an
+  // EPIPE, not the process.
+  ::signal(SIGPIPE, SIG_IGN);
   auto so = netlib::server_cli::make_server_options(o.server);
   so.implicit_tls = so.tls != nullptr;
   so.defer_accept = true;  // HTTP and TLS clients speak first

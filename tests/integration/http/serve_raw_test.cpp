@@ -2,6 +2,11 @@
 // pipelined requests answered in order, the request-head deadline (slowloris), the connection cap.
 #include <gtest/gtest.h>
 
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
 #include <array>
 #include <chrono>
 #include <thread>
@@ -106,6 +111,43 @@ TEST(ServeRaw, ConnectionCapAnswers503) {
   ASSERT_GT(held.read_some(buf), 0u);  // the first connection is being served and stays open
   const std::string reply = send_and_read(server.address, "GET / HTTP/1.1\r\nHost: x\r\n\r\n");
   EXPECT_EQ(reply.rfind("HTTP/1.1 503 ", 0), 0u) << reply;
+}
+
+}  // namespace
+
+namespace {
+
+// Clients that reset the connection in the middle of a large file (sendfile under way) cost the
+// server an EPIPE, never the process (sendfile(2) raises SIGPIPE unless it is ignored).
+TEST(ServeRaw, ClientsResettingMidFileDoNotStopTheServer) {
+  site_dir site;
+  running_server server(site);
+  const auto port = static_cast<unsigned short>(process::port_of(server.address));
+  for (int i = 0; i < 30; ++i) {
+    const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    ASSERT_GE(fd, 0);
+    sockaddr_in addr{};
+    addr.sin_family = AF_INET;
+    addr.sin_port = htons(port);
+    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    ASSERT_EQ(::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr), 0);
+    const std::string req = "GET /big.bin HTTP/1.1\r\nHost: x\r\n\r\nGET /big.bin HTTP/1.1\r\nHost: x\r\n\r\n";
+    ASSERT_EQ(::send(fd, req.data(), req.size(), MSG_NOSIGNAL), static_cast<ssize_t>(req.size()));
+    // Read part of the file so that the server is in the middle of it, its socket buffer full and
+    // waiting to be writable again, when the reset comes.
+    char buf[65536];
+    std::size_t got = 0;
+    for (int reads = 0; reads < 10000 && got < (512u << 10); ++reads) {
+      const ssize_t n = ::recv(fd, buf, sizeof buf, 0);
+      ASSERT_GT(n, 0);
+      got += static_cast<std::size_t>(n);
+    }
+    const linger reset{1, 0};
+    ::setsockopt(fd, SOL_SOCKET, SO_LINGER, &reset, sizeof reset);
+    ::close(fd);  // RST with most of the file unsent
+  }
+  const std::string reply = send_and_read(server.address, "GET /style.css HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+  EXPECT_EQ(reply.rfind("HTTP/1.1 200 OK", 0), 0u) << reply.substr(0, 100);
 }
 
 }  // namespace
