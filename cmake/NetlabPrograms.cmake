@@ -1,8 +1,11 @@
 # netlab_program(NAME SOURCES... [LIBS ...]): one lab or tool binary, built into bin/.
 #
 # Every program file includes CLI11 (through netlib/app/program.hpp), which is header-only and
-# costs about 6 s of compile time per file; the heavy third-party headers are therefore
-# precompiled once per program (Boost.Asio too for programs on netlib::io).
+# costs about 6 s of compile time per file. A program is therefore compiled as unity batches
+# (cmake/NetlabUnity.cmake), and the heavy third-party headers are precompiled once per program
+# (Boost.Asio too for programs on netlib::io). Measured on lab-delay (9 files, one batch, 2 cores):
+# the batch compiles in 22 s of CPU with the precompiled header and 67 s without; the header
+# itself costs about 20 s.
 function(netlab_program name)
   cmake_parse_arguments(P "" "" "SOURCES;LIBS" ${ARGN})
   add_executable(${name} ${P_SOURCES} ${P_UNPARSED_ARGUMENTS})
@@ -11,6 +14,7 @@ function(netlab_program name)
   if("netlib::io" IN_LIST P_LIBS)
     list(APPEND headers "${PROJECT_SOURCE_DIR}/netlib/include/netlib/io/asio.hpp")
   endif()
+  netlab_unity(${name})
   target_precompile_headers(${name} PRIVATE ${headers})
   install(TARGETS ${name} RUNTIME DESTINATION bin)
   set_property(GLOBAL APPEND PROPERTY NETLAB_PROGRAMS ${name})
