@@ -22,7 +22,7 @@ using netlib::units::format_bps;
 using netlib::units::format_seconds;
 constexpr double full_frame_bytes = 1514, full_payload_bytes = 1448;
 
-struct flags {
+struct analyze_flags {
   std::string capture;
   double rate = 0;
   bool json = false;
@@ -58,7 +58,7 @@ void print_direction(const char* name, const direction_timing& d, double rate) {
                            rate > 0 ? fmt::format("   (model 1514·8/R = {})", format_seconds(full_frame_bytes * 8 / rate)) : "");
 }
 
-int run(const flags& f) {
+int run_analyze(const analyze_flags& f) {
   auto reader = netlib::capture::capture_reader::open(f.capture);
   tcp_timing timing;
   netlib::packet::tcp_reassembler reassembler(timing);
@@ -107,7 +107,7 @@ int run(const flags& f) {
 }  // namespace
 
 void add_analyze_command(CLI::App& app) {
-  auto f = std::make_shared<flags>();
+  auto f = std::make_shared<analyze_flags>();
   auto* cmd = netlib::app::add_command(app, "analyze",
                                        "Per TCP connection in a capture: handshake RTT, RTT samples, goodput, inter-arrival",
                                        "lab-delay analyze transfer.pcapng --rate 10Mbps");
@@ -117,7 +117,7 @@ void add_analyze_command(CLI::App& app) {
   netlib::app::add_json_flag(*cmd, f->json);
   netlib::app::set_action(*cmd, [f] {
     try {
-      return run(*f);
+      return run_analyze(*f);
     } catch (const netlib::capture::capture_error& e) {
       throw netlib::app::failure(e.what());
     }

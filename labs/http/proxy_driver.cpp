@@ -29,7 +29,7 @@ namespace http = netlib::http;
 
 namespace {
 
-std::int64_t wall_now() { return static_cast<std::int64_t>(std::time(nullptr)); }
+std::int64_t unix_now_s() { return static_cast<std::int64_t>(std::time(nullptr)); }
 
 struct origin_result {
   received_response response;
@@ -40,7 +40,7 @@ struct origin_result {
 
 origin_result fetch_origin(const http::url& u, const http::request_head& req, std::chrono::milliseconds timeout) {
   origin_result r;
-  r.request_s = wall_now();
+  r.request_s = unix_now_s();
   try {
     origin_connection conn(u, timeout, true, {});
     conn.connect();
@@ -50,7 +50,7 @@ origin_result fetch_origin(const http::url& u, const http::request_head& req, st
     r.error = e.what();
     r.timed_out = r.error.find("timed out") != std::string::npos;
   }
-  r.response_s = wall_now();
+  r.response_s = unix_now_s();
   return r;
 }
 
@@ -83,7 +83,7 @@ std::string client_bytes(http::response_head head, const std::string& body, cons
   head.fields.set("X-Cache", x_cache);
   head.version = {1, 1};
   head.reason.clear();
-  keep = session.finish_response(req, head, wall_now());
+  keep = session.finish_response(req, head, unix_now_s());
   if (!date.empty()) head.fields.set("Date", date);  // a proxy keeps the origin's Date
   return http::serialize(head) + (bodiless ? std::string() : body);
 }
@@ -101,7 +101,7 @@ std::string stats_json(proxy_context& ctx) {
 }
 
 std::string local_reply(int status, std::string_view text, const http::fields& extra = {}) {
-  return http::make_text_response(status, text, false, wall_now(), "netlab-proxy", extra);
+  return http::make_text_response(status, text, false, unix_now_s(), "netlab-proxy", extra);
 }
 
 struct proxied {
@@ -154,7 +154,7 @@ io::awaitable<proxied> proxy_request(proxy_context& ctx, const http::server_sess
   }
   proxied out;
   if (stored) {
-    const std::int64_t age = http::current_age(stored->head, stored->request_s, stored->response_s, wall_now());
+    const std::int64_t age = http::current_age(stored->head, stored->request_s, stored->response_s, unix_now_s());
     if (http::can_serve_fresh(req, stored->head, age)) {
       ++ctx.counters.hits;
       co_return serve_hit(*stored, age, req, session);
@@ -200,7 +200,7 @@ io::awaitable<void> handle_proxy_connection(io::connection& c, proxy_context& ct
   netlib::input_buffer buf;
   std::array<std::byte, 16384> chunk;
   for (int rounds = 0; rounds < 10'000'000; ++rounds) {
-    auto step = session.next(buf.data(), wall_now());
+    auto step = session.next(buf.data(), unix_now_s());
     buf.consume(step.consumed);
     if (std::holds_alternative<http::need_more>(step.action)) {
       const std::size_t n = co_await c.read_some(chunk);

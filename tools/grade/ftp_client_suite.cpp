@@ -17,7 +17,7 @@
 
 namespace netlab::grade {
 
-namespace {
+namespace ftp_client_suite_local {
 
 constexpr const char* remote_name = "netlab.bin";
 
@@ -182,9 +182,10 @@ check_result identical_check(const std::string& got, const std::string& source, 
   return c;
 }
 
-}  // namespace
+}  // namespace ftp_client_suite_local
 
 suite_result run_ftp_client_suite(ftp_client_options o) {
+  using namespace ftp_client_suite_local;
   temp_folder server("ftp");
   temp_folder client("client");
   std::filesystem::create_directories(server.path + "/root");

@@ -17,7 +17,7 @@
 
 namespace netlab::grade {
 
-namespace {
+namespace ftp_suite_local {
 
 using netlib::ftp::reply;
 
@@ -223,9 +223,10 @@ const ftp_check checks[] = {
      quit_closes},
 };
 
-}  // namespace
+}  // namespace ftp_suite_local
 
 suite_result run_ftp_suite(const ftp_options& options) {
+  using namespace ftp_suite_local;
   suite_result result{"ftp", options.host + ":" + std::to_string(options.port), {}};
   for (const auto& spec : checks) {
     auto c = make_check(spec.name, spec.rule, spec.description, spec.weight);

@@ -13,7 +13,7 @@
 
 namespace netlab::grade {
 
-namespace {
+namespace http_client_suite_local {
 
 constexpr const char* site_index =
     "<html><head><title>netlab</title></head><body>\n<p>hello from netlab-grade</p>\n"
@@ -159,9 +159,10 @@ check_result conditional_check(const http_context& x) {
   return c;
 }
 
-}  // namespace
+}  // namespace http_client_suite_local
 
 suite_result run_http_client_suite(http_client_options o) {
+  using namespace http_client_suite_local;
   temp_folder site("site");
   temp_folder client("client");
   if (o.root.empty()) {

@@ -15,7 +15,7 @@
 
 namespace netlab::grade {
 
-namespace {
+namespace pop3_client_suite_local {
 
 const std::vector<std::string>& maildrop() {
   static const std::vector<std::string> messages{
@@ -161,9 +161,10 @@ void prepare_maildrop(const std::string& root) {
   }
 }
 
-}  // namespace
+}  // namespace pop3_client_suite_local
 
 suite_result run_pop3_client_suite(pop3_client_options o) {
+  using namespace pop3_client_suite_local;
   if (o.messages.empty()) o.messages = {1, 2};
   temp_folder server("pop3");
   temp_folder client("client");

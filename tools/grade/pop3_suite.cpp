@@ -16,7 +16,7 @@
 
 namespace netlab::grade {
 
-namespace {
+namespace pop3_suite_local {
 
 using netlib::pop3::response;
 
@@ -204,9 +204,10 @@ const pop3_check checks[] = {
     {"quit_closes", "RFC 1939 §6", "QUIT answers +OK and the server closes the connection", 1, quit_closes},
 };
 
-}  // namespace
+}  // namespace pop3_suite_local
 
 suite_result run_pop3_suite(const pop3_options& options) {
+  using namespace pop3_suite_local;
   suite_result result{"pop3", options.host + ":" + std::to_string(options.port), {}};
   for (const auto& spec : checks) {
     auto c = make_check(spec.name, spec.rule, spec.description, spec.weight);

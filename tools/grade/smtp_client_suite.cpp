@@ -15,7 +15,7 @@
 
 namespace netlab::grade {
 
-namespace {
+namespace smtp_client_suite_local {
 
 constexpr const char* message_body =
     "Hello from netlab-grade.\r\n"
@@ -187,9 +187,10 @@ check_result crlf_check(const smtp_context& x) {
   return c.passed ? c : fail(c, "the client sent nothing", "", "EHLO ... CRLF");
 }
 
-}  // namespace
+}  // namespace smtp_client_suite_local
 
 suite_result run_smtp_client_suite(smtp_client_options o) {
+  using namespace smtp_client_suite_local;
   if (o.recipients.empty()) o.recipients.push_back("alice@example.org");
   temp_folder server("smtp");
   temp_folder client("client");

@@ -11,7 +11,7 @@
 
 namespace netlab::grade {
 
-namespace {
+namespace smtp_suite_local {
 
 struct step {
   std::string line;         // sent with CRLF appended by the script builder; empty: read only
@@ -141,9 +141,10 @@ const std::vector<smtp_check>& smtp_checks() {
   return checks;
 }
 
-}  // namespace
+}  // namespace smtp_suite_local
 
 suite_result run_smtp_suite(const smtp_options& options) {
+  using namespace smtp_suite_local;
   suite_result result{"smtp", options.host + ":" + std::to_string(options.port), {}};
   for (const auto& spec : smtp_checks()) {
     auto c = make_check(spec.name, spec.rule, spec.description, spec.weight);

@@ -21,7 +21,7 @@
 
 namespace netlab::grade {
 
-namespace {
+namespace switch_suite_local {
 
 struct frame_decision {
   std::string decision;
@@ -137,9 +137,10 @@ check_result complete_check(const decisions_map& reference, const decisions_map&
   return c;
 }
 
-}  // namespace
+}  // namespace switch_suite_local
 
 suite_result run_switch_suite(const switch_options& o) {
+  using namespace switch_suite_local;
   std::vector<std::string> argv{o.lab_switch, "replay", o.capture, "--json"};
   argv.insert(argv.end(), o.switch_args.begin(), o.switch_args.end());
   const auto ref = netlib::app::run(argv);

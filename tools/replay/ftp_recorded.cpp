@@ -41,7 +41,7 @@ std::string endpoint_host(const std::string& endpoint) {
   return host;
 }
 
-namespace {
+namespace ftp_recorded_local {
 
 std::vector<ftp::reply> parse_replies(const std::string& server) {
   ftp::reply_parser parser;
@@ -103,9 +103,10 @@ struct data_finder {
   }
 };
 
-}  // namespace
+}  // namespace ftp_recorded_local
 
 ftp_dialogue read_ftp_dialogue(const recorded_conversation& control, const std::vector<recorded_conversation>& all) {
+  using namespace ftp_recorded_local;
   ftp_dialogue d;
   d.client_host = endpoint_host(control.client_endpoint);
   d.server_host = endpoint_host(control.server_endpoint);

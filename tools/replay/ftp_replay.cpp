@@ -53,7 +53,7 @@ std::string normalise_listing(std::string_view verb, const std::string& data) {
   return out;
 }
 
-namespace {
+namespace ftp_replay_local {
 
 struct live_state {
   ftp_control control;
@@ -193,9 +193,10 @@ exchange_diff greeting_diff(const ftp_dialogue& d, live_state& st) {
   return e;
 }
 
-}  // namespace
+}  // namespace ftp_replay_local
 
 conversation_result replay_ftp(const recorded_conversation& c, const ftp_dialogue& d, const target_options& t) {
+  using namespace ftp_replay_local;
   conversation_result result{c.id, c.client_endpoint, c.server_endpoint, "ftp", {}, {}, {}};
   if (!d.greeting) {
     result.skipped = "no FTP greeting in the server stream";

@@ -38,7 +38,7 @@ std::string guess_protocol(const recorded_conversation& c) {
   return "unknown";
 }
 
-namespace {
+namespace http_replay_local {
 
 struct request_span {
   std::size_t begin = 0;
@@ -133,9 +133,10 @@ void compare(exchange_diff& e) {
   }
 }
 
-}  // namespace
+}  // namespace http_replay_local
 
 conversation_result replay_http(const recorded_conversation& c, const target_options& t) {
+  using namespace http_replay_local;
   conversation_result result{c.id, c.client_endpoint, c.server_endpoint, "http", {}, {}, {}};
   const auto requests = split_requests(c.client);
   const auto recorded = recorded_responses(c.server, requests);

@@ -42,7 +42,7 @@ std::string without_received(const std::string& message) {
   return out;
 }
 
-namespace {
+namespace pop3_replay_local {
 
 struct command_line {
   std::size_t begin = 0;
@@ -141,9 +141,10 @@ void compare(exchange_diff& e) {
   }
 }
 
-}  // namespace
+}  // namespace pop3_replay_local
 
 conversation_result replay_pop3(const recorded_conversation& c, const target_options& t) {
+  using namespace pop3_replay_local;
   conversation_result result{c.id, c.client_endpoint, c.server_endpoint, "pop3", {}, {}, {}};
   pop3::response_parser recorded_parser;
   std::size_t at = 0;

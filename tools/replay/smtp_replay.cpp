@@ -14,7 +14,7 @@
 
 namespace netlab::replay {
 
-namespace {
+namespace smtp_replay_local {
 
 std::vector<netlib::smtp::reply> recorded_replies(const std::string& server) {
   netlib::smtp::reply_parser parser;
@@ -69,9 +69,10 @@ exchange_diff code_diff(std::size_t index, std::string label, int recorded, std:
   return e;
 }
 
-}  // namespace
+}  // namespace smtp_replay_local
 
 conversation_result replay_smtp(const recorded_conversation& c, const target_options& t) {
+  using namespace smtp_replay_local;
   conversation_result result{c.id, c.client_endpoint, c.server_endpoint, "smtp", {}, {}, {}};
   const auto replies = recorded_replies(c.server);
   const auto units = split_units(c.client, replies);

@@ -10,7 +10,7 @@
 #include "tour.hpp"
 
 namespace netlab::tour {
-namespace {
+namespace steps_servers_local {
 
 namespace fs = std::filesystem;
 
@@ -146,9 +146,10 @@ void grade_and_replay(const context& ctx) {
   ctx.say("netlab-replay: " + last);
 }
 
-}  // namespace
+}  // namespace steps_servers_local
 
 std::vector<step> server_steps() {
+  using namespace steps_servers_local;
   return {
       {"lab-http", "web server: curl over one connection, conditional GET, lab-http get with the model", http_serve},
       {"lab-http", "transactions in a recorded session (304, 206, 401, cookies)", http_analyze},

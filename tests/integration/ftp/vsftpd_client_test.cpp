@@ -12,7 +12,7 @@
 
 using namespace ftp_it;
 
-namespace {
+namespace vsftpd_client_test_local {
 
 const char* const vsftpd_bin = "/usr/sbin/vsftpd";
 
@@ -125,4 +125,4 @@ TEST(ClientVsftpd, RefusalsAreOneLineErrors) {
   EXPECT_NE(r.err.find("553"), std::string::npos) << r.err;
 }
 
-}  // namespace
+}  // namespace vsftpd_client_test_local

@@ -12,7 +12,7 @@
 #include "support/peers.hpp"
 #include "support/process.hpp"
 
-namespace {
+namespace replay_http_test_local {
 
 using namespace netlab::test;
 
@@ -120,4 +120,4 @@ TEST(ReplayHttp, NoServerIsADifferenceNotACrash) {
   EXPECT_NE(d.find("no response now: cannot connect"), std::string::npos) << d;
 }
 
-}  // namespace
+}  // namespace replay_http_test_local

@@ -15,7 +15,7 @@
 
 #include "support/process.hpp"
 
-namespace {
+namespace replay_pop3_test_local {
 
 using namespace netlab::test;
 
@@ -113,4 +113,4 @@ TEST(ReplayPop3, RejectedPasswordIsNamed) {
   EXPECT_EQ(j["conversations"][0]["exchanges"][2]["differences"][0], "status: recorded +OK, now -ERR");
 }
 
-}  // namespace
+}  // namespace replay_pop3_test_local

@@ -11,7 +11,7 @@
 
 #include "support/process.hpp"
 
-namespace {
+namespace replay_smtp_test_local {
 
 using namespace netlab::test;
 
@@ -60,4 +60,4 @@ TEST(ReplaySmtp, MissingUserIsFoundAndNamed) {
   EXPECT_EQ(ex[4]["differences"], nlohmann::json::array({"reply code: recorded 250, now 550"}));
 }
 
-}  // namespace
+}  // namespace replay_smtp_test_local

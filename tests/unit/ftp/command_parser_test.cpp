@@ -6,7 +6,7 @@
 using namespace netlib;
 using namespace netlib::ftp;
 
-namespace {
+namespace command_parser_test_local {
 std::vector<command_result> parse_all(const netlab::test::pieces& pieces, std::size_t max_line = 2048) {
   command_parser p(max_line);
   input_buffer buf;
@@ -22,9 +22,10 @@ std::vector<command_result> parse_all(const netlab::test::pieces& pieces, std::s
   }
   return out;
 }
-}  // namespace
+}  // namespace command_parser_test_local
 
 TEST(CommandParser, VerbsAreCaseInsensitiveArgumentsKept) {
+  using namespace command_parser_test_local;
   auto r = parse_all({"user Alice\r\nRetr my file.txt\r\nnoop\r\n"});
   ASSERT_EQ(r.size(), 3u);
   EXPECT_EQ(r[0].value, (command{"USER", "Alice"}));
@@ -33,6 +34,7 @@ TEST(CommandParser, VerbsAreCaseInsensitiveArgumentsKept) {
 }
 
 TEST(CommandParser, AnySplitGivesTheSameCommands) {
+  using namespace command_parser_test_local;
   const std::string input = "USER ftp\r\nPASS x@y\r\nEPRT |1|127.0.0.1|5000|\nQUIT\r\n";
   netlab::test::for_each_split(input, [](const netlab::test::pieces& p) {
     auto r = parse_all(p);
@@ -43,12 +45,14 @@ TEST(CommandParser, AnySplitGivesTheSameCommands) {
 }
 
 TEST(CommandParser, TruncationsNeedMore) {
+  using namespace command_parser_test_local;
   netlab::test::for_each_prefix("STOR a b\r\n", [](std::string_view prefix) {
     EXPECT_TRUE(parse_all({prefix}).empty()) << prefix;
   });
 }
 
 TEST(CommandParser, BadLines) {
+  using namespace command_parser_test_local;
   auto r = parse_all({"\r\nXY\r\nABCDE x\r\nR3TR a\r\nUS\0R\r\n"});
   ASSERT_EQ(r.size(), 4u);
   for (auto& x : r) EXPECT_EQ(x.status, command_status::bad_line);
@@ -56,6 +60,7 @@ TEST(CommandParser, BadLines) {
 }
 
 TEST(CommandParser, OverLongLineIsReportedOnceAndSkipped) {
+  using namespace command_parser_test_local;
   const std::string input = "RETR " + std::string(100, 'a') + "\r\nNOOP\r\n";
   netlab::test::for_each_split(input, [](const netlab::test::pieces& p) {
     auto r = parse_all(p, 32);
@@ -67,12 +72,14 @@ TEST(CommandParser, OverLongLineIsReportedOnceAndSkipped) {
 }
 
 TEST(CommandParser, TelnetInterruptBeforeAbor) {
+  using namespace command_parser_test_local;
   auto r = parse_all({"\xff\xf4\xff\xf2" "ABOR\r\n"});
   ASSERT_EQ(r.size(), 1u);
   EXPECT_EQ(r[0].value.verb, "ABOR");
 }
 
 TEST(CommandSerialize, WithAndWithoutArgument) {
+  using namespace command_parser_test_local;
   EXPECT_EQ(serialize(command{"PASV", ""}), "PASV\r\n");
   EXPECT_EQ(serialize(command{"CWD", "a b"}), "CWD a b\r\n");
 }

@@ -6,7 +6,7 @@
 using namespace netlib;
 using namespace netlib::ftp;
 
-namespace {
+namespace reply_parser_test_local {
 // Feeds pieces through one parser, keeping unconsumed bytes the way a driver does.
 std::vector<reply> parse_all(const netlab::test::pieces& pieces, bool* error = nullptr) {
   reply_parser p;
@@ -27,9 +27,10 @@ std::vector<reply> parse_all(const netlab::test::pieces& pieces, bool* error = n
   }
   return out;
 }
-}  // namespace
+}  // namespace reply_parser_test_local
 
 TEST(ReplyParser, SingleLine) {
+  using namespace reply_parser_test_local;
   auto r = parse_all({"220 ready\r\n"});
   ASSERT_EQ(r.size(), 1u);
   EXPECT_EQ(r[0].code, 220);
@@ -37,6 +38,7 @@ TEST(ReplyParser, SingleLine) {
 }
 
 TEST(ReplyParser, CodeOnlyAndBareLf) {
+  using namespace reply_parser_test_local;
   auto r = parse_all({"200\r\n331 go\n"});
   ASSERT_EQ(r.size(), 2u);
   EXPECT_EQ(r[0].code, 200);
@@ -44,6 +46,7 @@ TEST(ReplyParser, CodeOnlyAndBareLf) {
 }
 
 TEST(ReplyParser, MultiLineAnySplit) {
+  using namespace reply_parser_test_local;
   const std::string input = "211-Features:\r\n EPSV\r\n211-MDTM\r\n123 not the end\r\n211 End\r\n226 Done\r\n";
   netlab::test::for_each_split(input, [](const netlab::test::pieces& p) {
     auto r = parse_all(p);
@@ -55,6 +58,7 @@ TEST(ReplyParser, MultiLineAnySplit) {
 }
 
 TEST(ReplyParser, EveryTruncationNeedsMore) {
+  using namespace reply_parser_test_local;
   const std::string input = "230-Welcome\r\n to here\r\n230 Logged in\r\n";
   netlab::test::for_each_prefix(input, [](std::string_view prefix) {
     bool error = false;
@@ -64,6 +68,7 @@ TEST(ReplyParser, EveryTruncationNeedsMore) {
 }
 
 TEST(ReplyParser, MalformedIsStickyError) {
+  using namespace reply_parser_test_local;
   reply_parser p;
   auto r = p.next(as_bytes("hello\r\n220 ok\r\n"));
   EXPECT_EQ(r.status, reply_status::error);
@@ -75,6 +80,7 @@ TEST(ReplyParser, MalformedIsStickyError) {
 }
 
 TEST(ReplyParser, LimitsOnLineLengthAndLineCount) {
+  using namespace reply_parser_test_local;
   reply_parser p(reply_parser_limits{.max_line = 64, .max_lines = 3});
   EXPECT_EQ(p.next(as_bytes(std::string(100, '2'))).status, reply_status::error);
   reply_parser q(reply_parser_limits{.max_line = 64, .max_lines = 3});
@@ -82,6 +88,7 @@ TEST(ReplyParser, LimitsOnLineLengthAndLineCount) {
 }
 
 TEST(ReplySerialize, SingleAndMultiLine) {
+  using namespace reply_parser_test_local;
   EXPECT_EQ(serialize(reply(200, "ok")), "200 ok\r\n");
   EXPECT_EQ(serialize(reply(211, std::vector<std::string>{"Features:", " SIZE", "End"})),
             "211-Features:\r\n SIZE\r\n211 End\r\n");
