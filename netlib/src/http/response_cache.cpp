@@ -1,12 +1,14 @@
-// Theory of operation: a list in recency order plus a hash index into it. find() moves the entry
-// to the front; put() replaces an existing entry, then evicts from the back until the total fits.
-// Invariant: bytes_ == sum of cost over the list <= total_, and each cost <= per_object_.
+// Theory of operation: entries live in a byte_lru (netlib/core/byte_lru.hpp) under the total
+// budget; this class adds the per-object cap and the cost of a response (body and header lines).
 #include "netlib/http/response_cache.hpp"
+
+#include <algorithm>
+#include <utility>
 
 namespace netlib::http {
 
 response_cache::response_cache(std::size_t total_bytes, std::size_t max_object_bytes)
-    : total_(total_bytes), per_object_(std::min(max_object_bytes, total_bytes)) {}
+    : per_object_(std::min(max_object_bytes, total_bytes)), entries_(total_bytes) {}
 
 std::size_t response_cache::cost_of(const std::string& key, const cached_response& v) {
   std::size_t c = key.size() + v.body.size() + 64;
@@ -15,34 +17,19 @@ std::size_t response_cache::cost_of(const std::string& key, const cached_respons
 }
 
 std::optional<cached_response> response_cache::find(const std::string& key) {
-  const auto it = index_.find(key);
-  if (it == index_.end()) return std::nullopt;
-  lru_.splice(lru_.begin(), lru_, it->second);
-  return it->second->value;
+  if (const auto* v = entries_.find(key)) return *v;
+  return std::nullopt;
 }
 
-void response_cache::erase(const std::string& key) {
-  const auto it = index_.find(key);
-  if (it == index_.end()) return;
-  bytes_ -= it->second->cost;
-  lru_.erase(it->second);
-  index_.erase(it);
-}
+void response_cache::erase(const std::string& key) { entries_.erase(key); }
 
 bool response_cache::put(const std::string& key, cached_response value) {
-  erase(key);
   const std::size_t cost = cost_of(key, value);
-  if (cost > per_object_) return false;
-  while (bytes_ + cost > total_ && !lru_.empty()) {
-    bytes_ -= lru_.back().cost;
-    index_.erase(lru_.back().key);
-    lru_.pop_back();
-    ++evictions_;
+  if (cost > per_object_) {
+    entries_.erase(key);
+    return false;
   }
-  lru_.push_front({key, std::move(value), cost});
-  index_[key] = lru_.begin();
-  bytes_ += cost;
-  return true;
+  return entries_.put(key, std::move(value), cost);
 }
 
 }  // namespace netlib::http

@@ -6,12 +6,11 @@
 // Least recently used entries are evicted to keep the total cost under a byte budget.
 #include <cstddef>
 #include <cstdint>
-#include <list>
 #include <memory>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 
+#include "netlib/core/byte_lru.hpp"
 #include "netlib/http/static_site.hpp"
 
 namespace netlib::http {
@@ -43,7 +42,7 @@ class file_cache {
   // with another stamp is dropped. nullptr on a miss.
   std::shared_ptr<const cached_file> find(const std::string& path, const file_stamp& current);
   // Any entry for `path`, without validation (to learn whether a stat is worth making).
-  [[nodiscard]] bool contains(const std::string& path) const { return index_.contains(path); }
+  [[nodiscard]] bool contains(const std::string& path) const { return entries_.contains(path); }
   // Stores (or replaces) the entry; false when it may not be cached (see admissible).
   bool put(const std::string& path, std::shared_ptr<const cached_file> file, std::int64_t now_ns);
   void erase(const std::string& path);
@@ -55,25 +54,15 @@ class file_cache {
   [[nodiscard]] bool admissible(const cached_file& file, std::int64_t now_ns) const;
   static constexpr std::int64_t default_settle_ns = 2'000'000'000;
 
-  [[nodiscard]] std::size_t bytes() const noexcept { return bytes_; }
-  [[nodiscard]] std::size_t size() const noexcept { return index_.size(); }
+  [[nodiscard]] std::size_t bytes() const noexcept { return entries_.bytes(); }
+  [[nodiscard]] std::size_t size() const noexcept { return entries_.size(); }
   [[nodiscard]] std::size_t max_file_bytes() const noexcept { return max_file_; }
-  [[nodiscard]] std::uint64_t evictions() const noexcept { return evictions_; }
+  [[nodiscard]] std::uint64_t evictions() const noexcept { return entries_.evictions(); }
 
  private:
-  struct item {
-    std::string path;
-    std::shared_ptr<const cached_file> file;
-    std::size_t cost = 0;
-  };
-  using lru_list = std::list<item>;
-
   std::size_t total_, max_file_;
   std::int64_t settle_ns_;
-  std::size_t bytes_ = 0;
-  std::uint64_t evictions_ = 0;
-  lru_list lru_;  // front: most recently used
-  std::unordered_map<std::string, lru_list::iterator> index_;
+  byte_lru<std::shared_ptr<const cached_file>> entries_;
 };
 
 }  // namespace netlib::http

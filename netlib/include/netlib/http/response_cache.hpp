@@ -3,11 +3,10 @@
 // total size and one per object (RFC 9111 leaves eviction to the cache). No I/O, no clock.
 #include <cstddef>
 #include <cstdint>
-#include <list>
 #include <optional>
 #include <string>
-#include <unordered_map>
 
+#include "netlib/core/byte_lru.hpp"
 #include "netlib/http/message.hpp"
 
 namespace netlib::http {
@@ -27,23 +26,15 @@ class response_cache {
   // Stores or replaces; false when the object is over the per-object cap (nothing stored then).
   bool put(const std::string& key, cached_response value);
   void erase(const std::string& key);
-  [[nodiscard]] std::size_t bytes() const noexcept { return bytes_; }
-  [[nodiscard]] std::size_t size() const noexcept { return index_.size(); }
-  [[nodiscard]] std::uint64_t evictions() const noexcept { return evictions_; }
+  [[nodiscard]] std::size_t bytes() const noexcept { return entries_.bytes(); }
+  [[nodiscard]] std::size_t size() const noexcept { return entries_.size(); }
+  [[nodiscard]] std::uint64_t evictions() const noexcept { return entries_.evictions(); }
 
  private:
-  struct item {
-    std::string key;
-    cached_response value;
-    std::size_t cost = 0;
-  };
   static std::size_t cost_of(const std::string& key, const cached_response& v);
 
-  std::size_t total_, per_object_;
-  std::size_t bytes_ = 0;
-  std::uint64_t evictions_ = 0;
-  std::list<item> lru_;  // front: most recently used
-  std::unordered_map<std::string, std::list<item>::iterator> index_;
+  std::size_t per_object_;
+  byte_lru<cached_response> entries_;
 };
 
 }  // namespace netlib::http
