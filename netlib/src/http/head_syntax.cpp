@@ -51,15 +51,6 @@ std::optional<errc> parse_field_line(std::string_view line, fields& out) {
 
 }  // namespace
 
-bool is_tchar(char c) noexcept {
-  if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || is_digit(c)) return true;
-  switch (c) {
-    case '!': case '#': case '$': case '%': case '&': case '\'': case '*': case '+': case '-':
-    case '.': case '^': case '_': case '`': case '|': case '~': return true;
-    default: return false;
-  }
-}
-
 bool is_token(std::string_view s) noexcept {
   if (s.empty()) return false;
   for (char c : s)
@@ -129,8 +120,8 @@ section_scan find_section_end(std::string_view in, std::size_t max_bytes) {
 }
 
 std::optional<errc> check_bare_cr(std::string_view head) {
-  for (std::size_t i = 0; i < head.size(); ++i)
-    if (head[i] == '\r' && (i + 1 == head.size() || head[i + 1] != '\n')) return errc::bare_cr;  // §2.2
+  for (std::size_t i = head.find('\r'); i != std::string_view::npos; i = head.find('\r', i + 1))
+    if (i + 1 == head.size() || head[i + 1] != '\n') return errc::bare_cr;  // §2.2
   return std::nullopt;
 }
 

@@ -75,6 +75,17 @@ std::string format_http_date(std::int64_t t) {
     return fmt::format("{}, {:02d} {} {:04d} {:02d}:{:02d}:{:02d} GMT", day_names[static_cast<std::size_t>(c.weekday)],
                        c.day, month_names[static_cast<std::size_t>(c.month - 1)], c.year, c.hour, c.minute, c.second);
   }
+  // Date changes once a second and a busy file's Last-Modified repeats: the last two answers
+  // are kept per thread.
+  struct memo {
+    std::int64_t t = 0;
+    bool set = false;
+    char text[29];
+  };
+  thread_local memo memos[2];
+  thread_local unsigned next_memo = 0;
+  for (const memo& kept : memos)
+    if (kept.set && kept.t == t) return std::string(kept.text, sizeof kept.text);
   const std::int64_t days = (t >= 0 ? t : t - 86399) / 86400;
   const std::int64_t secs = t - days * 86400;
   int y = 0, m = 0, d = 0;
@@ -90,6 +101,10 @@ std::string format_http_date(std::int64_t t) {
   date_put2(p + 17, static_cast<int>(secs / 3600));
   date_put2(p + 20, static_cast<int>(secs / 60 % 60));
   date_put2(p + 23, static_cast<int>(secs % 60));
+  memo& slot = memos[next_memo++ % 2];
+  slot.t = t;
+  slot.set = true;
+  std::memcpy(slot.text, out.data(), sizeof slot.text);
   return out;
 }
 

@@ -2,11 +2,21 @@
 #include "netlib/http/mime_types.hpp"
 
 #include <array>
+#include <cstdint>
 #include <utility>
 
-#include "netlib/http/fields.hpp"
 
 namespace netlib::http {
+
+namespace {
+// An extension of up to 7 bytes, lower-cased, and its length as one number: one comparison per
+// table entry.
+constexpr std::uint64_t extension_key(std::string_view ext) noexcept {
+  std::uint64_t key = ext.size();
+  for (const char c : ext) key = (key << 8) | static_cast<unsigned char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+  return key;
+}
+}  // namespace
 
 std::string_view mime_type_for(std::string_view path) noexcept {
   static constexpr std::array<std::pair<std::string_view, std::string_view>, 22> table{{
@@ -27,8 +37,15 @@ std::string_view mime_type_for(std::string_view path) noexcept {
   const std::size_t dot = name.rfind('.');
   if (dot == std::string_view::npos) return "application/octet-stream";
   const std::string_view ext = name.substr(dot + 1);
-  for (const auto& [e, type] : table)
-    if (iequals(e, ext)) return type;
+  if (ext.empty() || ext.size() > 5) return "application/octet-stream";  // the longest known: "woff2"
+  static constexpr auto keys = [] {
+    std::array<std::uint64_t, table.size()> k{};
+    for (std::size_t i = 0; i < table.size(); ++i) k[i] = extension_key(table[i].first);
+    return k;
+  }();
+  const std::uint64_t key = extension_key(ext);
+  for (std::size_t i = 0; i < keys.size(); ++i)
+    if (keys[i] == key) return table[i].second;
   return "application/octet-stream";
 }
 

@@ -1,6 +1,8 @@
 // Serializers for RFC 9112 heads and chunked framing.
 #include "netlib/http/serializer.hpp"
 
+#include <cstring>
+
 #include <fmt/format.h>
 
 #include "netlib/http/status.hpp"
@@ -24,33 +26,40 @@ std::string serialize(const request_head& r) {
   return out;
 }
 
-// Every response goes through here, so the common case (one-digit versions, a three-digit status)
-// is appended by hand into one allocation sized up front.
+// Every response goes through here, so it is written with one allocation and plain copies: the
+// status line (by hand in the common case: one-digit versions, a three-digit status), then each
+// field line.
 std::string serialize(const response_head& r) {
   const std::string_view reason = r.reason.empty() ? reason_phrase(r.status) : std::string_view(r.reason);
-  std::size_t size = 17 + reason.size() + 2;
-  for (const auto& line : r.fields.lines()) size += line.name.size() + line.value.size() + 4;
-  std::string out;
-  out.reserve(size);
+  const bool common = r.version.major >= 0 && r.version.major <= 9 && r.version.minor >= 0 && r.version.minor <= 9 &&
+                      r.status >= 0 && r.status <= 999;
   const auto digit = [](int v) { return static_cast<char>('0' + v); };
-  if (r.version.major >= 0 && r.version.major <= 9 && r.version.minor >= 0 && r.version.minor <= 9 && r.status >= 0 &&
-      r.status <= 999) {
-    out += "HTTP/";
-    out += digit(r.version.major);
-    out += '.';
-    out += digit(r.version.minor);
-    out += ' ';
-    out += digit(r.status / 100);
-    out += digit(r.status / 10 % 10);
-    out += digit(r.status % 10);
-    out += ' ';
-    out += reason;
-    out += "\r\n";
+  const char start[] = {'H', 'T', 'T', 'P', '/', digit(r.version.major), '.', digit(r.version.minor), ' ',
+                        digit(r.status / 100), digit(r.status / 10 % 10), digit(r.status % 10), ' '};
+  const std::string other =
+      common ? std::string() : fmt::format("HTTP/{}.{} {:03d} {}\r\n", r.version.major, r.version.minor, r.status, reason);
+  std::size_t size = (common ? sizeof start + reason.size() + 2 : other.size()) + 2;
+  for (const auto& f : r.fields.lines()) size += f.name.size() + f.value.size() + 4;
+  std::string out(size, '\0');
+  char* p = out.data();
+  const auto put = [&p](std::string_view text) {
+    std::memcpy(p, text.data(), text.size());
+    p += text.size();
+  };
+  if (common) {
+    put(std::string_view(start, sizeof start));
+    put(reason);
+    put("\r\n");
   } else {
-    out = fmt::format("HTTP/{}.{} {:03d} {}\r\n", r.version.major, r.version.minor, r.status, reason);
+    put(other);
   }
-  append_fields(out, r.fields);
-  out += "\r\n";
+  for (const auto& f : r.fields.lines()) {
+    put(f.name);
+    put(": ");
+    put(f.value);
+    put("\r\n");
+  }
+  put("\r\n");
   return out;
 }
 

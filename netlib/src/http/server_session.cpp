@@ -96,7 +96,7 @@ server_step server_session::on_message_complete(std::int64_t wall_s) {
     const std::string body = fmt::format("{}: {}\n", http::status{status}, h.method);
     return {send_reply{make_text_response(status, body, !keep, wall_s, options_.server_name, extra), status, !keep, line}, 0};
   }
-  return {serve_request{h, std::move(body_)}, 0};
+  return {serve_request{parser_.take_head(), std::move(body_)}, 0};
 }
 
 bool server_session::finish_response(const request_head& request, response_head& response, std::int64_t wall_s) const {

@@ -3,8 +3,6 @@
 // refused instead of being allowed to form new segments.
 #include "netlib/http/target_path.hpp"
 
-#include <vector>
-
 namespace netlib::http {
 namespace {
 
@@ -15,26 +13,32 @@ int hex(char c) {
   return -1;
 }
 
+// Appends the decoding of `s` to `out`; false on a malformed escape ("%", "%4", "%zz").
+bool percent_decode_append(std::string_view s, std::string& out) {
+  for (;;) {
+    const std::size_t pct = s.find('%');
+    out.append(s.substr(0, pct));
+    if (pct == std::string_view::npos) return true;
+    if (pct + 2 >= s.size()) return false;  // "%" or "%4" at the end
+    const int hi = hex(s[pct + 1]);
+    const int lo = hex(s[pct + 2]);
+    if (hi < 0 || lo < 0) return false;
+    out += static_cast<char>(hi * 16 + lo);
+    s.remove_prefix(pct + 3);
+  }
+}
+
 }  // namespace
 
 std::optional<std::string> percent_decode(std::string_view s) {
   std::string out;
   out.reserve(s.size());
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    if (s[i] != '%') {
-      out += s[i];
-      continue;
-    }
-    if (i + 2 >= s.size()) return std::nullopt;  // "%" or "%4" at the end
-    const int hi = hex(s[i + 1]);
-    const int lo = hex(s[i + 2]);
-    if (hi < 0 || lo < 0) return std::nullopt;
-    out += static_cast<char>(hi * 16 + lo);
-    i += 2;
-  }
+  if (!percent_decode_append(s, out)) return std::nullopt;
   return out;
 }
 
+// Each segment is decoded straight onto the end of the path, then kept, dropped ("", ".") or
+// dropped with the segment before it (".."), so the path is built in one string.
 target_result decode_target(std::string_view target) {
   target_result r;
   std::string_view t = target;
@@ -50,31 +54,35 @@ target_result decode_target(std::string_view target) {
     t = t.substr(0, q);
   }
   if (const std::size_t h = t.find('#'); h != std::string_view::npos) t = t.substr(0, h);
-  std::vector<std::string> segments;
+  std::string& path = out.path;
+  path.reserve(t.size());
   std::size_t pos = 1;  // t starts with '/'
   while (pos <= t.size()) {
     const std::size_t slash = t.find('/', pos);
     const std::string_view raw = t.substr(pos, slash == std::string_view::npos ? std::string_view::npos : slash - pos);
-    const auto seg = percent_decode(raw);
-    if (!seg || seg->find_first_of(std::string_view("/\\\0", 3)) != std::string::npos) return r;
-    if (*seg == "..") {
-      if (segments.empty()) {
+    const std::size_t before = path.size();  // the path without this segment
+    if (before > 0) path += '/';
+    const std::size_t start = path.size();
+    if (!percent_decode_append(raw, path)) return r;
+    const std::string_view seg = std::string_view(path).substr(start);
+    for (const char c : seg)
+      if (c == '/' || c == '\\' || c == '\0') return r;
+    const bool dot = seg == ".", dotdot = seg == "..";
+    if (dotdot) {
+      if (before == 0) {
         r.error = target_error::escapes_root;
         return r;
       }
-      segments.pop_back();
-    } else if (!seg->empty() && *seg != ".") {
-      segments.push_back(*seg);
+      const std::size_t cut = path.rfind('/', before - 1);
+      path.resize(cut == std::string::npos ? 0 : cut);
+    } else if (seg.empty() || dot) {
+      path.resize(before);
     }
     if (slash == std::string_view::npos) {
-      out.trailing_slash = raw.empty() || *seg == "." || *seg == "..";
+      out.trailing_slash = raw.empty() || dot || dotdot;
       break;
     }
     pos = slash + 1;
-  }
-  for (const auto& s : segments) {
-    if (!out.path.empty()) out.path += '/';
-    out.path += s;
   }
   r.value = std::move(out);
   return r;

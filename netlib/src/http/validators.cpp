@@ -19,24 +19,24 @@ std::string_view opaque(std::string_view tag) {
 // "\"<size hex>-<mtime hex>\"" (a negative time gets a '-' before its digits, as fmt's {:x} did).
 // Built by hand: it is made for every file response.
 std::string make_etag(std::uint64_t size, std::int64_t mtime_s) {
-  const auto append_hex = [](std::string& out, std::uint64_t v) {
+  char text[40];
+  char* p = text;
+  const auto put_hex = [&p](std::uint64_t v) {
     char digits[16];
     int n = 0;
     do {
       digits[n++] = "0123456789abcdef"[v & 15];
       v >>= 4;
     } while (v != 0);
-    while (n > 0) out += digits[--n];
+    while (n > 0) *p++ = digits[--n];
   };
-  std::string out;
-  out.reserve(36);
-  out += '"';
-  append_hex(out, size);
-  out += '-';
-  if (mtime_s < 0) out += '-';
-  append_hex(out, mtime_s < 0 ? 0 - static_cast<std::uint64_t>(mtime_s) : static_cast<std::uint64_t>(mtime_s));
-  out += '"';
-  return out;
+  *p++ = '"';
+  put_hex(size);
+  *p++ = '-';
+  if (mtime_s < 0) *p++ = '-';
+  put_hex(mtime_s < 0 ? 0 - static_cast<std::uint64_t>(mtime_s) : static_cast<std::uint64_t>(mtime_s));
+  *p++ = '"';
+  return std::string(text, static_cast<std::size_t>(p - text));
 }
 
 bool if_none_match_matches(std::string_view value, std::string_view etag) {

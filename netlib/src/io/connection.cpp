@@ -6,7 +6,12 @@
 // executor (one thread, or one strand in a shared pool), so the state needs no locks.
 #include "netlib/io/connection.hpp"
 
+#include <sys/socket.h>
+#include <sys/uio.h>
+
+#include <algorithm>
 #include <array>
+#include <cerrno>
 
 namespace netlib::io {
 
@@ -86,28 +91,53 @@ awaitable<std::size_t> connection::read_some(std::span<std::byte> buffer) {
   co_return n;
 }
 
-awaitable<bool> connection::write(byte_view data) {
-  auto s = state_;
-  if (s->closed) co_return false;
-  s->touch();
-  boost::system::error_code ec;
-  if (s->tls) {
-    co_await asio::async_write(*s->tls, asio::buffer(data.data(), data.size()), asio::redirect_error(use_awaitable, ec));
-  } else {
-    co_await asio::async_write(s->socket, asio::buffer(data.data(), data.size()), asio::redirect_error(use_awaitable, ec));
+awaitable<bool> connection::write(byte_view data) { return write(data, byte_view{}); }
+
+namespace {
+// Plain TCP only: hands `first` then `second` to the kernel without waiting, and returns how many
+// bytes it took (0 when the send buffer is full), or nullopt when the connection is broken.
+std::optional<std::size_t> send_now([[maybe_unused]] int fd, [[maybe_unused]] byte_view first,
+                                    [[maybe_unused]] byte_view second) {
+#if defined(__linux__)
+  std::array<iovec, 2> parts{iovec{const_cast<std::byte*>(first.data()), first.size()},
+                             iovec{const_cast<std::byte*>(second.data()), second.size()}};
+  msghdr msg{};
+  msg.msg_iov = first.empty() ? &parts[1] : parts.data();
+  msg.msg_iovlen = first.empty() || second.empty() ? 1 : 2;
+  for (int attempt = 0; attempt < 8; ++attempt) {  // EINTR only: each retry is a signal
+    const ssize_t n = ::sendmsg(fd, &msg, MSG_DONTWAIT | MSG_NOSIGNAL);
+    if (n >= 0) return static_cast<std::size_t>(n);
+    if (errno == EAGAIN || errno == EWOULDBLOCK) return 0;
+    if (errno != EINTR) return std::nullopt;
   }
-  if (ec) {
-    s->close();
-    co_return false;
-  }
-  s->touch();
-  co_return true;
+#endif
+  return 0;  // elsewhere: always the asynchronous way
 }
+
+void advance(byte_view& first, byte_view& second, std::size_t n) {
+  const std::size_t a = std::min(n, first.size());
+  first = first.subspan(a);
+  second = second.subspan(std::min(n - a, second.size()));
+}
+}  // namespace
 
 awaitable<bool> connection::write(byte_view first, byte_view second) {
   auto s = state_;
   if (s->closed) co_return false;
   s->touch();
+  if (first.empty() && second.empty()) co_return true;  // refreshes the idle deadline only
+  if (!s->tls) {
+    // A reply usually fits the socket's send buffer at once: writing it here, without waiting,
+    // saves the reactor round trip (a completion posted to the scheduler, then resumed). What
+    // the kernel does not take now is written the asynchronous way.
+    const auto taken = send_now(s->socket.native_handle(), first, second);
+    if (!taken) {
+      s->close();
+      co_return false;
+    }
+    advance(first, second, *taken);
+    if (first.empty() && second.empty()) co_return true;
+  }
   boost::system::error_code ec;
   const std::array<asio::const_buffer, 2> parts{asio::buffer(first.data(), first.size()),
                                                 asio::buffer(second.data(), second.size())};

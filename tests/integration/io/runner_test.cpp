@@ -117,6 +117,42 @@ TEST(runner, serves_200_concurrent_clients) {
   }
 }
 
+// connection::write hands a reply to the kernel at once and writes what it did not take the
+// asynchronous way. With a 4 KiB send buffer the kernel takes only part of each write: the rest
+// must follow, in order, whether the cut falls in the first part or in the second.
+TEST(runner, writes_what_the_kernel_did_not_take_at_once_in_order) {
+  const auto pattern = [](char seed, std::size_t n) {
+    std::string s(n, '\0');
+    for (std::size_t i = 0; i < n; ++i) s[i] = static_cast<char>(seed + i % 23);
+    return s;
+  };
+  const std::string a = pattern('a', 100), b = pattern('A', 256 << 10), c = pattern('0', 128 << 10), d = pattern('!', 7);
+  std::atomic<int> results{0};
+  tcp_server server(quiet(), [&](connection& conn) -> awaitable<void> {
+    conn.socket().set_option(asio::socket_base::send_buffer_size(4096));
+    const bool first = co_await conn.write(netlib::as_bytes(a), netlib::as_bytes(b));  // cut in the second part
+    const bool second = co_await conn.write(netlib::as_bytes(c), netlib::as_bytes(d));  // cut in the first part
+    const bool third = co_await conn.write(netlib::as_bytes(std::string_view("end")));
+    results = (first ? 1 : 0) + (second ? 2 : 0) + (third ? 4 : 0);
+    conn.close();
+  });
+  std::thread runner([&] { server.run(); });
+  tcp_client client;
+  client.connect("127.0.0.1", server.local_endpoint().port());
+  std::string got;
+  std::array<std::byte, 65536> buf{};
+  for (int i = 0; i < 100000; ++i) {  // bounded: each round reads at least one byte or ends
+    const std::size_t n = client.read_some(buf);
+    if (n == 0) break;
+    got.append(reinterpret_cast<const char*>(buf.data()), n);
+  }
+  server.stop();
+  runner.join();
+  EXPECT_EQ(results.load(), 7);
+  ASSERT_EQ(got.size(), a.size() + b.size() + c.size() + d.size() + 3);
+  EXPECT_TRUE(got == a + b + c + d + "end");
+}
+
 TEST(runner, survives_a_client_that_disconnects_mid_line) {
   running_server s(quiet());
   {

@@ -2,6 +2,9 @@
 #include <gtest/gtest.h>
 
 #include <array>
+#include <cctype>
+#include <optional>
+#include <string_view>
 #include <cstdio>
 #include <ctime>
 #include <vector>
@@ -10,6 +13,8 @@
 #include "netlib/http/basic_auth.hpp"
 #include "netlib/http/byte_range.hpp"
 #include "netlib/http/cookie.hpp"
+#include "netlib/http/fields.hpp"
+#include "netlib/http/head_syntax.hpp"
 #include "netlib/http/http_date.hpp"
 #include "netlib/http/mime_types.hpp"
 #include "netlib/http/session_store.hpp"
@@ -63,6 +68,74 @@ TEST(TargetPath, NormalizesAndRefusesEscapes) {
     EXPECT_EQ(r.error, http::target_error::escapes_root) << bad;
   }
   for (auto bad : {"/a%2Fb", "/a%5Cb", "/a%00b", "/a%zz", "/a%4", "*"}) EXPECT_FALSE(http::decode_target(bad).value) << bad;
+}
+
+// The path is decoded in place; a plain segment list (the first implementation) is the reference.
+static std::optional<std::pair<std::string, bool>> reference_decode(std::string_view t) {
+  t = t.substr(0, t.find('?'));
+  std::vector<std::string> segments;
+  bool trailing = false;
+  std::size_t pos = 1;
+  while (pos <= t.size()) {
+    const std::size_t slash = t.find('/', pos);
+    const std::string_view raw = t.substr(pos, slash == std::string_view::npos ? std::string_view::npos : slash - pos);
+    const auto seg = http::percent_decode(raw);
+    if (!seg || seg->find_first_of(std::string_view("/\\\0", 3)) != std::string::npos) return std::nullopt;
+    if (*seg == "..") {
+      if (segments.empty()) return std::nullopt;
+      segments.pop_back();
+    } else if (!seg->empty() && *seg != ".") {
+      segments.push_back(*seg);
+    }
+    if (slash == std::string_view::npos) {
+      trailing = raw.empty() || *seg == "." || *seg == "..";
+      break;
+    }
+    pos = slash + 1;
+  }
+  std::string path;
+  for (const auto& s : segments) path += (path.empty() ? "" : "/") + s;
+  return std::pair{path, trailing};
+}
+
+TEST(TargetPath, AgreesWithASegmentListOnGeneratedTargets) {
+  const std::array<std::string_view, 12> parts{"a", "bc", "..", ".", "", "%2e", "%2E%2e", "%41", "%2F", "%zz", "caf%C3%A9", "x%"};
+  std::uint64_t x = 0x9e3779b97f4a7c15ull;
+  for (int i = 0; i < 20000; ++i) {
+    std::string target;
+    x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+    for (std::uint64_t n = x % 7, y = x; n-- > 0; y /= 12) target += "/" + std::string(parts[y % 12]);
+    if (target.empty()) target = "/";
+    if (x & 1) target += "?q=1";
+    const auto want = reference_decode(target);
+    const auto got = http::decode_target(target);
+    ASSERT_EQ(got.value.has_value(), want.has_value()) << target;
+    if (!want) continue;
+    EXPECT_EQ(got.value->path, want->first) << target;
+    EXPECT_EQ(got.value->trailing_slash, want->second) << target;
+  }
+}
+
+TEST(Fields, NamesCompareWithoutCaseAndOnlyLettersFold) {
+  EXPECT_TRUE(http::iequals("Content-Length", "content-LENGTH"));
+  EXPECT_FALSE(http::iequals("Content-Length", "Content-Lengt"));
+  // Pairs that differ only in bit 0x20 but are not letters must stay different.
+  for (auto [a, b] : {std::pair{"@", "`"}, {"[", "{"}, {"]", "}"}, {"^", "~"}, {"\x01", "!"}, {"\xc1", "\xe1"}})
+    EXPECT_FALSE(http::iequals(a, b)) << a << " " << b;
+  for (int c = 0; c < 256; ++c) {
+    const char ch = static_cast<char>(c);
+    const bool letter = std::isalpha(c) && c < 128;
+    const char other = letter ? static_cast<char>(c ^ 0x20) : ch;
+    EXPECT_TRUE(http::iequals(std::string_view(&ch, 1), std::string_view(&other, 1))) << c;
+  }
+}
+
+TEST(HeadSyntax, TcharIsExactlyTheRfcSet) {
+  const std::string_view extra = "!#$%&'*+-.^_`|~";
+  for (int c = 0; c < 256; ++c) {
+    const bool want = (c < 128 && std::isalnum(c)) || (c != 0 && extra.find(static_cast<char>(c)) != std::string_view::npos);
+    EXPECT_EQ(http::is_tchar(static_cast<char>(c)), want) << c;
+  }
 }
 
 TEST(Validators, ConditionalGetOrder) {
@@ -146,6 +219,11 @@ TEST(MimeTypes, ByExtension) {
   EXPECT_EQ(http::mime_type_for("x.png"), "image/png");
   EXPECT_EQ(http::mime_type_for("noext"), "application/octet-stream");
   EXPECT_EQ(http::mime_type_for("dir.d/noext"), "application/octet-stream");
+  EXPECT_EQ(http::mime_type_for("font.WOFF2"), "font/woff2");
+  EXPECT_EQ(http::mime_type_for("app.Js"), "text/javascript; charset=utf-8");
+  using namespace std::string_view_literals;
+  for (auto other : {"a.woff22"sv, "a."sv, "a.j"sv, "a.jss"sv, "a.\0js"sv, "a.js\0"sv, "a.html5"sv})
+    EXPECT_EQ(http::mime_type_for(other), "application/octet-stream") << other;
 }
 
 TEST(HttpDate, FormatAgreesWithGmtimeAcrossTheCalendar) {
@@ -170,5 +248,16 @@ TEST(HttpDate, FormatAgreesWithGmtimeAcrossTheCalendar) {
                   tm.tm_year + 1900, tm.tm_hour, tm.tm_min, tm.tm_sec);
     ASSERT_EQ(http::format_http_date(t), want) << t;
     ASSERT_EQ(http::parse_http_date(want), t) << want;
+  }
+}
+
+TEST(HttpDate, RepeatedAndAlternatingTimesGiveTheirOwnText) {
+  // The formatter keeps its last answers; three times in turn must never get each other's text.
+  const std::array<std::int64_t, 3> times{784111777, 0, 1798761600};
+  const std::array<std::string_view, 3> want{"Sun, 06 Nov 1994 08:49:37 GMT", "Thu, 01 Jan 1970 00:00:00 GMT",
+                                             "Fri, 01 Jan 2027 00:00:00 GMT"};
+  for (int i = 0; i < 30; ++i) {
+    const std::size_t k = static_cast<std::size_t>(i * 7 % 3);
+    ASSERT_EQ(http::format_http_date(times[k]), want[k]) << i;
   }
 }

@@ -15,7 +15,16 @@ struct field {
   std::string value;
 };
 
-bool iequals(std::string_view a, std::string_view b) noexcept;
+// ASCII case-insensitive equality (field names, tokens). Inline: every field lookup uses it.
+inline bool iequals(std::string_view a, std::string_view b) noexcept {
+  if (a.size() != b.size()) return false;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    const char x = a[i], y = b[i];
+    if (x == y) continue;
+    if ((x | 0x20) != (y | 0x20) || static_cast<unsigned char>((x | 0x20) - 'a') > 'z' - 'a') return false;
+  }
+  return true;
+}
 std::string to_lower(std::string_view s);
 
 class fields {

@@ -35,7 +35,23 @@ std::optional<errc> parse_status_line(std::string_view line, response_head& out)
 // `out`, enforcing RFC 9112 §5.1/§5.2 and RFC 9110 §5.5.
 std::optional<errc> parse_field_lines(std::string_view block, fields& out, std::size_t max_fields);
 
-bool is_tchar(char c) noexcept;
+// RFC 9110 §5.6.2 tchar. A table, since every name and method byte is checked.
+namespace detail {
+constexpr bool tchar_table_entry(unsigned char c) noexcept {
+  if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')) return true;
+  for (const char t : std::string_view("!#$%&'*+-.^_`|~"))
+    if (c == static_cast<unsigned char>(t)) return true;
+  return false;
+}
+struct tchar_table {
+  bool is[256]{};
+  constexpr tchar_table() noexcept {
+    for (int c = 0; c < 256; ++c) is[c] = tchar_table_entry(static_cast<unsigned char>(c));
+  }
+};
+inline constexpr tchar_table tchars{};
+}  // namespace detail
+inline bool is_tchar(char c) noexcept { return detail::tchars.is[static_cast<unsigned char>(c)]; }
 bool is_token(std::string_view s) noexcept;
 
 }  // namespace netlib::http

@@ -24,6 +24,13 @@ class request_parser {
   parse_step next(byte_view input);
   // The current request's head; valid from head_complete until the next request's head starts.
   [[nodiscard]] const request_head& head() const noexcept { return head_; }
+  // Moves the current head out (after message_complete, when the caller keeps it): head() is then
+  // empty until the next head is parsed.
+  [[nodiscard]] request_head take_head() noexcept {
+    request_head taken = std::move(head_);
+    head_ = {};
+    return taken;
+  }
   [[nodiscard]] const parser_limits& limits() const noexcept { return limits_; }
   [[nodiscard]] std::optional<errc> error() const noexcept { return error_; }
   // True between requests (nothing of a next request consumed yet).
