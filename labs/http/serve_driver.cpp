@@ -60,6 +60,10 @@ io::awaitable<bool> send_file_zero_copy(io::connection& c, int fd, std::uint64_t
   auto& sock = c.socket();
   boost::system::error_code ec;
   if (!sock.non_blocking()) sock.non_blocking(true, ec);  // once per connection: it is an ioctl
+  // The head went out at once (connection::write); the body is long work, so the other
+  // connections' ready events go first. Measured with wrk on 1 MiB files: starting sendfile
+  // right after the head gave 2,200 requests/s, yielding here 3,800 (docs/performance.md).
+  co_await io::asio::post(c.executor(), io::use_awaitable);
   off_t off = static_cast<off_t>(offset);
   std::uint64_t left = length;
   while (left > 0 && c.is_open()) {
