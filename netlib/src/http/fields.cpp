@@ -2,6 +2,7 @@
 #include "netlib/http/fields.hpp"
 
 #include <algorithm>
+#include <utility>
 
 namespace netlib::http {
 namespace {
@@ -36,9 +37,18 @@ void fields::add(std::string_view name, std::string_view value) {
   lines_.push_back({std::string(name), std::string(value)});
 }
 
+void fields::add(std::string_view name, std::string&& value) {
+  lines_.push_back({std::string(name), std::move(value)});
+}
+
 void fields::set(std::string_view name, std::string_view value) {
   remove(name);
   add(name, value);
+}
+
+void fields::set(std::string_view name, std::string&& value) {
+  remove(name);
+  add(name, std::move(value));
 }
 
 std::size_t fields::remove(std::string_view name) {

@@ -30,8 +30,12 @@ std::string to_lower(std::string_view s);
 class fields {
  public:
   void add(std::string_view name, std::string_view value);
+  void add(std::string_view name, std::string&& value);  // a built value is moved in, not copied
+  void add(std::string_view name, const char* value) { add(name, std::string_view(value)); }
   // Replaces every line named `name` by one line (appended when absent).
   void set(std::string_view name, std::string_view value);
+  void set(std::string_view name, std::string&& value);
+  void set(std::string_view name, const char* value) { set(name, std::string_view(value)); }
   std::size_t remove(std::string_view name);
   [[nodiscard]] std::optional<std::string_view> get(std::string_view name) const;  // first line
   [[nodiscard]] std::size_t count(std::string_view name) const;
