@@ -1,5 +1,8 @@
-// Fuzz target: the HTTP request parser and server session. Checks, besides memory safety, that
-// feeding the input whole and in two pieces gives the same consumed total and the same outcome.
+// Fuzz target: the HTTP request parser, the server session and the request-target decoder. Checks,
+// besides memory safety, that feeding the input whole and in two pieces gives the same consumed
+// total and the same outcome, and that a decoded path never leaves the root: no leading '/', no
+// empty, "." or ".." segment, no '\\' or NUL.
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -8,6 +11,7 @@
 #include "netlib/core/bytes.hpp"
 #include "netlib/http/request_parser.hpp"
 #include "netlib/http/server_session.hpp"
+#include "netlib/http/target_path.hpp"
 
 namespace {
 
@@ -47,6 +51,22 @@ std::string shape(const std::string& log) {
   return out;
 }
 
+void check_target(std::string_view target) {
+  const auto r = netlib::http::decode_target(target);
+  if (!r.value) return;
+  const std::string_view path = r.value->path;
+  if (path.empty()) return;
+  if (path.front() == '/' || path.back() == '/') __builtin_trap();
+  for (std::size_t start = 0; start <= path.size();) {
+    const std::size_t slash = std::min(path.find('/', start), path.size());
+    const std::string_view seg = path.substr(start, slash - start);
+    if (seg.empty() || seg == "." || seg == "..") __builtin_trap();
+    for (const char c : seg)
+      if (c == '\\' || c == '\0') __builtin_trap();
+    start = slash + 1;
+  }
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -56,5 +76,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   netlib::http::server_session s;
   auto step = s.next(netlib::as_bytes(in), 0);
   if (step.consumed > size) __builtin_trap();
+  if (const auto* r = std::get_if<netlib::http::serve_request>(&step.action)) check_target(r->head.target);
+  check_target(in.substr(0, 512));
   return 0;
 }
