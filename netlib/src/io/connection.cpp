@@ -4,6 +4,9 @@
 // set_deadline, which wakes it), and closes the socket when one has passed, which completes any
 // pending read with an error that read_some reports as 0. All of it runs on the connection's
 // executor (one thread, or one strand in a shared pool), so the state needs no locks.
+// Writes on plain TCP first offer the bytes to the kernel without waiting; only what it does not
+// take goes through the reactor (a reply usually fits the send buffer, and the round trip through
+// the scheduler cost more than the rest of a small HTTP request). Under TLS every write is Asio's.
 #include "netlib/io/connection.hpp"
 
 #include <sys/socket.h>
@@ -12,6 +15,7 @@
 #include <algorithm>
 #include <array>
 #include <cerrno>
+#include <optional>
 
 namespace netlib::io {
 
