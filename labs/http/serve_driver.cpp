@@ -1,4 +1,4 @@
-// Theory of operation: read -> feed -> execute, the thin driver of ARCHITECTURE.md.
+// Theory of operation: read -> feed -> execute, the thin driver of docs/architecture.md ("Live runners").
 //   1. Feed the buffered bytes to the server_session; drop what it consumed.
 //   2. need_more: arm the request-head deadline as soon as part of a head is buffered (slowloris:
 //      the whole head must arrive within head_timeout, however slowly it trickles), disarm it

@@ -1,5 +1,5 @@
 #pragma once
-// Split-feed: run a parser case with its input cut at every offset (ARCHITECTURE.md "Tests").
+// Split-feed: run a parser case with its input cut at every offset (docs/architecture.md, "Tests").
 //
 //   for_each_split(input, [&](std::span<const std::string_view> pieces) { ... feed pieces ... });
 //

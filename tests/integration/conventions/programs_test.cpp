@@ -1,4 +1,4 @@
-// PRODUCT.md conventions, checked on every lab and tool binary that was built: --help with an
+// The program conventions (docs/architecture.md, "Program conventions"), checked on every lab and tool binary that was built: --help with an
 // example exits 0 (also for each subcommand), --version exits 0, and an unknown flag exits 2 with
 // exactly one line on stderr.
 #include <gtest/gtest.h>

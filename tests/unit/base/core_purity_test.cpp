@@ -1,4 +1,4 @@
-// ARCHITECTURE.md: no Boost, OpenSSL or pcap header is included anywhere under the core folders.
+// docs/architecture.md ("Libraries"): no Boost, OpenSSL or pcap header is included anywhere under the core folders.
 #include <gtest/gtest.h>
 
 #include <filesystem>

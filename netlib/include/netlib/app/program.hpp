@@ -1,5 +1,5 @@
 #pragma once
-// Program conventions every lab and tool follows (PRODUCT.md "Conventions"):
+// Program conventions every lab and tool follows (docs/architecture.md, "Program conventions"):
 //   --help with an example and --version on every program and subcommand; --json; exit codes
 //   0 success, 1 runtime failure, 2 usage error; one-line errors on stderr naming what to fix.
 //

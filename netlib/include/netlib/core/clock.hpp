@@ -1,5 +1,5 @@
 #pragma once
-// Time as cores see it (ARCHITECTURE.md "Time"): cores receive time points, never read a clock.
+// Time as cores see it (docs/architecture.md, "Protocol cores never do I/O"): cores receive time points, never read a clock.
 // Live drivers pass std::chrono::steady_clock readings converted with from_steady(), capture
 // drivers pass capture timestamps (nanoseconds since the Unix epoch), tests pass a virtual_clock.
 #include <chrono>

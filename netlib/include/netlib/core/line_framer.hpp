@@ -29,7 +29,7 @@ struct line_framer_options {
 };
 
 // Stateless apart from its options and a discard flag: call next() on the unconsumed input; it
-// reports what it consumed and the caller keeps the rest (ARCHITECTURE.md rule 3).
+// reports what it consumed and the caller keeps the rest (docs/architecture.md, "Protocol cores never do I/O").
 class line_framer {
  public:
   explicit line_framer(line_framer_options options = {}) noexcept : options_(options) {}

@@ -1,5 +1,5 @@
 #pragma once
-// Units written the way the textbook writes them (PRODUCT.md): 1500B, 12000b, 10Mbps, 1Gbps,
+// Units written the way the textbook writes them (docs/architecture.md, "Program conventions"): 1500B, 12000b, 10Mbps, 1Gbps,
 // 2500km, 2.5e8m/s, 30ms, 500/s. Rates use powers of 10; byte sizes take B, kB/KB, MB, GB (powers
 // of 10) or KiB, MiB, GiB (powers of 2). A bare number is rejected: the unit must be written.
 #include <stdexcept>

@@ -1,5 +1,5 @@
 #pragma once
-// What a server session asks its driver to do (ARCHITECTURE.md rule 2). The driver executes the
+// What a server session asks its driver to do (docs/architecture.md, "Protocol cores never do I/O"). The driver executes the
 // actions in order and reports back with passive_opened()/passive_failed(), transfer_finished()
 // and tls_established().
 #include <cstdint>

@@ -1,5 +1,5 @@
 #pragma once
-// HTTP protocol errors as std::error_code (ARCHITECTURE.md "Errors"). A request-side error carries
+// HTTP protocol errors as std::error_code (docs/architecture.md, "Protocol cores never do I/O"). A request-side error carries
 // the status a server must answer with (status_for); after any of them the connection is closed.
 #include <string>
 #include <system_error>

@@ -1,5 +1,5 @@
 #pragma once
-// What an incremental parser reports for one call (ARCHITECTURE.md rules 2 and 3). The caller
+// What an incremental parser reports for one call (docs/architecture.md, "Protocol cores never do I/O"). The caller
 // passes the unconsumed input, drops `consumed` bytes, and calls again until need_more.
 #include <cstddef>
 #include <variant>

@@ -1,5 +1,5 @@
 #pragma once
-// Limits every HTTP parser enforces on input from the network (PRODUCT.md "Quality bar").
+// Limits every HTTP parser enforces on input from the network (docs/architecture.md, "Protocol cores never do I/O").
 #include <cstddef>
 #include <cstdint>
 

@@ -1,7 +1,7 @@
 #pragma once
 // One accepted TCP connection as a server's handler sees it: read, write, switch to TLS, deadlines.
 // The handler is a coroutine that feeds what it reads to a sans-I/O core and executes the core's
-// actions (ARCHITECTURE.md "drivers are thin").
+// actions (docs/architecture.md, "Live runners").
 //
 // Deadlines: every read and write refreshes the idle deadline (server_options::idle_timeout); a
 // total deadline (set_deadline, e.g. for a request head against slowloris) is independent. When

@@ -2,7 +2,7 @@
 // The live driver of one FTP control connection: reads into an input_buffer, feeds an
 // ftp::server_session, and executes its actions (send_reply, open_passive, start_transfer,
 // abort_transfer, close_control, start_tls, wake_at) with ftp_data_connection for the data side.
-// No protocol knowledge lives here (ARCHITECTURE.md "drivers are thin").
+// No protocol knowledge lives here (docs/architecture.md, "Live runners").
 //
 //   tcp_server server(opts, [&](connection& c) { return ftp_handle_control(c, settings); });
 #include <atomic>

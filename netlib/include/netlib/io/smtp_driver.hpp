@@ -1,5 +1,5 @@
 #pragma once
-// Live drivers for the SMTP cores (ARCHITECTURE.md "drivers are thin"): read, feed the core,
+// Live drivers for the SMTP cores (docs/architecture.md, "Live runners"): read, feed the core,
 // execute its actions. serve_smtp runs one server connection on a tcp_server, its deliveries going
 // through the service's smtp_delivery_queue (group commit); smtp_send runs the client core over a
 // blocking tcp_client.

@@ -1,5 +1,5 @@
 #pragma once
-// The mail store as the SMTP and POP3 cores see it: an injected interface (ARCHITECTURE.md rule 1).
+// The mail store as the SMTP and POP3 cores see it: an injected interface (docs/architecture.md, "Protocol cores never do I/O").
 // Delivery stores one message for one local user whole or not at all; a POP3 session opens one
 // user's maildrop, which stays locked (one session per mailbox, RFC 1939 §8) until the returned
 // mailbox object is destroyed. netlib::mail::memory_store is the in-memory version for tests;
