@@ -88,7 +88,8 @@ awaitable<std::size_t> connection::read_some(std::span<std::byte> buffer) {
                                            asio::redirect_error(use_awaitable, ec));
   }
   if (ec) {
-    if (ec != asio::error::eof) s->close();
+    // operation_aborted on an open connection: cancel_read(); the connection stays usable.
+    if (ec != asio::error::eof && ec != asio::error::operation_aborted) s->close();
     co_return n;
   }
   s->touch();
@@ -175,6 +176,10 @@ awaitable<bool> connection::start_tls() {
 void connection::shutdown_send() {
   boost::system::error_code ec;
   state_->socket.shutdown(tcp::socket::shutdown_send, ec);
+}
+void connection::cancel_read() {
+  boost::system::error_code ec;
+  state_->socket.cancel(ec);
 }
 void connection::close() { state_->close(); }
 bool connection::tls_available() const noexcept { return state_->tls_ctx != nullptr; }

@@ -43,6 +43,10 @@ class connection {
   awaitable<bool> start_tls();
   // Half-close: no more writes (sends FIN after pending data), reads go on.
   void shutdown_send();
+  // Ends a read_some in progress at once with 0, leaving the connection open and the bytes not
+  // read yet in the kernel (a driver about to switch to TLS). Cancels writes in progress too, so
+  // call it when none is.
+  void cancel_read();
   void close();
 
   [[nodiscard]] bool tls_available() const noexcept;
