@@ -22,6 +22,7 @@ namespace {
 struct serve_options {
   std::string root;
   netlib::server_cli::server_flags server{.max_connections = 200, .idle_timeout_s = 300};
+  netlib::server_cli::auth_flags auth;
   std::string users_file;
   bool anonymous = false;
   bool writable = false;
@@ -72,6 +73,8 @@ int run_serve(const serve_options& o) {
   settings.session.idle_timeout = std::chrono::duration_cast<netlib::duration>(ms(o.server.idle_timeout_s));
   settings.session.login_delay = std::chrono::duration_cast<netlib::duration>(ms(o.login_delay_s));
   settings.session.max_failed_logins = o.max_failed_logins;
+  const auto guard = netlib::server_cli::make_credentials_guard(o.auth);
+  settings.session.guard = guard.get();
   const auto [lo, hi] = parse_range(o.pasv_ports);
   settings.data.port_min = lo;
   settings.data.port_max = hi;
@@ -114,6 +117,7 @@ void add_serve_command(CLI::App& app) {
   cmd->add_option("--data-timeout", o->data_timeout_s, "Seconds a data connection may stall (and wait to be opened)")->capture_default_str();
   cmd->add_option("--login-delay", o->login_delay_s, "Seconds before the n-th failed login's 530, times n")->capture_default_str();
   cmd->add_option("--max-failed-logins", o->max_failed_logins, "Failed logins before 421 and close")->capture_default_str();
+  netlib::server_cli::add_auth_flags(*cmd, o->auth, "USER/PASS");
   cmd->add_flag("--verbose", o->verbose, "Log replies and transfers on stderr");
   netlib::app::set_action(*cmd, [o] { return run_serve(*o); });
 }

@@ -20,6 +20,7 @@
 #include "netlib/http/serializer.hpp"
 #include "netlib/http/url.hpp"
 #include "netlib/http/validators.hpp"
+#include "netlib/io/live_clock.hpp"
 #include "origin_connection.hpp"
 
 namespace lab_http {
@@ -83,7 +84,7 @@ std::string client_bytes(http::response_head head, const std::string& body, cons
   head.fields.set("X-Cache", x_cache);
   head.version = {1, 1};
   head.reason.clear();
-  keep = session.finish_response(req, head, unix_now_s());
+  keep = session.finish_response(req, head, io::read_clock());
   if (!date.empty()) head.fields.set("Date", date);  // a proxy keeps the origin's Date
   return http::serialize(head) + (bodiless ? std::string() : body);
 }
@@ -101,7 +102,7 @@ std::string stats_json(proxy_context& ctx) {
 }
 
 std::string local_reply(int status, std::string_view text, const http::fields& extra = {}) {
-  return http::make_text_response(status, text, false, unix_now_s(), "netlab-proxy", extra);
+  return http::make_text_response(status, text, false, io::read_clock(), "netlab-proxy", extra);
 }
 
 struct proxied {
@@ -200,19 +201,19 @@ io::awaitable<void> handle_proxy_connection(io::connection& c, proxy_context& ct
   netlib::input_buffer buf;
   std::array<std::byte, 16384> chunk;
   for (int rounds = 0; rounds < 10'000'000; ++rounds) {
-    auto step = session.next(buf.data(), unix_now_s());
+    auto step = session.receive(buf.data(), io::read_clock());
     buf.consume(step.consumed);
-    if (std::holds_alternative<http::need_more>(step.action)) {
+    if (step.actions.empty()) {
       const std::size_t n = co_await c.read_some(chunk);
       if (n == 0) break;
       buf.append(netlib::byte_view(chunk.data(), n));
       continue;
     }
-    if (auto* reply = std::get_if<http::send_reply>(&step.action)) {
-      if (!co_await c.write(reply->bytes) || reply->close) break;
+    if (auto* reply = std::get_if<netlib::send_bytes>(&step.actions.front())) {  // the session's own answer
+      if (!co_await c.write(reply->bytes) || std::holds_alternative<netlib::close_connection>(step.actions.back())) break;
       continue;
     }
-    const auto& req = std::get<http::serve_request>(step.action);
+    const auto& req = std::get<http::serve_request>(step.actions.front());
     const proxied p = co_await proxy_request(ctx, session, req.head);
     // A client gone mid-response only ends its own coroutine.
     if (!co_await c.write(p.bytes) || !p.keep) break;

@@ -12,6 +12,7 @@
 #include "netlib/core/units.hpp"
 #include "netlib/http/server_session.hpp"
 #include "netlib/http/target_path.hpp"
+#include "netlib/io/live_clock.hpp"
 #include "netlib/io/tcp_server.hpp"
 #include "netlib/server_cli/server_flags.hpp"
 #include "serve_driver.hpp"
@@ -22,6 +23,7 @@ namespace {
 struct serve_options {
   std::string root;
   netlib::server_cli::server_flags server{.max_connections = 1024, .idle_timeout_s = 15};
+  netlib::server_cli::auth_flags auth;
   bool cookies = false;
   std::string auth_dir, auth_users, access_log;
   double head_timeout_s = 10, session_ttl_s = 1800;
@@ -64,6 +66,10 @@ std::unique_ptr<serve_context> make_context(const serve_options& o) {
                                             static_cast<std::int64_t>(o.file_cache_settle_s * 1e9));
   netlib::http::site_options site;
   site.auth = auth_rule(o);
+  if (site.auth) {
+    ctx->guard = netlib::server_cli::make_credentials_guard(o.auth);
+    site.guard = ctx->guard.get();
+  }
   site.cookies = o.cookies;
   if (o.cookies)
     ctx->sessions = std::make_unique<netlib::http::session_store>(
@@ -83,7 +89,7 @@ int run_serve(const serve_options& o) {
   so.defer_accept = true;  // HTTP and TLS clients speak first
   auto ctx = make_context(o);
   so.busy_reply = netlib::http::make_text_response(503, "503 Service Unavailable: too many connections\n", true,
-                                                   static_cast<std::int64_t>(std::time(nullptr)), "netlab-http");
+                                                   netlib::io::read_clock(), "netlab-http");
   auto* raw = ctx.get();
   netlib::io::tcp_server server(so, [raw](netlib::io::connection& c) { return handle_connection(c, *raw); });
   server.run();
@@ -107,6 +113,7 @@ void add_serve_command(CLI::App& app) {
   cmd->add_flag("--cookies", o->cookies, "Cookie lab: session cookie and a visit counter at /visits");
   cmd->add_option("--auth-dir", o->auth_dir, "Folder under the root that needs Basic authentication (e.g. private)");
   cmd->add_option("--auth-users", o->auth_users, "File of user:password lines for --auth-dir");
+  netlib::server_cli::add_auth_flags(*cmd, o->auth, "--auth-dir");
   cmd->add_option("--access-log", o->access_log, "Append a Common Log Format line per request to this file");
   cmd->add_option("--head-timeout", o->head_timeout_s, "Seconds the whole request head may take (slowloris)")->capture_default_str();
   cmd->add_option("--session-ttl", o->session_ttl_s, "Seconds a cookie session lives without visits")->capture_default_str();

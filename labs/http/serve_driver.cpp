@@ -3,8 +3,9 @@
 //   2. need_more: arm the request-head deadline as soon as part of a head is buffered (slowloris:
 //      the whole head must arrive within head_timeout, however slowly it trickles), disarm it
 //      between requests and while a body is read (the idle timeout still applies); then read.
-//   3. send_reply (errors, 405, 501): write it; close after it when the session says so.
-//   4. serve_request: the static site plans the response; finish_response adds Date, Server and
+//   3. the session's own answer (errors, 405, 501): write it, log it, close when it says so.
+//   4. serve_request: the static site plans the response (a plan that must wait for the
+//      credentials guard's turn is held on a timer, then asked again); finish_response adds Date, Server and
 //      Connection; the head is written, then the body: a string or a small file (up to 32 KiB,
 //      usually straight from disk_files' cache) gathered with the head into one write, or a
 //      larger file part sent with sendfile(2) (no copy through user space) or, under TLS, read
@@ -23,6 +24,7 @@
 
 #include "netlib/http/access_log.hpp"
 #include "netlib/http/serializer.hpp"
+#include "netlib/io/live_clock.hpp"
 
 namespace lab_http {
 
@@ -186,9 +188,17 @@ io::awaitable<bool> serve_one(io::connection& c, serve_context& ctx, http::serve
   {
     std::unique_lock lock(ctx.site_mutex, std::defer_lock);
     if (ctx.sessions) lock.lock();
-    plan = ctx.site->respond(req.head, wall_now(), io::connection::now());
+    plan = ctx.site->respond(req.head, io::read_clock(), peer());
   }
-  const bool keep = session.finish_response(req.head, plan.head, wall_now());
+  if (plan.wait) {  // Basic auth credentials wait for their turn (the credentials guard)
+    io::asio::steady_timer turn(c.executor(), io::to_steady(plan.wait->when));
+    boost::system::error_code ec;
+    co_await turn.async_wait(io::asio::redirect_error(io::use_awaitable, ec));
+    std::unique_lock lock(ctx.site_mutex, std::defer_lock);
+    if (ctx.sessions) lock.lock();
+    plan = ctx.site->respond_held(req.head, io::read_clock(), peer());
+  }
+  const bool keep = session.finish_response(req.head, plan.head, io::read_clock());
   std::uint64_t body_bytes = 0;
   const bool ok = co_await write_plan(c, ctx, plan, body_bytes);
   if (!ctx.log->enabled()) co_return ok && keep;
@@ -210,9 +220,9 @@ io::awaitable<void> handle_connection(io::connection& c, serve_context& ctx) {
   std::int64_t started = wall_now();
   remote_host peer(c);
   for (int rounds = 0; rounds < 10'000'000; ++rounds) {  // bounded: each round reads or answers
-    auto step = session.next(buf.data(), wall_now());
+    auto step = session.receive(buf.data(), io::read_clock());
     buf.consume(step.consumed);
-    if (std::holds_alternative<http::need_more>(step.action)) {
+    if (step.actions.empty()) {
       const bool in_head = !buf.empty() && session.between_requests();
       if (in_head && !head_deadline) started = wall_now();
       if (in_head != head_deadline) c.set_deadline(in_head ? std::optional(io::connection::steady::now() + ctx.head_timeout) : std::nullopt);
@@ -224,18 +234,22 @@ io::awaitable<void> handle_connection(io::connection& c, serve_context& ctx) {
     }
     if (head_deadline) c.set_deadline(std::nullopt);
     head_deadline = false;
-    if (auto* reply = std::get_if<http::send_reply>(&step.action)) {
-      const bool ok = co_await c.write(reply->bytes);
-      if (ctx.log->enabled()) ctx.log->write(http::format_clf({peer(), {}, started, reply->request_line, reply->status, 0}));
-      if (!ok) break;
-      if (reply->close) {
-        co_await linger_close(c);
-        break;
+    bool open = true;  // the session's own answer: send_bytes, response_sent[, close_connection]
+    for (auto& action : step.actions) {
+      if (auto* bytes = std::get_if<netlib::send_bytes>(&action)) {
+        open = co_await c.write(bytes->bytes);
+      } else if (auto* sent = std::get_if<http::response_sent>(&action)) {
+        if (ctx.log->enabled()) ctx.log->write(http::format_clf({peer(), {}, started, sent->request_line, sent->status, 0}));
+      } else if (std::holds_alternative<netlib::close_connection>(action)) {
+        if (open) co_await linger_close(c);
+        open = false;
+      } else if (auto* req = std::get_if<http::serve_request>(&action);
+                 req && !co_await serve_one(c, ctx, session, *req, started, peer)) {
+        if (c.is_open()) co_await close_after_last(c, !buf.empty());
+        open = false;
       }
-    } else if (!co_await serve_one(c, ctx, session, std::get<http::serve_request>(step.action), started, peer)) {
-      if (c.is_open()) co_await close_after_last(c, !buf.empty());
-      break;
     }
+    if (!open) break;
     started = wall_now();
   }
   c.close();

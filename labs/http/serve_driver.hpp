@@ -12,6 +12,7 @@
 #include "netlib/http/server_session.hpp"
 #include "netlib/http/static_site.hpp"
 #include "netlib/io/connection.hpp"
+#include "netlib/io/shared_credentials_guard.hpp"
 
 namespace lab_http {
 
@@ -32,6 +33,7 @@ struct serve_context {
   netlib::http::server_session_options session;
   std::unique_ptr<disk_files> files;
   std::unique_ptr<netlib::http::session_store> sessions;
+  std::unique_ptr<netlib::io::shared_credentials_guard> guard;  // Basic auth throttling, if any
   std::unique_ptr<netlib::http::static_site> site;
   std::mutex site_mutex;  // the session store is shared by all threads
   std::unique_ptr<access_log> log;

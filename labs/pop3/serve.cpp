@@ -17,6 +17,7 @@ struct serve_options {
   std::string users;
   std::string hostname = "localhost";
   netlib::server_cli::server_flags server{.max_connections = 100, .idle_timeout_s = 600};
+  netlib::server_cli::auth_flags auth;
   bool json = false;
 };
 
@@ -24,8 +25,10 @@ int serve(const serve_options& o) {
   auto opts = netlib::server_cli::make_server_options(o.server);
   const auto users = lab_mail::load_users(o.users);
   netlib::io::maildir_store store(o.maildir);
+  const auto guard = netlib::server_cli::make_credentials_guard(o.auth);
   netlib::io::pop3_service service{{}, store, users};
   service.config.hostname = o.hostname;
+  service.config.guard = guard.get();
   opts.busy_reply = "-ERR [SYS/TEMP] too many connections, try again later\r\n";
   netlib::io::tcp_server server(opts, [&service](netlib::io::connection& c) { return netlib::io::serve_pop3(c, service); });
   server.run();
@@ -47,6 +50,7 @@ void add_serve(CLI::App& app) {
                                       {.max_connections = "Connection cap",
                                        .idle_timeout = "Seconds a client may stay silent (RFC 1939: 600)",
                                        .tls_cert = "PEM certificate: enables STLS (RFC 2595)"});
+  netlib::server_cli::add_auth_flags(*cmd, o->auth, "USER/PASS");
   netlib::app::add_json_flag(*cmd, o->json);
 }
 

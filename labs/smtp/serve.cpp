@@ -18,6 +18,7 @@ struct serve_options {
   std::string users;
   std::string hostname;
   netlib::server_cli::server_flags server{.max_connections = 100, .idle_timeout_s = 300};
+  netlib::server_cli::auth_flags auth;
   bool require_tls = false;
   std::size_t max_size = 10 * 1024 * 1024;
   bool json = false;
@@ -34,7 +35,9 @@ int serve(const serve_options& o) {
   for (const char* bad : {"@", " ", "/"})
     if (o.domain.empty() || o.domain.find(bad) != std::string::npos)
       throw netlib::app::usage_error("--domain must be a domain name like example.org");
+  const auto guard = netlib::server_cli::make_credentials_guard(o.auth);
   netlib::io::smtp_service service{{}, deliveries, users};
+  service.config.guard = guard.get();
   service.config.domain = o.domain;
   service.config.hostname = o.hostname.empty() ? o.domain : o.hostname;
   service.config.max_message_bytes = o.max_size;
@@ -66,6 +69,7 @@ void add_serve(CLI::App& app) {
                                       {.max_connections = "Connection cap (421 above it)",
                                        .idle_timeout = "Seconds a client may stay silent (RFC 5321: 300)",
                                        .tls_cert = "PEM certificate: enables STARTTLS (and AUTH over TLS)"});
+  netlib::server_cli::add_auth_flags(*cmd, o->auth, "AUTH");
   cmd->add_flag("--require-tls", o->require_tls, "Refuse MAIL/RCPT/DATA until the client used STARTTLS (530)");
   cmd->add_option("--max-size", o->max_size, "Largest message in bytes (SIZE, 552 above it)")->capture_default_str();
   netlib::app::add_json_flag(*cmd, o->json);

@@ -74,9 +74,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const std::size_t cut = size == 0 ? 0 : data[0] % (size + 1);
   if (shape(run(in, {})) != shape(run(in.substr(0, cut), in.substr(cut)))) __builtin_trap();
   netlib::http::server_session s;
-  auto step = s.next(netlib::as_bytes(in), 0);
+  auto step = s.receive(netlib::as_bytes(in), {});
   if (step.consumed > size) __builtin_trap();
-  if (const auto* r = std::get_if<netlib::http::serve_request>(&step.action)) check_target(r->head.target);
+  for (const auto& a : step.actions)
+    if (const auto* r = std::get_if<netlib::http::serve_request>(&a)) check_target(r->head.target);
   check_target(in.substr(0, 512));
   return 0;
 }

@@ -15,19 +15,19 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   (void)store.deliver("alice", "Subject: a\r\n\r\n.x\r\n");
   (void)store.deliver("alice", "b\n");
   netlib::pop3::server_session s({"h", (data[0] & 1) != 0, 20}, store, users);
-  (void)s.start();
+  (void)s.start({});
   const netlib::byte_view all(reinterpret_cast<const std::byte*>(data + 1), size - 1);
   const std::size_t cut = all.empty() ? 0 : data[0] % all.size();
   netlib::input_buffer buf;
   for (auto piece : {all.first(cut), all.subspan(cut)}) {
     buf.append(piece);
-    const auto step = s.receive(buf.data());
+    const auto step = s.receive(buf.data(), {});
     if (step.consumed > buf.size()) __builtin_trap();
     buf.consume(step.consumed);
     for (const auto& a : step.actions)
-      if (std::holds_alternative<netlib::pop3::start_tls>(a)) {
+      if (std::holds_alternative<netlib::start_tls>(a)) {
         buf.clear();
-        s.tls_started();
+        (void)s.tls_established(true);
       }
   }
   (void)s.receive_eof();

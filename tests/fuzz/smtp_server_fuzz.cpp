@@ -20,7 +20,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   cfg.tls_available = (data[0] & 1) != 0;
   cfg.max_message_bytes = 4096;
   netlib::smtp::server_session s(cfg, {}, users);
-  (void)s.start();
+  (void)s.start({});
   const netlib::byte_view all(reinterpret_cast<const std::byte*>(data + 1), size - 1);
   const std::size_t cut = all.empty() ? 0 : data[0] % all.size();
   netlib::input_buffer buf;
@@ -29,14 +29,14 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     // After a delivery the session reads on (bounded: a delivery consumed at least its "." line);
     // every other delivery fails, so both replies are exercised.
     for (bool again = true; again;) {
-      const auto step = s.receive(buf.data(), std::chrono::sys_seconds{});
+      const auto step = s.receive(buf.data(), {});
       if (step.consumed > buf.size()) __builtin_trap();
       buf.consume(step.consumed);
       again = false;
       for (const auto& a : step.actions) {
-        if (std::holds_alternative<netlib::smtp::start_tls>(a)) {
+        if (std::holds_alternative<netlib::start_tls>(a)) {
           buf.clear();
-          s.tls_started();
+          (void)s.tls_established(true);
         } else if (const auto* d = std::get_if<netlib::smtp::deliver_message>(&a)) {
           if (step.consumed == 0) __builtin_trap();
           const bool fail = (d->message.size() & 1) != 0;

@@ -2,10 +2,13 @@
 // (RFC 959 §5.3.1, "<SP>" separates them). Verbs are alphabetic, 3 or 4 letters (RFC 959 §5.3.1;
 // RFC 2428 and RFC 3659 verbs are 4 letters too) and are upper-cased, since verbs are
 // case-insensitive (RFC 959 §5.3.1). The argument is kept as sent, spaces included, so path names
-// with spaces survive. Line framing is netlib::line_framer's; this file only adds the FTP rules.
+// with spaces survive. Line framing is netlib::line_framer's and the split netlib::split_command_line's;
+// this file only adds the FTP rules.
 #include "netlib/ftp/command.hpp"
 
-#include <cctype>
+#include <utility>
+
+#include "netlib/core/ascii.hpp"
 
 namespace netlib::ftp {
 
@@ -22,20 +25,18 @@ command_result parse_command_line(std::string_view line) {
     r.error = "NUL in command line";
     return r;
   }
-  const std::size_t sp = line.find(' ');
-  const std::string_view verb = line.substr(0, sp);
-  if (verb.size() < 3 || verb.size() > 4) {
-    r.error = verb.empty() ? "empty command line" : "command verb must be 3 or 4 letters";
+  command c = split_command_line(line);
+  if (c.verb.size() < 3 || c.verb.size() > 4) {
+    r.error = c.verb.empty() ? "empty command line" : "command verb must be 3 or 4 letters";
     return r;
   }
-  for (char ch : verb) {
-    if (!std::isalpha(static_cast<unsigned char>(ch))) {
+  for (char ch : c.verb) {
+    if (!ascii::is_alpha(ch)) {
       r.error = "command verb must be letters only";
       return r;
     }
-    r.value.verb += static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
   }
-  if (sp != std::string_view::npos) r.value.argument = std::string(line.substr(sp + 1));
+  r.value = std::move(c);
   r.status = command_status::command;
   return r;
 }

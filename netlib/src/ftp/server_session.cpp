@@ -2,7 +2,9 @@
 //   States: awaiting_user -> (USER) awaiting_pass -> (PASS ok) ready; a bad PASS goes to
 //   login_delayed, where the 530 is held until tick() reaches held_until_ (RFC 2577 §5: delay
 //   failed logins, growing with each failure), then back to awaiting_user; after
-//   max_failed_logins the reply is 421 and the connection closes. In ready, PASV/EPSV go to
+//   max_failed_logins the reply is 421 and the connection closes. With a credentials guard
+//   (docs/architecture.md, "The credentials guard") a PASS first asks it: locked -> 421 and close;
+//   a later turn -> login_delayed until then, and the password is checked at that tick(). In ready, PASV/EPSV go to
 //   awaiting_passive until the driver reports its listener, and LIST/NLST/RETR/STOR/APPE go to
 //   transferring until the driver reports transfer_finished(); AUTH TLS waits in awaiting_tls.
 //   QUIT, too many failed logins or the idle timeout lead to closed.
@@ -10,13 +12,17 @@
 //   nothing (except ABOR/STAT/NOOP while transferring), so the driver feeds those bytes again
 //   after its report. Every command gets exactly one final reply (RFC 959 §4.2). RNFR is
 //   remembered for the very next command only (RFC 959 §4.1.3, RNTO "immediately" follows).
-// The core never reads a clock: tick(now) gives it time; wake_at tells the driver when to call.
+// The core never reads a clock: tick(now) gives it time; every output ends with a wake_at when
+//   next_deadline() moved, which tells the driver when to call tick() next.
 #include "netlib/ftp/server_session.hpp"
 
 #include <algorithm>
 #include <array>
+#include <chrono>
 
 #include <fmt/format.h>
+
+#include "netlib/core/ascii.hpp"
 
 namespace netlib::ftp {
 
@@ -62,14 +68,23 @@ bool server_session::is_unimplemented(std::string_view verb) {
 server_session::server_session(server_config config, file_system& fs)
     : config_(std::move(config)), fs_(fs), parser_(config_.max_line) {}
 
-void server_session::reply(int code, std::string text) { emit(send_reply{ftp::reply(code, std::move(text))}); }
-void server_session::reply(ftp::reply r) { emit(send_reply{std::move(r)}); }
+void server_session::reply(int code, std::string text) { reply(ftp::reply(code, std::move(text))); }
+void server_session::reply(ftp::reply r) { emit(send_bytes{serialize(r)}); }
 
-server_actions server_session::start(time_point now) {
-  now_ = now;
-  last_activity_ = now;
-  reply(220, config_.greeting);  // RFC 959 §5.4: the connection opens with 220
+server_actions server_session::flush() {
+  const auto deadline = next_deadline();
+  if (deadline != announced_) {
+    announced_ = deadline;
+    if (deadline) emit(wake_at{*deadline});
+  }
   return std::exchange(out_, {});
+}
+
+server_actions server_session::start(const clock_reading& now) {
+  now_ = now;
+  last_activity_ = now.mono;
+  reply(220, config_.greeting);  // RFC 959 §5.4: the connection opens with 220
+  return flush();
 }
 
 std::optional<time_point> server_session::next_deadline() const {
@@ -79,25 +94,29 @@ std::optional<time_point> server_session::next_deadline() const {
   return last_activity_ + config_.idle_timeout;
 }
 
-server_actions server_session::tick(time_point now) {
+server_actions server_session::tick(const clock_reading& now) {
   now_ = now;
-  if (state_ == server_state::login_delayed && now >= held_until_) {
-    if (failed_logins_ >= config_.max_failed_logins) {
+  if (state_ == server_state::login_delayed && now.mono >= held_until_) {
+    if (check_held_) {  // the guard's turn has come: check the password now
+      check_held_ = false;
+      state_ = server_state::awaiting_pass;
+      check_password(std::exchange(held_password_, {}));
+    } else if (failed_logins_ >= config_.max_failed_logins) {
       reply(421, "Too many failed logins, closing control connection.");  // RFC 2577 §5
-      emit(close_control{});
+      emit(close_connection{});
       state_ = server_state::closed;
     } else {
       reply(530, "Login incorrect.");
       state_ = server_state::awaiting_user;
     }
-    last_activity_ = now;
+    last_activity_ = now.mono;
   } else if (state_ != server_state::closed && state_ != server_state::transferring &&
-             state_ != server_state::login_delayed && now - last_activity_ >= config_.idle_timeout) {
+             state_ != server_state::login_delayed && now.mono - last_activity_ >= config_.idle_timeout) {
     reply(421, "Idle timeout, closing control connection.");  // RFC 959 §4.2: 421 service closing
-    emit(close_control{});
+    emit(close_connection{});
     state_ = server_state::closed;
   }
-  return std::exchange(out_, {});
+  return flush();
 }
 
 bool server_session::busy() const {
@@ -110,7 +129,8 @@ bool server_session::accepts_while_busy(std::string_view verb) const {
   return state_ == server_state::transferring && (verb == "ABOR" || verb == "STAT" || verb == "NOOP");
 }
 
-server_output server_session::receive(byte_view input) {
+server_output server_session::receive(byte_view input, const clock_reading& now) {
+  now_ = now;
   server_output result;
   while (state_ != server_state::closed && result.consumed < input.size()) {
     const command_result r = parser_.next(input.subspan(result.consumed));
@@ -121,22 +141,25 @@ server_output server_session::receive(byte_view input) {
     }
     if (busy() && (r.status != command_status::command || !accepts_while_busy(r.value.verb))) break;
     result.consumed += r.consumed;
-    last_activity_ = now_;
+    last_activity_ = now_.mono;
     if (r.status == command_status::bad_line) {
       reply(500, fmt::format("Syntax error: {}.", r.error));  // RFC 959 §4.2.1 500
       continue;
     }
     on_command(r.value);
   }
-  result.actions = std::exchange(out_, {});
+  result.actions = flush();
   return result;
 }
 
 server_actions server_session::receive_eof() {
+  if (check_held_ && config_.guard) config_.guard->report(config_.peer_address, user_, false, now_.mono);
+  check_held_ = false;  // a guess that left early still counts
+  held_password_.clear();
   if (state_ == server_state::transferring) emit(abort_transfer{});
-  if (state_ != server_state::closed) emit(close_control{});
+  if (state_ != server_state::closed) emit(close_connection{});
   state_ = server_state::closed;
-  return std::exchange(out_, {});
+  return flush();
 }
 
 void server_session::on_command(const command& c) {
@@ -176,21 +199,47 @@ void server_session::on_pass(const std::string& arg) {
     return reply(503, logged_in_ ? "Already logged in." : "Login with USER first.");
   }
   user_given_ = false;
-  if (config_.users.check(user_, arg)) {
+  if (config_.guard && !anonymous_login()) {
+    const admission a = config_.guard->admit(config_.peer_address, user_, now_.mono);
+    if (a.locked) {  // RFC 959 §4.2: 421, service not available, closing control connection
+      reply(421, fmt::format("Too many failed logins for this user or address, try again in {} s.",
+                             std::chrono::ceil<std::chrono::seconds>(a.retry_after).count()));
+      emit(close_connection{});
+      state_ = server_state::closed;
+      return;
+    }
+    if (a.turn > now_.mono) {  // the check waits for its turn (wake_at from flush())
+      check_held_ = true;
+      held_password_ = arg;
+      held_until_ = a.turn;
+      state_ = server_state::login_delayed;
+      return;
+    }
+  }
+  check_password(arg);
+}
+
+bool server_session::anonymous_login() const {
+  return user_table::is_anonymous_name(user_) && config_.users.anonymous();  // any password: nothing to guess
+}
+
+void server_session::check_password(const std::string& password) {
+  const bool right = config_.users.check(user_, password);
+  if (config_.guard && !anonymous_login()) config_.guard->report(config_.peer_address, user_, right, now_.mono);
+  if (right) {
     logged_in_ = true;
     failed_logins_ = 0;
     state_ = server_state::ready;
     return reply(230, fmt::format("User {} logged in.", user_));
   }
   ++failed_logins_;  // RFC 2577 §5: delay the answer, more after each failure
-  held_until_ = now_ + config_.login_delay * static_cast<std::int64_t>(failed_logins_);
-  state_ = server_state::login_delayed;
-  emit(wake_at{held_until_});
+  held_until_ = now_.mono + config_.login_delay * static_cast<std::int64_t>(failed_logins_);
+  state_ = server_state::login_delayed;  // the wake_at comes from flush()
 }
 
 void server_session::on_quit(const std::string&) {
   reply(221, "Goodbye.");  // RFC 959 §4.1.1 QUIT
-  emit(close_control{});
+  emit(close_connection{});
   state_ = server_state::closed;
 }
 
@@ -214,8 +263,7 @@ void server_session::on_help(const std::string&) {
 
 // RFC 2389 §4 OPTS; only UTF8 ON is known (RFC 2640 §3.1), paths are passed through as bytes.
 void server_session::on_opts(const std::string& arg) {
-  std::string upper = arg;
-  std::transform(upper.begin(), upper.end(), upper.begin(), [](unsigned char ch) { return std::toupper(ch); });
+  const std::string upper = ascii::to_upper(arg);
   if (upper == "UTF8 ON" || upper == "UTF8") return reply(200, "UTF8 mode always on.");
   reply(501, "Option not understood.");
 }

@@ -86,7 +86,7 @@ server_actions server_session::passive_opened(const std::string& host, std::uint
   } else {
     reply(227, fmt::format("Entering Passive Mode ({}).", format_port_argument(data_address{1, host, port})));
   }
-  return std::exchange(out_, {});
+  return flush();
 }
 
 server_actions server_session::passive_failed() {
@@ -94,7 +94,7 @@ server_actions server_session::passive_failed() {
   state_ = server_state::ready;
   data_mode_ = data_mode::none;
   reply(425, "Cannot open a passive data connection.");
-  return std::exchange(out_, {});
+  return flush();
 }
 
 // RFC 3659 §5.3 REST <offset> (stream mode): 350, applies to the next RETR/STOR/APPE.
@@ -143,7 +143,7 @@ void server_session::send_listing(const std::string& arg, bool names_only) {
   if (!check_data_channel()) return;
   start_transfer t;
   t.kind = transfer_kind::send_listing;
-  t.listing = names_only ? format_nlst(entries) : format_list(entries, wall_unix_);
+  t.listing = names_only ? format_nlst(entries) : format_list(entries, now_.unix_seconds());
   begin_transfer(std::move(t), "Here comes the directory listing.");
 }
 
@@ -197,12 +197,12 @@ void server_session::on_abor(const std::string&) {
 server_actions server_session::transfer_finished(transfer_outcome outcome, std::uint64_t bytes) {
   if (state_ != server_state::transferring) return {};
   state_ = server_state::ready;
-  last_activity_ = now_;
+  last_activity_ = now_.mono;
   if (abort_requested_ || outcome == transfer_outcome::aborted) {
     reply(426, "Connection closed; transfer aborted.");
     reply(226, "Abort successful.");  // RFC 959 §4.1.3 ABOR
     abort_requested_ = false;
-    return std::exchange(out_, {});
+    return flush();
   }
   switch (outcome) {
     case transfer_outcome::completed: reply(226, fmt::format("Transfer complete ({} bytes).", bytes)); break;
@@ -212,7 +212,7 @@ server_actions server_session::transfer_finished(transfer_outcome outcome, std::
     case transfer_outcome::storage_error: reply(552, "Could not store the file; transfer aborted."); break;
     case transfer_outcome::aborted: break;
   }
-  return std::exchange(out_, {});
+  return flush();
 }
 
 }  // namespace netlib::ftp

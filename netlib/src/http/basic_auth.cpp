@@ -3,6 +3,8 @@
 
 #include <string_view>
 
+#include "netlib/core/ascii.hpp"
+
 namespace netlib::http {
 namespace {
 
@@ -71,22 +73,33 @@ std::map<std::string, std::string> parse_users(std::string_view text) {
   return users;
 }
 
+bool requires_auth(const basic_auth_rule& rule, std::string_view path) { return under_prefix(path, rule.prefix); }
+
+std::optional<basic_credentials> parse_basic_credentials(const request_head& r) {
+  const auto value = r.fields.get("Authorization");
+  if (!value) return std::nullopt;
+  const std::string_view v = trim_ows(*value);
+  if (!ascii::istarts_with(v, "Basic ")) return std::nullopt;
+  const auto decoded = base64_decode(trim_ows(v.substr(6)));
+  if (!decoded) return std::nullopt;
+  const std::size_t colon = decoded->find(':');  // RFC 7617 §2: the user-id has no colon
+  if (colon == std::string::npos) return std::nullopt;
+  return basic_credentials{decoded->substr(0, colon), decoded->substr(colon + 1)};
+}
+
+bool credentials_match(const basic_auth_rule& rule, const basic_credentials& c) {
+  const auto it = rule.users.find(c.user);
+  return it != rule.users.end() && it->second == c.password;
+}
+
 auth_decision check_basic_auth(const basic_auth_rule& rule, std::string_view path, const request_head& r) {
   auth_decision d;
-  d.required = under_prefix(path, rule.prefix);
+  d.required = requires_auth(rule, path);
   if (!d.required) return d;
-  const auto value = r.fields.get("Authorization");
-  if (!value) return d;
-  const std::string_view v = trim_ows(*value);
-  if (v.size() < 6 || !iequals(v.substr(0, 6), "Basic ")) return d;
-  const auto decoded = base64_decode(trim_ows(v.substr(6)));
-  if (!decoded) return d;
-  const std::size_t colon = decoded->find(':');  // RFC 7617 §2: the user-id has no colon
-  if (colon == std::string::npos) return d;
-  const auto it = rule.users.find(decoded->substr(0, colon));
-  if (it == rule.users.end() || it->second != decoded->substr(colon + 1)) return d;
+  const auto c = parse_basic_credentials(r);
+  if (!c || !credentials_match(rule, *c)) return d;
   d.granted = true;
-  d.user = it->first;
+  d.user = c->user;
   return d;
 }
 

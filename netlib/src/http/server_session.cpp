@@ -21,11 +21,11 @@
 
 namespace netlib::http {
 
-std::string make_text_response(int status, std::string_view body, bool close, std::int64_t wall_s,
+std::string make_text_response(int status, std::string_view body, bool close, const clock_reading& now,
                                std::string_view server_name, const fields& extra) {
   response_head h;
   h.status = status;
-  h.fields.add("Date", format_http_date(wall_s));
+  h.fields.add("Date", format_http_date(now.unix_seconds()));
   h.fields.add("Server", server_name);
   for (const auto& f : extra.lines()) h.fields.add(f.name, f.value);
   h.fields.add("Content-Type", "text/plain; charset=utf-8");
@@ -48,38 +48,49 @@ bool server_session::allowed(std::string_view m) const {
          options_.allowed_methods.end();
 }
 
-send_reply server_session::error_reply(errc e, std::int64_t wall_s) {
+server_step server_session::answer(int status, std::string bytes, bool close, std::string request_line) {
+  server_step step;
+  step.actions.reserve(3);
+  step.actions.emplace_back(send_bytes{std::move(bytes)});
+  step.actions.emplace_back(response_sent{status, std::move(request_line)});
+  if (close) step.actions.emplace_back(close_connection{});
+  return step;
+}
+
+server_step server_session::error_reply(errc e, const clock_reading& now) {
   closed_ = true;
   const int status = status_for(e);
   const std::string body = fmt::format("{}: {}\n", http::status{status}, make_error_code(e).message());
-  send_reply r{make_text_response(status, body, true, wall_s, options_.server_name), status, true, {}};
   const auto& h = parser_.head();
-  if (!h.method.empty()) r.request_line = fmt::format("{} {} HTTP/{}.{}", h.method, h.target, h.version.major, h.version.minor);
-  return r;
+  return answer(status, make_text_response(status, body, true, now, options_.server_name), true,
+                h.method.empty() ? std::string{}
+                                 : fmt::format("{} {} HTTP/{}.{}", h.method, h.target, h.version.major, h.version.minor));
 }
 
-server_step server_session::next(byte_view input, std::int64_t wall_s) {
+server_step server_session::receive(byte_view input, const clock_reading& now) {
   std::size_t used = 0;
+  const auto done = [&used](server_step step) {
+    step.consumed = used;
+    return step;
+  };
   for (int round = 0; round < 1'000'000; ++round) {  // each round consumes or returns
     parse_step s = parser_.next(input.subspan(used));
     used += s.consumed;
-    if (auto* e = std::get_if<parse_error>(&s.event)) return {error_reply(e->code, wall_s), used};
-    if (std::holds_alternative<need_more>(s.event)) return {need_more{}, used};
+    if (auto* e = std::get_if<parse_error>(&s.event)) return done(error_reply(e->code, now));
+    if (std::holds_alternative<need_more>(s.event)) return done({});
     if (std::holds_alternative<head_complete>(s.event)) {
       in_message_ = true;
       body_.clear();
     } else if (auto* d = std::get_if<body_data>(&s.event)) {
       body_.append(as_chars(d->bytes));
     } else if (std::holds_alternative<message_complete>(s.event)) {
-      server_step step = on_message_complete(wall_s);
-      step.consumed = used;
-      return step;
+      return done(on_message_complete(now));
     }
   }
-  return {need_more{}, used};
+  return done({});
 }
 
-server_step server_session::on_message_complete(std::int64_t wall_s) {
+server_step server_session::on_message_complete(const clock_reading& now) {
   in_message_ = false;
   const request_head& h = parser_.head();
   if (!known_method(h.method) || !allowed(h.method)) {
@@ -94,14 +105,16 @@ server_step server_session::on_message_complete(std::int64_t wall_s) {
       extra.add("Allow", allow);
     }
     const std::string body = fmt::format("{}: {}\n", http::status{status}, h.method);
-    return {send_reply{make_text_response(status, body, !keep, wall_s, options_.server_name, extra), status, !keep, line}, 0};
+    return answer(status, make_text_response(status, body, !keep, now, options_.server_name, extra), !keep, line);
   }
-  return {serve_request{parser_.take_head(), std::move(body_)}, 0};
+  server_step step;
+  step.actions.emplace_back(serve_request{parser_.take_head(), std::move(body_)});
+  return step;
 }
 
-bool server_session::finish_response(const request_head& request, response_head& response, std::int64_t wall_s) const {
+bool server_session::finish_response(const request_head& request, response_head& response, const clock_reading& now) const {
   const bool keep = !closed_ && wants_keep_alive(request);
-  response.fields.set("Date", format_http_date(wall_s));
+  response.fields.set("Date", format_http_date(now.unix_seconds()));
   if (!response.fields.contains("Server")) response.fields.add("Server", options_.server_name);
   response.fields.remove("Connection");
   if (!keep) response.fields.add("Connection", "close");

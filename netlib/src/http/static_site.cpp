@@ -1,7 +1,10 @@
 // Theory of operation: respond() runs these steps in order, each of which may answer:
 //   1. method: GET and HEAD only (others are refused earlier by server_session with 405).
 //   2. target -> normalized path (target_path): 400 when malformed, 403 when it climbs above root.
-//   3. Basic auth for the protected folder (RFC 7617): 401 with WWW-Authenticate.
+//   3. Basic auth for the protected folder (RFC 7617): 401 with WWW-Authenticate. Credentials go
+//      to the credentials guard first: a locked address or account gets 429 with Retry-After
+//      (RFC 6585 §4); an attempt whose turn is later gets a plan with `wait` (respond_held()
+//      checks it then); each check is reported to the guard.
 //   4. cookie lab: a session for every request; the visits page answers with the counter.
 //   5. stat: 404 when absent (or outside the root, which the file_system refuses);
 //      a directory without '/' -> 301 to the slash form; a directory -> its index file.
@@ -37,8 +40,17 @@ response_plan static_site::text_reply(int status, std::string_view message) {
   return p;
 }
 
-response_plan static_site::respond(const request_head& r, std::int64_t wall_s, time_point now) {
-  (void)wall_s;  // Date is set by server_session::finish_response
+response_plan static_site::respond(const request_head& r, const clock_reading& now, std::string_view peer) {
+  return respond(r, now, peer, false);
+}
+
+response_plan static_site::respond_held(const request_head& r, const clock_reading& now, std::string_view peer) {
+  return respond(r, now, peer, true);
+}
+
+response_plan static_site::respond(const request_head& r, const clock_reading& now, std::string_view peer,
+                                   bool turn_reached) {
+  // Date is set by server_session::finish_response.
   const auto decoded = decode_target(r.target);  // step 2
   if (!decoded.value) {
     return decoded.error == target_error::escapes_root ? text_reply(403, "403 Forbidden: the path leaves the root\n")
@@ -46,20 +58,38 @@ response_plan static_site::respond(const request_head& r, std::int64_t wall_s, t
   }
   const target_path& t = *decoded.value;
   std::string user;
-  if (options_.auth) {  // step 3
-    const auth_decision d = check_basic_auth(*options_.auth, t.path, r);
-    if (d.required && !d.granted) {
+  if (options_.auth && requires_auth(*options_.auth, t.path)) {  // step 3
+    const auto unauthorized = [this] {
       response_plan p = text_reply(401, "401 Unauthorized: this folder needs a user name and password\n");
       p.head.fields.add("WWW-Authenticate", fmt::format("Basic realm=\"{}\", charset=\"UTF-8\"", options_.auth->realm));
       return p;
+    };
+    const auto credentials = parse_basic_credentials(r);
+    if (!credentials) return unauthorized();
+    if (options_.guard && !turn_reached) {
+      const admission a = options_.guard->admit(peer, credentials->user, now.mono);
+      if (a.locked) {
+        response_plan p = text_reply(429, "429 Too Many Requests: too many failed logins, try again later\n");
+        p.head.fields.add("Retry-After",
+                          std::to_string(std::chrono::ceil<std::chrono::seconds>(a.retry_after).count()));
+        return p;
+      }
+      if (a.turn > now.mono) {
+        response_plan p;
+        p.wait = wake_at{a.turn};
+        return p;
+      }
     }
-    user = d.user;
+    const bool right = credentials_match(*options_.auth, *credentials);
+    if (options_.guard) options_.guard->report(peer, credentials->user, right, now.mono);
+    if (!right) return unauthorized();
+    user = credentials->user;
   }
   std::optional<session_visit> visit;
   if (options_.cookies && sessions_) {  // step 4
     const auto cookie = r.fields.combined("Cookie");
     const auto id = cookie ? find_cookie(*cookie, options_.cookie_name) : std::nullopt;
-    visit = sessions_->touch(id ? std::optional<std::string_view>(*id) : std::nullopt, now,
+    visit = sessions_->touch(id ? std::optional<std::string_view>(*id) : std::nullopt, now.mono,
                              t.path == options_.visits_path);
   }
   response_plan plan;

@@ -29,7 +29,7 @@ client_step client_session::receive(byte_view input) {
     if (r.status == response_status::malformed) {
       error_ = "malformed response from the server (expected +OK or -ERR)";
       state_ = client_state::finished;
-      step.actions.emplace_back(client_close{});
+      step.actions.emplace_back(close_connection{});
       break;
     }
     step.responses.push_back((r.value.ok ? "+OK " : "-ERR ") + r.value.text);
@@ -61,7 +61,7 @@ void client_session::on_response(const response& r, client_step& step) {
     case client_state::awaiting_stls:
       if (!r.ok) return fail(step, "STLS", r);
       state_ = client_state::awaiting_tls;
-      step.actions.emplace_back(client_start_tls{});
+      step.actions.emplace_back(start_tls{});
       return;
     case client_state::awaiting_user:
       if (!r.ok) return fail(step, "USER " + options_.user, r);
@@ -92,7 +92,7 @@ void client_session::on_response(const response& r, client_step& step) {
       return next_message(step);
     case client_state::awaiting_quit:
       state_ = client_state::finished;
-      step.actions.emplace_back(client_close{});
+      step.actions.emplace_back(close_connection{});
       return;
     default: return;
   }
@@ -145,7 +145,7 @@ std::vector<client_action> client_session::receive_eof() {
   if (state_ == client_state::finished) return {};
   if (error_.empty() && state_ != client_state::awaiting_quit) error_ = "the server closed the connection unexpectedly";
   state_ = client_state::finished;
-  return {client_close{}};
+  return {close_connection{}};
 }
 
 }  // namespace netlib::pop3

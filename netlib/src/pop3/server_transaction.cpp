@@ -73,7 +73,7 @@ void server_session::on_list(const std::string& arg, bool uidl, server_step& ste
   for (std::size_t i = 0; i < msgs.size(); ++i)
     if (!deleted_[i]) text += item(i) + "\r\n";
   text += ".\r\n";
-  step.actions.emplace_back(send_reply{std::move(text)});
+  step.actions.emplace_back(send_bytes{std::move(text)});
 }
 
 void server_session::on_retr(const std::string& arg, server_step& step) {
@@ -83,7 +83,7 @@ void server_session::on_retr(const std::string& arg, server_step& step) {
   if (!bytes) return err(step, "[SYS/TEMP] the message cannot be read");
   const std::string crlf = mail::to_crlf(*bytes);
   step.actions.emplace_back(
-      send_reply{fmt::format("+OK {} octets\r\n", crlf.size()) + mail::dot_stuff(crlf) + ".\r\n"});
+      send_bytes{fmt::format("+OK {} octets\r\n", crlf.size()) + mail::dot_stuff(crlf) + ".\r\n"});
 }
 
 void server_session::on_top(const std::string& arg, server_step& step) {
@@ -105,7 +105,7 @@ void server_session::on_top(const std::string& arg, server_step& step) {
     const auto next = crlf.find("\r\n", end);
     end = next == std::string::npos ? crlf.size() : next + 2;
   }
-  step.actions.emplace_back(send_reply{"+OK top of message follows\r\n" + mail::dot_stuff(crlf.substr(0, end)) + ".\r\n"});
+  step.actions.emplace_back(send_bytes{"+OK top of message follows\r\n" + mail::dot_stuff(crlf.substr(0, end)) + ".\r\n"});
 }
 
 void server_session::on_dele(const std::string& arg, server_step& step) {

@@ -3,6 +3,7 @@
 
 #include <chrono>
 
+#include "netlib/core/units.hpp"
 #include "netlib/io/tls.hpp"
 
 namespace netlib::server_cli {
@@ -36,6 +37,34 @@ io::server_options make_server_options(const server_flags& flags) {
   options.idle_timeout = std::chrono::milliseconds(static_cast<long long>(flags.idle_timeout_s * 1000));
   if (!flags.tls_cert.empty()) options.tls = io::make_server_tls(flags.tls_cert, flags.tls_key);
   return options;
+}
+
+void add_auth_flags(CLI::App& cmd, auth_flags& flags, const std::string& what) {
+  cmd.add_option("--auth-max-failures", flags.max_failures,
+                 "Failed " + what + " logins from one address, or for one account, before it is locked out "
+                 "for --auth-lockout (0: no limit, no delays)")
+      ->capture_default_str();
+  app::add_quantity(cmd, "--auth-delay", flags.delay_s, units::parse_duration_s,
+                    "Wait before the next login is checked after a failed one, doubling after each further "
+                    "failure (up to 30 s), per address and per account (e.g. 1s, 500ms)")
+      ->default_str("1s");
+  app::add_quantity(cmd, "--auth-lockout", flags.lockout_s, units::parse_duration_s,
+                    "How long a locked-out address or account is refused, even with the right password "
+                    "(e.g. 5min, 30s)")
+      ->default_str("5min");
+}
+
+std::unique_ptr<io::shared_credentials_guard> make_credentials_guard(const auth_flags& flags) {
+  if (flags.max_failures == 0) return nullptr;
+  const auto to_duration = [](double s) {
+    return std::chrono::duration_cast<duration>(std::chrono::duration<double>(s));
+  };
+  guard_policy policy;
+  policy.max_failures = flags.max_failures;
+  policy.delay = to_duration(flags.delay_s);
+  policy.lockout = to_duration(flags.lockout_s);
+  if (policy.max_delay < policy.delay) policy.max_delay = policy.delay;
+  return std::make_unique<io::shared_credentials_guard>(policy);
 }
 
 }  // namespace netlib::server_cli

@@ -42,7 +42,7 @@ client_step client_session::receive(byte_view input) {
     if (r.status == reply_status::malformed) {
       fail(step, "malformed reply from the server (expected a 3-digit code)");
       state_ = client_state::finished;
-      step.actions.emplace_back(client_close{});
+      step.actions.emplace_back(close_connection{});
       break;
     }
     step.replies.push_back(r.value);
@@ -79,7 +79,7 @@ void client_session::on_reply(const reply& r, client_step& step) {
     case client_state::awaiting_starttls:
       if (r.code != 220) return fail(step, "STARTTLS", r);
       state_ = client_state::awaiting_tls;
-      step.actions.emplace_back(client_start_tls{});
+      step.actions.emplace_back(start_tls{});
       return;
     case client_state::awaiting_auth:
       if (r.code != 235) return fail(step, "AUTH PLAIN (user " + options_.auth->first + ")", r);
@@ -104,7 +104,7 @@ void client_session::on_reply(const reply& r, client_step& step) {
       return send(step, "QUIT");
     case client_state::awaiting_quit:
       state_ = client_state::finished;
-      step.actions.emplace_back(client_close{});
+      step.actions.emplace_back(close_connection{});
       return;
     default: return;
   }
@@ -172,7 +172,7 @@ std::vector<client_action> client_session::receive_eof() {
   if (result_.error.empty() && state_ != client_state::awaiting_quit)
     result_.error = "the server closed the connection unexpectedly";
   state_ = client_state::finished;
-  return {client_close{}};
+  return {close_connection{}};
 }
 
 }  // namespace netlib::smtp

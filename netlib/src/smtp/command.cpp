@@ -1,5 +1,5 @@
 // Theory of operation: a command line is split at its first space into an upper-cased verb and an
-// argument. MAIL/RCPT arguments are "FROM:" / "TO:" (case-insensitive), an optional space, a path
+// argument (netlib::split_command_line). MAIL/RCPT arguments are "FROM:" / "TO:" (case-insensitive), an optional space, a path
 // in angle brackets (RFC 5321 §4.1.2) and space-separated ESMTP parameters keyword[=value].
 #include "netlib/smtp/command.hpp"
 
@@ -8,8 +8,6 @@
 
 namespace netlib::smtp {
 namespace {
-
-char upper(char c) noexcept { return static_cast<char>(std::toupper(static_cast<unsigned char>(c))); }
 
 bool atext(char c) noexcept {  // RFC 5322 §3.2.3
   if (std::isalnum(static_cast<unsigned char>(c))) return true;
@@ -58,22 +56,6 @@ bool valid_domain(std::string_view d) noexcept {
 }
 
 }  // namespace
-
-bool iequals(std::string_view a, std::string_view b) noexcept {
-  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) { return upper(x) == upper(y); });
-}
-
-command split_command(std::string_view line) {
-  const auto sp = line.find(' ');
-  command c;
-  for (char ch : line.substr(0, sp)) c.verb += upper(ch);
-  if (sp != std::string_view::npos) {
-    std::string_view arg = line.substr(sp + 1);
-    while (!arg.empty() && arg.back() == ' ') arg.remove_suffix(1);
-    c.argument = std::string(arg);
-  }
-  return c;
-}
 
 std::string_view domain_of(std::string_view address) {
   const auto at = address.rfind('@');
@@ -132,9 +114,7 @@ std::optional<path_argument> parse_path(std::string_view arg, std::string_view p
     rest = end == std::string_view::npos ? std::string_view{} : rest.substr(end);
     if (param.empty()) continue;
     const auto eq = param.find('=');
-    std::string key;
-    for (char c : param.substr(0, eq)) key += upper(c);
-    p.params.emplace_back(key, eq == std::string_view::npos ? std::string{} : std::string(param.substr(eq + 1)));
+    p.params.emplace_back(ascii::to_upper(param.substr(0, eq)), eq == std::string_view::npos ? std::string{} : std::string(param.substr(eq + 1)));
   }
   return p;
 }

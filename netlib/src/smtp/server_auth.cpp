@@ -1,6 +1,12 @@
 // Theory of operation: SMTP AUTH (RFC 4954) with the PLAIN (RFC 4616) and LOGIN mechanisms, offered
 // only over TLS. AUTH with an initial response finishes at once; without one the session sends a
 // 334 challenge and waits in awaiting_auth_response for one base64 line ("*" cancels, §4).
+// Finished credentials go to the credentials guard first (docs/architecture.md, "The credentials
+// guard"): refused at once while the address or account is locked (454 4.7.0, RFC 4954 §6), or
+// held in auth_delayed until their turn (wake_at; tick() checks them), or checked now.
+#include <fmt/format.h>
+
+#include <chrono>
 #include <utility>
 
 #include "netlib/mail/base64.hpp"
@@ -25,7 +31,7 @@ void server_session::on_auth(const command& c, server_step& step) {
   state_ = server_state::awaiting_auth_response;
   if (!mech.argument.empty()) return on_auth_response(mech.argument == "=" ? "" : mech.argument, step);
   // LOGIN prompts are "Username:" and "Password:" in base64.
-  step.actions.emplace_back(send_reply{format_reply(334, auth_step_ == auth_step::plain ? "" : "VXNlcm5hbWU6")});
+  step.actions.emplace_back(send_bytes{format_reply(334, auth_step_ == auth_step::plain ? "" : "VXNlcm5hbWU6")});
 }
 
 void server_session::on_auth_response(std::string_view line, server_step& step) {
@@ -47,7 +53,7 @@ void server_session::on_auth_response(std::string_view line, server_step& step) 
     auth_login_user_ = *decoded;
     auth_step_ = auth_step::login_password;
     state_ = server_state::awaiting_auth_response;
-    step.actions.emplace_back(send_reply{format_reply(334, "UGFzc3dvcmQ6")});
+    step.actions.emplace_back(send_bytes{format_reply(334, "UGFzc3dvcmQ6")});
     return;
   }
   const std::string user = std::exchange(auth_login_user_, {});
@@ -55,7 +61,29 @@ void server_session::on_auth_response(std::string_view line, server_step& step) 
 }
 
 void server_session::finish_auth(std::string_view user, std::string_view password, server_step& step) {
-  if (!users_.check(user, password)) return error(step, 535, "5.7.8 Authentication credentials invalid");
+  if (config_.guard) {
+    const admission a = config_.guard->admit(info_.peer, user, now_.mono);
+    if (a.locked) {
+      const auto seconds = std::chrono::ceil<std::chrono::seconds>(a.retry_after).count();
+      return error(step, 454, fmt::format("4.7.0 Temporary authentication failure: too many failed attempts, try "
+                                          "again in {} s", seconds));
+    }
+    if (a.turn > now_.mono) {  // the answer waits for its turn
+      held_user_ = std::string(user);
+      held_password_ = std::string(password);
+      held_until_ = a.turn;
+      state_ = server_state::auth_delayed;
+      step.actions.emplace_back(wake_at{a.turn});
+      return;
+    }
+  }
+  check_credentials(user, password, step);
+}
+
+void server_session::check_credentials(std::string_view user, std::string_view password, server_step& step) {
+  const bool ok = users_.check(user, password);
+  if (config_.guard) config_.guard->report(info_.peer, user, ok, now_.mono);
+  if (!ok) return error(step, 535, "5.7.8 Authentication credentials invalid");
   auth_user_ = std::string(user);
   reply(step, 235, "2.7.0 Authentication successful");
 }

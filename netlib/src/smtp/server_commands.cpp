@@ -28,7 +28,7 @@ void server_session::on_helo(const command& c, bool extended, server_step& step)
   if (config_.tls_available && !tls_active_) lines.emplace_back("STARTTLS");  // RFC 3207 §4
   if (tls_active_) lines.emplace_back("AUTH PLAIN LOGIN");  // RFC 4954: only over TLS here
   lines.emplace_back("HELP");
-  step.actions.emplace_back(send_reply{format_reply(250, lines)});
+  step.actions.emplace_back(send_bytes{format_reply(250, lines)});
 }
 
 bool server_session::blocked_by_require_tls(server_step& step) {
@@ -107,19 +107,19 @@ void server_session::on_data(const command& c, server_step& step) {
   after_bare_lf_ = false;
   data_framer_ = line_framer({.max_length = 1000, .strict = true});
   state_ = server_state::in_data;
-  step.actions.emplace_back(send_reply{format_reply(354, "Start mail input; end with <CRLF>.<CRLF>")});
+  step.actions.emplace_back(send_bytes{format_reply(354, "Start mail input; end with <CRLF>.<CRLF>")});
 }
 
 void server_session::on_starttls(const command& c, server_step& step) {
   if (!c.argument.empty()) return error(step, 501, "5.5.4 STARTTLS takes no argument");  // RFC 3207 §4
   if (tls_active_) return error(step, 503, "5.5.1 TLS already active");
   if (!config_.tls_available) return error(step, 502, "5.5.1 STARTTLS not available (no certificate configured)");
-  step.actions.emplace_back(send_reply{format_reply(220, "2.0.0 Ready to start TLS")});
+  step.actions.emplace_back(send_bytes{format_reply(220, "2.0.0 Ready to start TLS")});
   step.actions.emplace_back(start_tls{});
   state_ = server_state::awaiting_tls;  // nothing after this line is consumed (RFC 3207 §4.2)
 }
 
-std::string server_session::received_header(std::chrono::sys_seconds now, const std::string& id) const {
+std::string server_session::received_header(const std::string& id) const {
   // RFC 5321 §4.4 trace field; "with" keywords from RFC 3848.
   std::string with = extended_ ? "ESMTP" : "SMTP";
   if (tls_active_) with += "S";
@@ -127,7 +127,7 @@ std::string server_session::received_header(std::chrono::sys_seconds now, const 
   std::string h = fmt::format("Received: from {} ({})\r\n\tby {} (netlab lab-smtp) with {} id {}", helo_name_,
                               info_.peer, config_.hostname, with, id);
   if (all_recipients_.size() == 1) h += "\r\n\tfor <" + all_recipients_.front() + ">";
-  return h + "; " + mail::rfc5322_date(now) + "\r\n";
+  return h + "; " + mail::rfc5322_date(now_.wall_seconds()) + "\r\n";
 }
 
 }  // namespace netlib::smtp

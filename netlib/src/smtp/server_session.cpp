@@ -2,7 +2,8 @@
 //
 // States (server_state): awaiting_helo -> awaiting_mail -> awaiting_rcpt -> awaiting_data ->
 // in_data -> delivering -> awaiting_mail ...; awaiting_auth_response while an AUTH exchange runs
-// (RFC 4954 §4); awaiting_tls after "220 Ready to start TLS" (RFC 3207 §4); closed after 221 or 421.
+// (RFC 4954 §4), auth_delayed while its check waits for the credentials guard's turn; awaiting_tls
+// after "220 Ready to start TLS" (RFC 3207 §4); closed after 221 or 421.
 //
 // Delivery: the end of an acceptable message emits deliver_message and enters `delivering`. The
 // core consumes nothing there: commands the client pipelined after the message (RFC 2920 §3.1,
@@ -21,6 +22,7 @@
 // stored for a message unless its end arrived; replies come out in command order.
 #include "netlib/smtp/server_session.hpp"
 
+#include <stdexcept>
 #include <utility>
 
 #include <fmt/format.h>
@@ -32,27 +34,41 @@ namespace netlib::smtp {
 server_session::server_session(server_config config, session_info info, const mail::users_table& users)
     : config_(std::move(config)), info_(std::move(info)), users_(users) {}
 
-std::vector<server_action> server_session::start() {
+std::vector<server_action> server_session::start(const clock_reading& now) {
+  now_ = now;
   // RFC 5321 §4.3.1 / §3.1: the greeting.
-  return {send_reply{format_reply(220, config_.hostname + " ESMTP netlab lab-smtp ready")}};
+  return {send_bytes{format_reply(220, config_.hostname + " ESMTP netlab lab-smtp ready")}};
 }
 
-server_step server_session::receive(byte_view input, std::chrono::sys_seconds now) {
+server_step server_session::receive(byte_view input, const clock_reading& now) {
+  now_ = now;
   server_step step;
   // Bounded: every iteration consumes at least one byte or returns.
   while (state_ != server_state::awaiting_tls && state_ != server_state::closed &&
-         state_ != server_state::delivering) {
+         state_ != server_state::delivering && state_ != server_state::auth_delayed) {
     auto& framer = state_ == server_state::in_data ? data_framer_ : command_framer_;
     const line_result line = framer.next(input.subspan(step.consumed));
     step.consumed += line.consumed;
     if (line.status == line_status::need_more) break;
-    on_line(line, now, step);
+    on_line(line, step);
   }
   return step;
 }
 
-void server_session::on_line(line_result line, std::chrono::sys_seconds now, server_step& step) {
-  if (state_ == server_state::in_data) return on_data_line(line, now, step);
+std::vector<server_action> server_session::tick(const clock_reading& now) {
+  now_ = now;
+  server_step step;
+  if (state_ == server_state::auth_delayed && now.mono >= held_until_) {
+    state_ = server_state::awaiting_mail;
+    const std::string user = std::exchange(held_user_, {});
+    const std::string password = std::exchange(held_password_, {});
+    check_credentials(user, password, step);
+  }
+  return std::move(step.actions);
+}
+
+void server_session::on_line(line_result line, server_step& step) {
+  if (state_ == server_state::in_data) return on_data_line(line, step);
   switch (line.status) {
     case line_status::too_long:
       return error(step, 500, "5.5.2 Line too long (512 bytes at most, RFC 5321 4.5.3.1.4)");
@@ -96,10 +112,10 @@ void server_session::on_command(std::string_view line, server_step& step) {
   error(step, 500, "5.5.2 Command not recognized");
 }
 
-void server_session::on_data_line(line_result line, std::chrono::sys_seconds now, server_step& step) {
+void server_session::on_data_line(line_result line, server_step& step) {
   // §4.1.1.4: only CRLF "." CRLF ends the data, so a "." line after a bare LF is data (smuggling).
   const bool after_bare_lf = std::exchange(after_bare_lf_, line.status == line_status::bare_lf);
-  if (line.status == line_status::line && line.text == "." && !after_bare_lf) return end_of_data(now, step);
+  if (line.status == line_status::line && line.text == "." && !after_bare_lf) return end_of_data(step);
   if (line.status == line_status::too_long) {
     data_problem_ = data_problem::line_too_long;
     return;
@@ -121,7 +137,7 @@ void server_session::on_data_line(line_result line, std::chrono::sys_seconds now
   message_.append("\r\n");
 }
 
-void server_session::end_of_data(std::chrono::sys_seconds now, server_step& step) {
+void server_session::end_of_data(server_step& step) {
   const data_problem problem = data_problem_;
   state_ = server_state::awaiting_mail;
   if (problem == data_problem::bare_line_end) {
@@ -138,7 +154,7 @@ void server_session::end_of_data(std::chrono::sys_seconds now, server_step& step
   }
   delivering_id_ = fmt::format("{}.{}", info_.session_id, messages_ + 1);
   deliver_message d{delivering_id_, std::move(sender_), std::move(local_recipients_),
-                    std::move(relay_recipients_), received_header(now, delivering_id_)};
+                    std::move(relay_recipients_), received_header(delivering_id_)};
   d.message.append(message_);
   reset_transaction();
   state_ = server_state::delivering;
@@ -167,13 +183,20 @@ std::vector<server_action> server_session::delivery_done(const delivery_result& 
 
 std::vector<server_action> server_session::receive_eof() {
   if (state_ == server_state::closed) return {};
+  if (state_ == server_state::auth_delayed && config_.guard)  // a guess that left early still counts
+    config_.guard->report(info_.peer, held_user_, false, now_.mono);
+  held_password_.clear();
   reset_transaction();  // a message whose end never came is dropped whole
   state_ = server_state::closed;  // a delivery under way finishes; its reply is never sent
   return {close_connection{}};
 }
 
-void server_session::tls_started() {
-  if (state_ != server_state::awaiting_tls) throw std::logic_error("tls_started() without STARTTLS");
+std::vector<server_action> server_session::tls_established(bool ok) {
+  if (state_ != server_state::awaiting_tls) throw std::logic_error("tls_established() without STARTTLS");
+  if (!ok) {
+    state_ = server_state::closed;
+    return {close_connection{}};
+  }
   // RFC 3207 §4.2: discard all knowledge obtained from the client, start over at EHLO.
   tls_active_ = true;
   helo_name_.clear();
@@ -183,10 +206,11 @@ void server_session::tls_started() {
   command_framer_ = line_framer({.max_length = 512, .strict = true});
   data_framer_ = line_framer({.max_length = 1000, .strict = true});
   state_ = server_state::awaiting_helo;
+  return {};
 }
 
 void server_session::reply(server_step& step, int code, std::string_view text) {
-  step.actions.emplace_back(send_reply{format_reply(code, text)});
+  step.actions.emplace_back(send_bytes{format_reply(code, text)});
 }
 
 void server_session::error(server_step& step, int code, std::string_view text) {

@@ -140,8 +140,8 @@ TEST(ServerLogin, IdleClockStartsAtTheGreeting) {
   memory_file_system fs;
   server_session s(default_config(), fs);
   const time_point boot = time_point(std::chrono::hours(1000));  // a steady clock long after its epoch
-  s.start(boot);
-  EXPECT_TRUE(s.tick(boot + 1s).empty());
+  (void)s.start({boot, {}});
+  EXPECT_TRUE(s.tick({boot + 1s, {}}).empty());
   ASSERT_TRUE(s.next_deadline());
   EXPECT_EQ(*s.next_deadline(), boot + 300s);
 }

@@ -182,7 +182,7 @@ TEST(ServerTransfer, PassiveFailureAndEofDuringTransfer) {
   session_pair q;
   q.login();
   q.pending_input = "PASV\r\nNOOP\r\n";
-  auto out = q.server.receive(as_bytes(q.pending_input));
+  auto out = q.server.receive(as_bytes(q.pending_input), q.clock.reading());
   EXPECT_EQ(out.consumed, 6u);
   EXPECT_EQ(q.server.state(), server_state::awaiting_passive);
   q.pending_input.erase(0, out.consumed);
@@ -195,7 +195,7 @@ TEST(ServerTransfer, PassiveFailureAndEofDuringTransfer) {
   auto eof = p.server.receive_eof();
   ASSERT_EQ(eof.size(), 2u);
   EXPECT_TRUE(std::holds_alternative<abort_transfer>(eof[0]));
-  EXPECT_TRUE(std::holds_alternative<close_control>(eof[1]));
+  EXPECT_TRUE(std::holds_alternative<close_connection>(eof[1]));
 }
 
 TEST(ServerTransfer, ListDatesFollowTheWallTimeInput) {
@@ -204,7 +204,7 @@ TEST(ServerTransfer, ListDatesFollowTheWallTimeInput) {
   p.cmd("PASV");
   p.cmd("LIST", "readme.txt");
   EXPECT_NE(p.downloaded.find("Nov 14  2023 readme.txt"), std::string::npos) << p.downloaded;
-  p.server.set_wall_time(1700000000 + 3600);  // an hour after the file's time
+  p.clock = virtual_clock(p.clock.now(), wall_time(std::chrono::seconds(1700000000 + 3600)));  // an hour after the file's time
   p.cmd("PASV");
   p.cmd("LIST", "readme.txt");
   EXPECT_NE(p.downloaded.find("Nov 14 22:13 readme.txt"), std::string::npos) << p.downloaded;

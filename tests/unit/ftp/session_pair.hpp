@@ -45,7 +45,7 @@ struct session_pair {
   explicit session_pair(server_config cfg = default_config()) : server(std::move(cfg), fs) {
     fs.add_file("/readme.txt", "line one\nline two\n");
     fs.add_directory("/pub");
-    deliver(server.start(clock.now()));
+    deliver(server.start(clock.reading()));
   }
 
   void deliver(const server_actions& actions) {
@@ -53,8 +53,8 @@ struct session_pair {
   }
 
   void execute(const server_action& a) {
-    if (auto* r = std::get_if<send_reply>(&a)) {
-      auto out = client.receive(as_bytes(serialize(r->value)));
+    if (auto* r = std::get_if<send_bytes>(&a)) {
+      auto out = client.receive(as_bytes(r->bytes));
       for (auto& e : out.events) replies.push_back(e.value);
     } else if (auto* p = std::get_if<open_passive>(&a)) {
       deliver(server.passive_opened("127.0.0.1", p->extended ? 50001 : 50000));
@@ -63,7 +63,7 @@ struct session_pair {
       if (!hold_transfers) finish_transfer(*t);
     } else if (std::holds_alternative<abort_transfer>(a)) {
       deliver(server.transfer_finished(transfer_outcome::aborted, 0));
-    } else if (std::holds_alternative<close_control>(a)) {
+    } else if (std::holds_alternative<close_connection>(a)) {
       control_closed = true;
     } else if (std::holds_alternative<start_tls>(a)) {
       tls_started = true;
@@ -104,8 +104,8 @@ struct session_pair {
   }
 
   void feed() {
-    deliver(server.tick(clock.now()));
-    auto out = server.receive(as_bytes(pending_input));
+    deliver(server.tick(clock.reading()));
+    auto out = server.receive(as_bytes(pending_input), clock.reading());
     pending_input.erase(0, out.consumed);
     deliver(out.actions);
   }

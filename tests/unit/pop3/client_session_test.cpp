@@ -23,30 +23,30 @@ pair_result run_pair(fixture& f, netlib::pop3::client_options o) {
   bool client_tls = false;
   const auto server_actions = [&](const std::vector<netlib::pop3::server_action>& actions) {
     for (const auto& a : actions) {
-      if (const auto* r = std::get_if<netlib::pop3::send_reply>(&a)) to_client.append(r->bytes);
-      if (std::holds_alternative<netlib::pop3::start_tls>(a)) server_tls = true;
+      if (const auto* r = std::get_if<netlib::send_bytes>(&a)) to_client.append(r->bytes);
+      if (std::holds_alternative<netlib::start_tls>(a)) server_tls = true;
     }
   };
-  server_actions(server.start());
+  server_actions(server.start({}));
   for (int round = 0; round < 200 && !client.finished(); ++round) {
     auto cs = client.receive(to_client.data());
     to_client.consume(cs.consumed);
     for (auto& m : cs.messages) out.messages.push_back(m);
     for (const auto& r : cs.responses) out.trace.push_back("S: " + r);
     for (const auto& a : cs.actions) {
-      if (const auto* c = std::get_if<netlib::pop3::send_command>(&a)) {
+      if (const auto* c = std::get_if<netlib::send_command>(&a)) {
         to_server.append(c->bytes);
         out.trace.push_back("C: " + c->shown);
       }
-      if (std::holds_alternative<netlib::pop3::client_start_tls>(a)) client_tls = true;
+      if (std::holds_alternative<netlib::start_tls>(a)) client_tls = true;
     }
     if (server_tls && client_tls) {
       to_server.clear();
-      server.tls_started();
-      for (const auto& a : client.tls_started()) to_server.append(std::get<netlib::pop3::send_command>(a).bytes);
+      (void)server.tls_established(true);
+      for (const auto& a : client.tls_started()) to_server.append(std::get<netlib::send_command>(a).bytes);
       server_tls = client_tls = false;
     }
-    auto ss = server.receive(to_server.data());
+    auto ss = server.receive(to_server.data(), {});
     to_server.consume(ss.consumed);
     server_actions(ss.actions);
   }

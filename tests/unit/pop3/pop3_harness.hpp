@@ -35,19 +35,20 @@ inline transcript run_pieces(netlib::pop3::server_session& s, const netlab::test
   netlib::input_buffer buf;
   const auto execute = [&](const std::vector<netlib::pop3::server_action>& actions) {
     for (const auto& a : actions) {
-      if (const auto* r = std::get_if<netlib::pop3::send_reply>(&a)) t.sent += r->bytes;
-      else if (std::holds_alternative<netlib::pop3::start_tls>(a)) {
+      if (const auto* r = std::get_if<netlib::send_bytes>(&a)) t.sent += r->bytes;
+      else if (std::holds_alternative<netlib::start_tls>(a)) {
         t.tls = true;
         buf.clear();
-        s.tls_started();
-      } else t.closed = true;
+        (void)s.tls_established(true);
+      } else if (std::holds_alternative<netlib::close_connection>(a)) t.closed = true;
     }
   };
-  execute(s.start());
+  const netlib::clock_reading now{};
+  execute(s.start(now));
   for (auto piece : pieces) {
     if (t.closed) break;
     buf.append(piece);
-    auto step = s.receive(buf.data());
+    auto step = s.receive(buf.data(), now);
     buf.consume(step.consumed);
     execute(step.actions);
   }

@@ -24,30 +24,30 @@ pair_result run_pair(server_fixture& f, netlib::smtp::client_options opts, netli
   bool client_tls = false;
   const auto server_actions = [&](const std::vector<netlib::smtp::server_action>& actions) {
     for (const auto& a : actions) {
-      if (const auto* r = std::get_if<netlib::smtp::send_reply>(&a)) to_client.append(r->bytes);
-      if (std::holds_alternative<netlib::smtp::start_tls>(a)) server_tls = true;
+      if (const auto* r = std::get_if<netlib::send_bytes>(&a)) to_client.append(r->bytes);
+      if (std::holds_alternative<netlib::start_tls>(a)) server_tls = true;
       if (const auto* d = std::get_if<netlib::smtp::deliver_message>(&a))  // the next round reads on
         for (const auto& done : server.delivery_done(netlib::smtp::deliver_to_store(f.store, *d)))
-          to_client.append(std::get<netlib::smtp::send_reply>(done).bytes);
+          to_client.append(std::get<netlib::send_bytes>(done).bytes);
     }
   };
-  server_actions(server.start());
+  server_actions(server.start(test_time));
   for (int round = 0; round < 200 && !client.finished(); ++round) {
     auto cs = client.receive(to_client.data());
     to_client.consume(cs.consumed);
     for (const auto& r : cs.replies) out.trace.push_back("S: " + std::to_string(r.code));
     for (const auto& a : cs.actions) {
-      if (const auto* c = std::get_if<netlib::smtp::send_command>(&a)) {
+      if (const auto* c = std::get_if<netlib::send_command>(&a)) {
         to_server.append(c->bytes);
         out.trace.push_back("C: " + c->shown);
       }
-      if (std::holds_alternative<netlib::smtp::client_start_tls>(a)) client_tls = true;
+      if (std::holds_alternative<netlib::start_tls>(a)) client_tls = true;
     }
     if (server_tls && client_tls) {  // both sides handshake (simulated)
       to_server.clear();
-      server.tls_started();
+      (void)server.tls_established(true);
       for (const auto& a : client.tls_started()) {
-        const auto& c = std::get<netlib::smtp::send_command>(a);
+        const auto& c = std::get<netlib::send_command>(a);
         to_server.append(c.bytes);
         out.trace.push_back("C: " + c.shown);
       }

@@ -25,15 +25,15 @@ struct held_driver {
   bool closed = false;
   std::optional<deliver_message> held_delivery;
 
-  held_driver() { take(s.start()); }
+  held_driver() { take(s.start(test_time)); }
   void take(std::vector<server_action> actions) {
     for (auto& a : actions) {
       if (auto* d = std::get_if<deliver_message>(&a)) {
         EXPECT_FALSE(held_delivery.has_value()) << "a second delivery before the first was done";
         held_delivery = std::move(*d);
-      } else if (const auto* r = std::get_if<netlib::smtp::send_reply>(&a)) {
+      } else if (const auto* r = std::get_if<netlib::send_bytes>(&a)) {
         sent += r->bytes;
-      } else if (std::holds_alternative<netlib::smtp::close_connection>(a)) {
+      } else if (std::holds_alternative<netlib::close_connection>(a)) {
         closed = true;
       }
     }

@@ -18,7 +18,8 @@
 
 namespace smtp_test {
 
-inline const std::chrono::sys_seconds test_time{std::chrono::seconds(1796028904)};  // Mon, 30 Nov 2026 08:55:04
+inline const netlib::clock_reading test_time{netlib::time_point{},
+                                             netlib::wall_time(std::chrono::seconds(1796028904))};  // Mon, 30 Nov 2026 08:55:04
 
 struct server_fixture {
   netlib::mail::memory_store store;
@@ -55,7 +56,7 @@ inline transcript run_pieces(server_fixture& f, const netlab::test::pieces& piec
         execute(s.delivery_done(netlib::smtp::deliver_to_store(f.store, *d)), buf);
         continue;
       }
-      if (const auto* r = std::get_if<netlib::smtp::send_reply>(&a)) {
+      if (const auto* r = std::get_if<netlib::send_bytes>(&a)) {
         t.sent += r->bytes;
         std::size_t pos = 0;
         while (pos < r->bytes.size()) {  // one code per reply (last line has a space or is 3 digits)
@@ -64,17 +65,17 @@ inline transcript run_pieces(server_fixture& f, const netlab::test::pieces& piec
           if (line.size() == 3 || line[3] == ' ') t.codes.push_back(std::stoi(line.substr(0, 3)));
           pos = eol + 2;
         }
-      } else if (std::holds_alternative<netlib::smtp::start_tls>(a)) {
+      } else if (std::holds_alternative<netlib::start_tls>(a)) {
         t.tls_started = true;
         buf.clear();
-        if (simulate_tls) s.tls_started();
-      } else {
+        if (simulate_tls) execute(s.tls_established(true), buf);
+      } else if (std::holds_alternative<netlib::close_connection>(a)) {
         t.closed = true;
       }
     }
   };
   netlib::input_buffer buf;
-  execute(s.start(), buf);
+  execute(s.start(test_time), buf);
   for (auto piece : pieces) {
     if (t.closed) break;
     buf.append(piece);

@@ -6,15 +6,13 @@
 #include <string_view>
 
 #include "netlib/core/bytes.hpp"
+#include "netlib/core/command_line.hpp"
 #include "netlib/core/line_framer.hpp"
 
 namespace netlib::ftp {
 
-struct command {
-  std::string verb;      // upper case
-  std::string argument;  // as sent, after the single separating space
-  friend bool operator==(const command&, const command&) = default;
-};
+// The verb upper case; the argument as sent, after the single separating space.
+using command = command_line;
 
 // The command as it goes on the wire: "VERB arg\r\n" (or "VERB\r\n").
 std::string serialize(const command& c);

@@ -1,13 +1,16 @@
 #pragma once
-// What a server session asks its driver to do (docs/architecture.md, "Protocol cores never do I/O"). The driver executes the
-// actions in order and reports back with passive_opened()/passive_failed(), transfer_finished()
-// and tls_established().
+// What a server session asks its driver to do: the session contract's common actions (send,
+// start_tls for AUTH TLS, close, wake_at; netlib/core/session.hpp) extended with FTP's data
+// connections (docs/architecture.md, "The session contract"). The driver executes the actions
+// in order and reports back with passive_opened()/passive_failed(), transfer_finished() and
+// tls_established().
 #include <cstdint>
 #include <string>
 #include <variant>
 #include <vector>
 
 #include "netlib/core/clock.hpp"
+#include "netlib/core/session.hpp"
 #include "netlib/ftp/data_address.hpp"
 #include "netlib/ftp/reply.hpp"
 
@@ -25,9 +28,6 @@ enum class transfer_outcome {
   storage_error,    // 552: the upload could not be stored
 };
 
-struct send_reply {
-  ftp::reply value;
-};
 // Open a passive listener (on the control connection's local address); reply with
 // passive_opened(host, port) or passive_failed(). A previous listener is replaced.
 struct open_passive {
@@ -47,15 +47,9 @@ struct start_transfer {
   bool tls = false;            // PROT P (RFC 4217 §9): TLS on the data connection
 };
 struct abort_transfer {};
-struct close_control {};
-struct start_tls {};  // AUTH TLS (RFC 4217 §4): handshake now, then report tls_established()
-// Call tick() at this time (login delay, idle timeout).
-struct wake_at {
-  time_point when;
-};
 
-using server_action =
-    std::variant<send_reply, open_passive, close_passive, start_transfer, abort_transfer, close_control, start_tls, wake_at>;
+// wake_at: the login delay and the idle timeout; start_tls: AUTH TLS (RFC 4217 §4).
+using server_action = session_action<open_passive, close_passive, start_transfer, abort_transfer>;
 using server_actions = std::vector<server_action>;
 
 }  // namespace netlib::ftp

@@ -1,11 +1,13 @@
 #pragma once
-// The FTP server side of one control connection, without I/O (RFC 959, 2428, 3659, 2389, 2577).
+// The FTP server side of one control connection, without I/O (RFC 959, 2428, 3659, 2389, 2577),
+// speaking the session contract (netlib/core/session.hpp).
 //
 //   ftp::server_session s(config, fs);
-//   execute(s.start());                              // 220 greeting
-//   s.tick(now); auto out = s.receive(bytes);        // consume out.consumed, execute out.actions
+//   execute(s.start(now));                           // 220 greeting
+//   s.tick(now); auto out = s.receive(bytes, now);   // consume out.consumed, execute out.actions
 //   execute(s.passive_opened("127.0.0.1", 50000));   // after an open_passive action
 //   execute(s.transfer_finished(transfer_outcome::completed, n));
+//   call tick(now) at the time of the last wake_at   // login delay, idle timeout
 //
 // The session stops consuming input while it waits for its driver (a passive listener, a transfer
 // in progress, a delayed login reply); the driver keeps the unconsumed bytes and feeds them again
@@ -18,6 +20,7 @@
 
 #include "netlib/core/bytes.hpp"
 #include "netlib/core/clock.hpp"
+#include "netlib/core/credentials_guard.hpp"
 #include "netlib/ftp/command.hpp"
 #include "netlib/ftp/file_system.hpp"
 #include "netlib/ftp/server_action.hpp"
@@ -36,12 +39,13 @@ struct server_config {
   duration idle_timeout = std::chrono::seconds(300);
   std::size_t max_line = command_parser::default_max_line;
   bool tls_available = false;            // AUTH TLS offered
+  credentials_gate* guard = nullptr;     // PASS throttling shared by the server's sessions, or none
 };
 
 enum class server_state {
   awaiting_user,     // before login: USER (or QUIT, FEAT, ...)
   awaiting_pass,     // after USER
-  login_delayed,     // a failed PASS: the 530 waits for tick() (RFC 2577 §5)
+  login_delayed,     // a PASS waits for tick(): its 530 (RFC 2577 §5), or its check (the guard's turn)
   ready,             // logged in
   awaiting_passive,  // open_passive emitted; waiting for passive_opened/passive_failed
   awaiting_tls,      // start_tls emitted; waiting for tls_established
@@ -49,22 +53,19 @@ enum class server_state {
   closed,
 };
 
-struct server_output {
-  std::size_t consumed = 0;
-  server_actions actions;
-};
+using server_output = session_step<server_action>;
 
 class server_session {
  public:
+  using action = server_action;
   server_session(server_config config, file_system& fs);
 
-  server_actions start(time_point now);  // the 220 greeting; `now` starts the idle clock
+  // The 220 greeting; `now` starts the idle clock. The wall time of every time input dates LIST
+  // lines: "HH:MM" for files modified in the six months before it, "YYYY" otherwise (as ls does).
+  server_actions start(const clock_reading& now);
   // Time input; call before receive() and at every wake_at time.
-  server_actions tick(time_point now);
-  // Wall-clock time (seconds since the Unix epoch), another time input: LIST shows "HH:MM" for
-  // files modified in the last six months before it, "YYYY" otherwise (as ls does).
-  void set_wall_time(std::int64_t unix_seconds) noexcept { wall_unix_ = unix_seconds; }
-  server_output receive(byte_view input);
+  server_actions tick(const clock_reading& now);
+  server_output receive(byte_view input, const clock_reading& now);
   server_actions receive_eof();
   server_actions passive_opened(const std::string& host, std::uint16_t port);
   server_actions passive_failed();
@@ -75,6 +76,7 @@ class server_session {
   [[nodiscard]] const std::string& cwd() const noexcept { return cwd_; }
   [[nodiscard]] const std::string& user() const noexcept { return user_; }
   [[nodiscard]] bool logged_in() const noexcept { return logged_in_; }
+  // The time of the next tick() that may act (the deadline the last wake_at announced).
   [[nodiscard]] std::optional<time_point> next_deadline() const;
 
  private:
@@ -91,12 +93,15 @@ class server_session {
   void reply(int code, std::string text);
   void reply(ftp::reply r);
   void emit(server_action a) { out_.push_back(std::move(a)); }
+  server_actions flush();  // out_, with a wake_at first when the next deadline moved
   bool busy() const;
   bool accepts_while_busy(std::string_view verb) const;
 
   // Login and session (server_session.cpp).
   void on_user(const std::string& arg);
   void on_pass(const std::string& arg);
+  void check_password(const std::string& password);
+  [[nodiscard]] bool anonymous_login() const;
   void on_quit(const std::string& arg);
   void on_noop(const std::string& arg);
   void on_syst(const std::string& arg);
@@ -148,10 +153,12 @@ class server_session {
   command_parser parser_;
   server_state state_ = server_state::awaiting_user;
   server_actions out_;
-  time_point now_{};
-  std::int64_t wall_unix_ = 0;
+  clock_reading now_{};
   time_point last_activity_{};
   time_point held_until_{};
+  std::optional<time_point> announced_;  // the deadline of the last wake_at
+  bool check_held_ = false;              // login_delayed: a password waits for the guard's turn
+  std::string held_password_;
   std::string user_;
   bool logged_in_ = false;
   bool user_given_ = false;

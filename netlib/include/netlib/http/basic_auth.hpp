@@ -1,6 +1,7 @@
 #pragma once
 // HTTP Basic authentication (RFC 7617) for one protected folder: credentials are checked against
-// an in-memory table the driver loads from a file ("user:password" lines).
+// an in-memory table the driver loads from a file ("user:password" lines). static_site puts the
+// credentials guard between parsing them and checking them.
 #include <map>
 #include <optional>
 #include <string>
@@ -27,6 +28,18 @@ struct auth_decision {
   bool granted = false;
   std::string user;           // when granted
 };
+
+// True when `path` (normalized) is the protected folder or under it.
+bool requires_auth(const basic_auth_rule& rule, std::string_view path);
+
+struct basic_credentials {
+  std::string user;
+  std::string password;
+};
+// The request's Basic credentials, or nullopt when it has none (or malformed ones).
+std::optional<basic_credentials> parse_basic_credentials(const request_head& r);
+// True when the rule's table holds this user with this password.
+bool credentials_match(const basic_auth_rule& rule, const basic_credentials& c);
 
 auth_decision check_basic_auth(const basic_auth_rule& rule, std::string_view path, const request_head& r);
 

@@ -8,6 +8,8 @@
 #include <string_view>
 #include <vector>
 
+#include "netlib/core/ascii.hpp"
+
 namespace netlib::http {
 
 struct field {
@@ -15,17 +17,9 @@ struct field {
   std::string value;
 };
 
-// ASCII case-insensitive equality (field names, tokens). Inline: every field lookup uses it.
-inline bool iequals(std::string_view a, std::string_view b) noexcept {
-  if (a.size() != b.size()) return false;
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    const char x = a[i], y = b[i];
-    if (x == y) continue;
-    if ((x | 0x20) != (y | 0x20) || static_cast<unsigned char>((x | 0x20) - 'a') > 'z' - 'a') return false;
-  }
-  return true;
-}
-std::string to_lower(std::string_view s);
+// ASCII case-insensitive equality (field names, tokens) and lower case (netlib/core/ascii.hpp).
+using ascii::iequals;
+using ascii::to_lower;
 
 class fields {
  public:
@@ -56,6 +50,7 @@ class fields {
 
 // Splits a comma-separated list value into trimmed, non-empty elements (RFC 9110 §5.6.1).
 std::vector<std::string_view> split_list(std::string_view value);
-std::string_view trim_ows(std::string_view s) noexcept;
+// Without optional white space (spaces and tabs, RFC 9110 §5.6.3) at either end.
+constexpr std::string_view trim_ows(std::string_view s) noexcept { return ascii::trim(s, " \t"); }
 
 }  // namespace netlib::http

@@ -1,18 +1,22 @@
 #pragma once
 // One server connection's HTTP/1.1 rules (no I/O): parse requests in order, answer protocol errors
 // itself (400/413/414/431/501/505 then close; 501/405 for methods after reading the body), hand
-// complete requests to the application, and decide persistence (RFC 9112 §9.3).
+// complete requests to the application, and decide persistence (RFC 9112 §9.3). It speaks the
+// session contract (netlib/core/session.hpp) with two actions of its own.
 //
-// Driver loop:  step = session.next(buffer.data(), wall_s); buffer.consume(step.consumed);
-//   need_more      -> read more (end of stream: close)
-//   serve_request  -> ask the application for a response, call finish_response(), write, and
-//                     close if it returned false
-//   send_reply     -> write the bytes; close when `close` is set
+// Driver loop:  step = session.receive(buffer.data(), now); buffer.consume(step.consumed);
+//   no actions       -> read more (end of stream: close)
+//   serve_request    -> ask the application for a response, call finish_response(), write, and
+//                       close if it returned false
+//   send_bytes, response_sent[, close_connection]
+//                    -> an answer of the session's own: write it, log it, close when asked
 #include <cstdint>
 #include <string>
 #include <variant>
 #include <vector>
 
+#include "netlib/core/clock.hpp"
+#include "netlib/core/session.hpp"
 #include "netlib/http/message.hpp"
 #include "netlib/http/request_parser.hpp"
 
@@ -24,37 +28,37 @@ struct server_session_options {
   std::string server_name = "netlab-http";
 };
 
+// A complete request for the application.
 struct serve_request {
   request_head head;
   std::string body;
 };
-struct send_reply {
-  std::string bytes;
+// The session answered by itself (the send_bytes before this action): what the access log says.
+struct response_sent {
   int status = 0;
-  bool close = false;
-  std::string request_line;  // for the access log; empty when no request line was parsed
+  std::string request_line;  // empty when no request line was parsed
 };
-using server_action = std::variant<need_more, serve_request, send_reply>;
-
-struct server_step {
-  server_action action;
-  std::size_t consumed = 0;
-};
+using server_action = session_action<serve_request, response_sent>;
+using server_step = session_step<server_action>;
 
 class server_session {
  public:
+  using action = server_action;
   explicit server_session(server_session_options options = {});
-  server_step next(byte_view input, std::int64_t wall_s);
+  // One request at a time: returns no actions (read more), serve_request, or the session's own
+  // answer. Call again after the answer was written.
+  server_step receive(byte_view input, const clock_reading& now);
   // Sets Connection/Date/Server on the application's response to `request` and says whether the
   // connection stays open (RFC 9112 §9.3, §9.6).
-  bool finish_response(const request_head& request, response_head& response, std::int64_t wall_s) const;
+  bool finish_response(const request_head& request, response_head& response, const clock_reading& now) const;
   // True while no byte of a next request has been consumed (the driver's idle period).
   [[nodiscard]] bool between_requests() const noexcept { return parser_.idle() && !in_message_; }
   [[nodiscard]] bool closed() const noexcept { return closed_; }
 
  private:
-  send_reply error_reply(errc e, std::int64_t wall_s);
-  server_step on_message_complete(std::int64_t wall_s);
+  server_step error_reply(errc e, const clock_reading& now);
+  server_step on_message_complete(const clock_reading& now);
+  server_step answer(int status, std::string bytes, bool close, std::string request_line);
   [[nodiscard]] bool known_method(std::string_view m) const;
   [[nodiscard]] bool allowed(std::string_view m) const;
 
@@ -66,7 +70,7 @@ class server_session {
 };
 
 // A complete small response: head (with Content-Length, Content-Type) and body as one string.
-std::string make_text_response(int status, std::string_view body, bool close, std::int64_t wall_s,
+std::string make_text_response(int status, std::string_view body, bool close, const clock_reading& now,
                                std::string_view server_name, const fields& extra = {});
 
 }  // namespace netlib::http

@@ -1,9 +1,10 @@
 #pragma once
 // The static web server's decisions (no I/O): map a request to a file under the root through an
 // injected file_system, and plan the response: status, header fields and where the body comes
-// from (RFC 9110 GET/HEAD semantics, conditional requests §13, ranges §14, Basic auth RFC 7617,
-// the cookie lab's visit page). The driver executes the plan: it writes the head and streams the
-// file part (sendfile where it can).
+// from (RFC 9110 GET/HEAD semantics, conditional requests §13, ranges §14, Basic auth RFC 7617
+// behind the credentials guard, the cookie lab's visit page). The driver executes the plan: it
+// writes the head and streams the file part (sendfile where it can); a plan that says `wait`
+// holds the request until then and asks again with respond_held().
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -12,6 +13,8 @@
 #include <variant>
 
 #include "netlib/core/clock.hpp"
+#include "netlib/core/credentials_guard.hpp"
+#include "netlib/core/session.hpp"
 #include "netlib/http/basic_auth.hpp"
 #include "netlib/http/message.hpp"
 #include "netlib/http/session_store.hpp"
@@ -43,6 +46,9 @@ struct response_plan {
   response_head head;
   std::variant<std::monostate, std::string, file_part> body;  // none for HEAD, 304, ...
   std::string user;           // authenticated user, for the access log
+  // Set when the credentials must wait for the credentials guard's turn: no response yet; call
+  // respond_held() with the same request at this time.
+  std::optional<wake_at> wait;
 };
 
 struct site_options {
@@ -52,15 +58,19 @@ struct site_options {
   bool cookies = false;
   std::string visits_path = "visits";   // the cookie lab's counter page (under the root URL)
   std::string cookie_name = "sid";
+  credentials_gate* guard = nullptr;    // Basic auth throttling (429 with Retry-After), or none
 };
 
 class static_site {
  public:
   static_site(site_options options, file_system& files, session_store* sessions = nullptr);
-  // `wall_s`: the time for Date (seconds since the epoch); `now`: for session expiry.
-  response_plan respond(const request_head& r, std::int64_t wall_s, time_point now);
+  // `now.mono` for session expiry and the guard; `peer` is the client's address (for the guard).
+  response_plan respond(const request_head& r, const clock_reading& now, std::string_view peer = {});
+  // The same request again once its `wait` has come: the credentials are checked now.
+  response_plan respond_held(const request_head& r, const clock_reading& now, std::string_view peer = {});
 
  private:
+  response_plan respond(const request_head& r, const clock_reading& now, std::string_view peer, bool turn_reached);
   response_plan respond_file(const request_head& r, const std::string& path, const file_info& info);
   response_plan visits_page(const request_head& r, const session_visit& v);
   response_plan text_reply(int status, std::string_view message);

@@ -1,8 +1,8 @@
 #pragma once
-// The live driver of one FTP control connection: reads into an input_buffer, feeds an
-// ftp::server_session, and executes its actions (send_reply, open_passive, start_transfer,
-// abort_transfer, close_control, start_tls, wake_at) with ftp_data_connection for the data side.
-// No protocol knowledge lives here (docs/architecture.md, "Live runners").
+// One FTP control connection on the live driver (run_session, docs/architecture.md "The live
+// driver"): the ftp::server_session core, with hooks for FTP's own actions (open_passive,
+// close_passive, start_transfer, abort_transfer) that run ftp_data_connection for the data side.
+// No protocol knowledge lives here.
 //
 //   tcp_server server(opts, [&](connection& c) { return ftp_handle_control(c, settings); });
 #include <atomic>
@@ -18,7 +18,7 @@
 namespace netlib::io {
 
 struct ftp_server_settings {
-  ftp::server_config session;  // users, writable, limits; peer_address is filled per connection
+  ftp::server_config session;  // users, writable, limits, guard; peer_address is filled per connection
   ftp_data_options data;
   ftp::file_system* files = nullptr;  // shared by all sessions; must outlive the server
   // Called with one line per event (commands, replies, transfers) when set; for --verbose logs.

@@ -1,12 +1,13 @@
 #pragma once
-// Live drivers for the POP3 cores: serve_pop3 runs one server connection on a tcp_server;
-// pop3_fetch runs the client core over a blocking tcp_client and hands each message over.
+// The POP3 cores on the live drivers (docs/architecture.md, "The live driver"): serve_pop3 runs one
+// server connection on a tcp_server (run_session); pop3_fetch runs the client core over a blocking
+// tcp_client (run_client_session) and hands each message over.
 #include <functional>
 #include <string>
 
 #include "netlib/io/asio.hpp"
 #include "netlib/io/connection.hpp"
-#include "netlib/io/smtp_driver.hpp"  // client_endpoint
+#include "netlib/io/client_driver.hpp"
 #include "netlib/mail/mail_store.hpp"
 #include "netlib/mail/users_table.hpp"
 #include "netlib/pop3/client_session.hpp"
@@ -15,7 +16,7 @@
 namespace netlib::io {
 
 struct pop3_service {
-  pop3::server_config config;  // tls_available is taken from the connection
+  pop3::server_config config;  // tls_available and peer_address are taken from the connection
   mail::mail_store& store;
   const mail::users_table& users;
 };

@@ -1,8 +1,8 @@
 #pragma once
-// Live drivers for the SMTP cores (docs/architecture.md, "Live runners"): read, feed the core,
-// execute its actions. serve_smtp runs one server connection on a tcp_server, its deliveries going
-// through the service's smtp_delivery_queue (group commit); smtp_send runs the client core over a
-// blocking tcp_client.
+// The SMTP cores on the live drivers (docs/architecture.md, "The live driver"): serve_smtp runs one
+// server connection on a tcp_server (run_session), its deliveries going through the service's
+// smtp_delivery_queue (group commit); smtp_send runs the client core over a blocking tcp_client
+// (run_client_session).
 #include <atomic>
 #include <chrono>
 #include <cstdint>
@@ -11,6 +11,7 @@
 #include <string>
 
 #include "netlib/io/asio.hpp"
+#include "netlib/io/client_driver.hpp"
 #include "netlib/io/connection.hpp"
 #include "netlib/io/smtp_delivery_queue.hpp"
 #include "netlib/mail/users_table.hpp"
@@ -27,14 +28,6 @@ struct smtp_service {
 };
 
 awaitable<void> serve_smtp(connection& conn, smtp_service& service);
-
-struct client_endpoint {
-  std::string host = "127.0.0.1";
-  unsigned short port = 25;
-  std::chrono::milliseconds timeout{std::chrono::seconds(30)};
-  std::shared_ptr<ssl::context> tls;  // for STARTTLS/STLS
-  std::function<void(std::string_view)> trace;  // "C: ..." / "S: ..." lines, when set
-};
 
 // Connects, runs the dialogue, returns the core's result. Throws io_error when the connection or
 // the TLS handshake fails.

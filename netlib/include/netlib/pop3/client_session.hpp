@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "netlib/core/bytes.hpp"
+#include "netlib/core/session.hpp"
 #include "netlib/pop3/response.hpp"
 
 namespace netlib::pop3 {
@@ -18,13 +19,8 @@ struct client_options {
   bool remove = false;  // DELE every retrieved message (applied by the server at QUIT)
 };
 
-struct send_command {
-  std::string bytes;
-  std::string shown;  // for a trace, password hidden
-};
-struct client_start_tls {};
-struct client_close {};
-using client_action = std::variant<send_command, client_start_tls, client_close>;
+// send_command, start_tls and close_connection: the client side of the session contract.
+using client_action = client_session_action<>;
 
 struct fetched_message {
   std::size_t number = 0;

@@ -2,14 +2,18 @@
 // --thread-model, the connection cap, --idle-timeout and --tls-cert/--tls-key, and their
 // translation to netlib::io::server_options. Each server keeps its own defaults and help wording
 // (RFC 5321's 300 s idle time for SMTP, 600 s for POP3, ...), and adds its protocol's own flags.
+// The servers that check passwords add the credentials guard's flags (--auth-max-failures,
+// --auth-delay, --auth-lockout; docs/architecture.md, "The credentials guard").
 #pragma once
 
 #include <cstddef>
+#include <memory>
 #include <string>
 
 #include <CLI/CLI.hpp>
 
 #include "netlib/app/program.hpp"
+#include "netlib/io/shared_credentials_guard.hpp"
 #include "netlib/io/tcp_server.hpp"
 
 namespace netlib::server_cli {
@@ -38,5 +42,20 @@ void add_server_flags(CLI::App& cmd, server_flags& flags, const server_flag_help
 // unknown model) and builds the runner's options, loading the TLS context when a certificate is
 // given. The caller adds its busy reply and, for HTTPS, implicit_tls.
 io::server_options make_server_options(const server_flags& flags);
+
+// The credentials guard: per client address and per account, a wait that doubles after each
+// failed login (from --auth-delay), then a lockout of --auth-lockout after --auth-max-failures.
+struct auth_flags {
+  std::size_t max_failures = 10;  // 0: no guard
+  double delay_s = 1;
+  double lockout_s = 300;
+};
+
+// `what` names the logins in the help text, e.g. "AUTH" or "USER/PASS".
+void add_auth_flags(CLI::App& cmd, auth_flags& flags, const std::string& what);
+
+// The guard the server's sessions share (usage_error for a negative time), or null for
+// --auth-max-failures 0.
+std::unique_ptr<io::shared_credentials_guard> make_credentials_guard(const auth_flags& flags);
 
 }  // namespace netlib::server_cli

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "netlib/core/bytes.hpp"
+#include "netlib/core/session.hpp"
 #include "netlib/smtp/reply.hpp"
 
 namespace netlib::smtp {
@@ -31,13 +32,8 @@ struct envelope {
   std::vector<std::string> to;   // forward-paths, at least one
 };
 
-struct send_command {
-  std::string bytes;  // what goes on the wire
-  std::string shown;  // the same for a trace, with credentials hidden
-};
-struct client_start_tls {};
-struct client_close {};
-using client_action = std::variant<send_command, client_start_tls, client_close>;
+// send_command, start_tls and close_connection: the client side of the session contract.
+using client_action = client_session_action<>;
 
 struct client_step {
   std::size_t consumed = 0;

@@ -7,13 +7,15 @@
 #include <utility>
 #include <vector>
 
+#include "netlib/core/ascii.hpp"
+#include "netlib/core/command_line.hpp"
+
 namespace netlib::smtp {
 
-struct command {
-  std::string verb;      // upper-cased
-  std::string argument;  // the rest of the line after one space, trailing spaces removed
-};
-command split_command(std::string_view line);
+// The verb upper-cased; the argument is the rest of the line after one space, trailing spaces
+// removed.
+using command = command_line;
+inline command split_command(std::string_view line) { return split_command_line(line, {.trim_argument = true}); }
 
 struct path_argument {
   std::string address;  // "local@domain"; empty for the null reverse-path "<>"
@@ -30,6 +32,6 @@ bool valid_mailbox(std::string_view address);
 // The domain part of a mailbox (after the last '@').
 std::string_view domain_of(std::string_view address);
 std::string_view local_part_of(std::string_view address);
-bool iequals(std::string_view a, std::string_view b) noexcept;
+using ascii::iequals;
 
 }  // namespace netlib::smtp

@@ -1,14 +1,17 @@
 #pragma once
 // The SMTP server side of one connection (RFC 5321 with PIPELINING RFC 2920, SIZE RFC 1870,
 // 8BITMIME RFC 6152, ENHANCEDSTATUSCODES RFC 2034/3463, STARTTLS RFC 3207, AUTH RFC 4954), sans
-// I/O: the driver feeds bytes and executes the returned actions. Users come from the injected
-// users table; storing a message is the driver's job (the deliver_message action).
+// I/O: it speaks the session contract (netlib/core/session.hpp), and the driver feeds bytes and
+// executes the returned actions. Users come from the injected users table, password guessing is
+// throttled by the injected credentials guard; storing a message is the driver's job (the
+// deliver_message action, SMTP's own).
 //
 //   server_session s(config, info, users);
-//   execute(s.start());                        // 220 greeting
+//   execute(s.start(now));                     // 220 greeting
 //   auto step = s.receive(buffer.data(), now); // replies for every complete line
 //   buffer.consume(step.consumed); execute(step.actions);
-//   on start_tls: discard the buffer, handshake, then s.tls_started().
+//   on start_tls: discard the buffer, handshake, then execute(s.tls_established(ok)).
+//   on wake_at: execute(s.tick(now)) at that time (a held AUTH answer), then receive() again.
 //   on deliver_message: store it (in the background if you like), then
 //     execute(s.delivery_done(result)) and call receive() again on the buffer: commands pipelined
 //     after the message wait there, unconsumed, until the 250/451 is out (RFC 2920 §3.1).
@@ -19,7 +22,10 @@
 #include <vector>
 
 #include "netlib/core/bytes.hpp"
+#include "netlib/core/clock.hpp"
+#include "netlib/core/credentials_guard.hpp"
 #include "netlib/core/line_framer.hpp"
+#include "netlib/core/session.hpp"
 #include "netlib/mail/users_table.hpp"
 #include "netlib/smtp/command.hpp"
 
@@ -33,18 +39,15 @@ struct server_config {
   std::size_t max_errors = 20;          // then 421 and close
   bool tls_available = false;           // advertise STARTTLS
   bool require_tls = false;             // refuse mail transactions before STARTTLS (530)
+  credentials_gate* guard = nullptr;    // AUTH throttling shared by the server's sessions, or none
 };
 
 struct session_info {
-  std::string peer = "unknown";    // "[127.0.0.1]:5000"-like text for the Received: header
+  std::string peer = "unknown";    // "[127.0.0.1]"-like text for the Received: header; the
+                                   // client's address for the credentials guard
   std::string session_id = "0";    // unique per connection, used in queue ids
 };
 
-struct send_reply {
-  std::string bytes;
-};
-struct start_tls {};
-struct close_connection {};
 // Store this message whole, then report with delivery_done(). RFC 5321 §6.1: the 250 that
 // follows promises the message is safe, so a store reports `stored` only once it is durable.
 struct deliver_message {
@@ -54,7 +57,8 @@ struct deliver_message {
   std::vector<std::string> relay_recipients;  // full addresses, accepted for relay (authenticated)
   std::string message;                        // Received: header + the data after dot-unstuffing
 };
-using server_action = std::variant<send_reply, start_tls, close_connection, deliver_message>;
+using server_action = session_action<deliver_message>;
+using server_step = session_step<server_action>;
 
 // What became of a deliver_message: every copy stored durably, or none promised.
 enum class delivery_status {
@@ -67,11 +71,6 @@ struct delivery_result {
   std::string detail;  // a short reason shown in the 451/452 text, e.g. "Read-only file system"
 };
 
-struct server_step {
-  std::size_t consumed = 0;
-  std::vector<server_action> actions;
-};
-
 enum class server_state {
   awaiting_helo,          // greeting sent; EHLO/HELO expected
   awaiting_mail,          // no transaction open
@@ -80,25 +79,29 @@ enum class server_state {
   in_data,                // 354 sent; reading lines until CRLF.CRLF
   delivering,             // deliver_message emitted; nothing consumed until delivery_done()
   awaiting_auth_response, // 334 sent; a base64 line expected
+  auth_delayed,           // credentials in; their check waits for its turn (wake_at, tick())
   awaiting_tls,           // 220 to STARTTLS sent; nothing consumed until tls_started()
   closed,                 // 221/421 sent; nothing consumed
 };
 
 class server_session {
  public:
+  using action = server_action;
   server_session(server_config config, session_info info, const mail::users_table& users);
 
-  [[nodiscard]] std::vector<server_action> start();
+  [[nodiscard]] std::vector<server_action> start(const clock_reading& now);
   // Consumes complete lines; stops after a line that starts TLS, closes, or ends a message
-  // (deliver_message is then the last action of the step).
-  [[nodiscard]] server_step receive(byte_view input, std::chrono::sys_seconds now);
+  // (deliver_message is then the last action of the step), and while an AUTH answer is held.
+  [[nodiscard]] server_step receive(byte_view input, const clock_reading& now);
+  // Time passed: a held AUTH answer whose turn has come is given.
+  [[nodiscard]] std::vector<server_action> tick(const clock_reading& now);
   // The peer closed: a message whose end never came is dropped (nothing is stored). While
   // delivering, the delivery goes on but its reply has nowhere to go.
   [[nodiscard]] std::vector<server_action> receive_eof();
   // The store's answer to the last deliver_message: the 250, 451 or 452 (nothing once closed).
   [[nodiscard]] std::vector<server_action> delivery_done(const delivery_result& result);
-  // The TLS handshake succeeded: the session starts over (RFC 3207 §4.2).
-  void tls_started();
+  // The TLS handshake is done: the session starts over (RFC 3207 §4.2), or closes when it failed.
+  [[nodiscard]] std::vector<server_action> tls_established(bool ok);
 
   [[nodiscard]] server_state state() const noexcept { return state_; }
   [[nodiscard]] bool tls_active() const noexcept { return tls_active_; }
@@ -109,9 +112,9 @@ class server_session {
   enum class auth_step { plain, login_user, login_password };
   enum class data_problem { none, bare_line_end, line_too_long, too_big };
 
-  void on_line(line_result line, std::chrono::sys_seconds now, server_step& step);
+  void on_line(line_result line, server_step& step);
   void on_command(std::string_view line, server_step& step);
-  void on_data_line(line_result line, std::chrono::sys_seconds now, server_step& step);
+  void on_data_line(line_result line, server_step& step);
   void on_helo(const command& c, bool extended, server_step& step);
   void on_mail(const command& c, server_step& step);
   void on_rcpt(const command& c, server_step& step);
@@ -120,8 +123,9 @@ class server_session {
   void on_auth(const command& c, server_step& step);
   void on_auth_response(std::string_view line, server_step& step);
   void finish_auth(std::string_view user, std::string_view password, server_step& step);
-  void end_of_data(std::chrono::sys_seconds now, server_step& step);
-  [[nodiscard]] std::string received_header(std::chrono::sys_seconds now, const std::string& id) const;
+  void check_credentials(std::string_view user, std::string_view password, server_step& step);
+  void end_of_data(server_step& step);
+  [[nodiscard]] std::string received_header(const std::string& id) const;
   [[nodiscard]] bool blocked_by_require_tls(server_step& step);
   void reply(server_step& step, int code, std::string_view text);
   void error(server_step& step, int code, std::string_view text);
@@ -140,6 +144,10 @@ class server_session {
   std::string auth_user_;
   std::string auth_login_user_;
   auth_step auth_step_ = auth_step::plain;
+  std::string held_user_;       // auth_delayed: the credentials waiting for their turn
+  std::string held_password_;
+  time_point held_until_{};
+  clock_reading now_{};         // the latest time input
   std::string sender_;
   std::vector<std::string> local_recipients_;   // user names
   std::vector<std::string> relay_recipients_;   // full addresses
