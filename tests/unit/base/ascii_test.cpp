@@ -6,7 +6,7 @@
 
 #include "netlib/core/ascii.hpp"
 
-namespace {
+namespace ascii_test {
 
 namespace ascii = netlib::ascii;
 
@@ -58,4 +58,4 @@ TEST(ascii, trim) {
   static_assert(ascii::trim(" ok ") == "ok");
 }
 
-}  // namespace
+}  // namespace ascii_test

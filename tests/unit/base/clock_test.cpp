@@ -3,7 +3,7 @@
 
 #include "netlib/core/clock.hpp"
 
-namespace {
+namespace clock_test {
 
 using namespace std::chrono_literals;
 
@@ -42,4 +42,4 @@ TEST(virtual_clock, moves_only_when_told) {
   EXPECT_EQ(zero.reading(), netlib::clock_reading{});
 }
 
-}  // namespace
+}  // namespace clock_test

@@ -7,7 +7,7 @@
 #include "netlib/core/command_line.hpp"
 #include "support/split_feed.hpp"
 
-namespace {
+namespace command_line_test {
 
 using netlib::command_line;
 using netlib::read_status;
@@ -96,4 +96,4 @@ TEST(command_reader, reset_forgets_a_skipped_line) {
   EXPECT_EQ(r.value.verb, "QUIT");
 }
 
-}  // namespace
+}  // namespace command_line_test

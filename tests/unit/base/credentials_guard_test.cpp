@@ -8,7 +8,7 @@
 #include "netlib/core/clock.hpp"
 #include "netlib/core/credentials_guard.hpp"
 
-namespace {
+namespace credentials_guard_test {
 
 using namespace std::chrono_literals;
 using netlib::credentials_guard;
@@ -126,4 +126,4 @@ TEST(credentials_guard, memory_is_bounded_under_a_spray_of_names) {
   EXPECT_LE(g.tracked(), 2002u);
 }
 
-}  // namespace
+}  // namespace credentials_guard_test
