@@ -1,6 +1,7 @@
-// Theory of operation: two input buffers, one per direction, drained by pump() after every feed.
-// Client lines become commands queued for replies; server replies are parsed with reply_parser
-// and paired with the oldest queued command (RFC 2920: replies come back in command order).
+// Theory of operation: netlib::dialogue_observer keeps the two directions' buffers and drains them
+// after every feed (docs/architecture.md, "The capture feed"). Client lines become commands
+// queued for replies; server replies are parsed with reply_parser and paired with the oldest
+// queued command (RFC 2920: replies come back in command order).
 // A command whose reply changes how the client's next bytes must be read (DATA, AUTH and its
 // continuations, STARTTLS) holds the client side until its reply arrives; then:
 //   DATA 354      -> the client's lines are message text up to "." (RFC 5321 §4.1.1.4), sized
@@ -27,69 +28,22 @@ std::string path_of(std::string_view argument, std::string_view prefix) {
 
 }  // namespace
 
-void session_analyzer::client_bytes(byte_view bytes) {
-  if (session_.encrypted) {
-    session_.encrypted_client_bytes += bytes.size();
-    return;
-  }
-  if (!stopped_client_) client_.append(bytes);
-  pump();
-}
-
-void session_analyzer::server_bytes(byte_view bytes) {
-  if (session_.encrypted) {
-    session_.encrypted_server_bytes += bytes.size();
-    return;
-  }
-  if (!stopped_server_) server_.append(bytes);
-  pump();
-}
-
-void session_analyzer::gap(bool from_client, std::size_t size) {
-  session_.gap_bytes += size;
-  if (session_.problem.empty())
-    session_.problem = std::string(from_client ? "client" : "server") + " bytes missing from the capture";
-  (from_client ? stopped_client_ : stopped_server_) = true;
-  (from_client ? client_ : server_).clear();
-}
-
-bool session_analyzer::must_wait() const {
+bool session_analyzer::client_waits() const {
   if (mode_ != client_mode::commands || pending_.empty() || pending_.back().data_end) return false;
   const std::string& verb = session_.commands[pending_.back().index].verb;
   return verb == "DATA" || verb == "AUTH" || verb == "<auth-continuation>" || verb == "STARTTLS";
 }
 
-// A server line with no command waiting for it must wait while the client has a complete line
-// not read yet: that line is the command it answers (both sides were fed in capture order).
-bool session_analyzer::client_line_first() const {
-  if (!session_.greeting_code || !pending_.empty() || stopped_client_ || must_wait()) return false;
-  const std::string_view c = as_chars(client_.data());
-  return c.find('\n') != std::string_view::npos;
-}
-
-void session_analyzer::pump() {
-  for (int round = 0; round < 1000000; ++round) {
-    bool progress = false;
-    while (!stopped_server_ && !session_.encrypted && !client_line_first()) {
-      const reply_result r = replies_.next(server_.data());
-      server_.consume(r.consumed);
-      if (r.status == reply_status::need_more) break;
-      if (r.status == reply_status::malformed) {
-        if (session_.problem.empty()) session_.problem = "malformed server reply (no 3-digit code)";
-        stopped_server_ = true;
-        break;
-      }
-      on_reply(r.value.code, r.value.text());
-      progress = true;
-    }
-    while (!stopped_client_ && !session_.encrypted && !must_wait()) {
-      const line_result l = client_framer_.next(client_.data());
-      client_.consume(l.consumed);
-      if (l.status == line_status::need_more) break;
-      progress = client_line(l) || progress;
-    }
-    if (!progress || session_.encrypted) return;
+bool session_analyzer::server_unit(input_buffer& server) {
+  const reply_result r = replies_.next(server.data());
+  server.consume(r.consumed);
+  if (r.status == reply_status::need_more) return false;
+  if (r.status == reply_status::malformed) {
+    stop_server("malformed server reply (no 3-digit code)");
+    return false;
   }
+  on_reply(r.value.code, r.value.text());
+  return true;
 }
 
 bool session_analyzer::client_line(const line_result& l) {
@@ -150,14 +104,6 @@ void session_analyzer::on_reply(int code, const std::string& text) {
   }
   if ((c.verb == "AUTH" || c.verb == "<auth-continuation>") && code == 334) mode_ = client_mode::auth_response;
   if (c.verb == "STARTTLS" && code == 220) stop_encrypted();
-}
-
-void session_analyzer::stop_encrypted() {
-  session_.encrypted = true;
-  session_.encrypted_client_bytes += client_.size();
-  session_.encrypted_server_bytes += server_.size();
-  client_.clear();
-  server_.clear();
 }
 
 }  // namespace netlib::smtp

@@ -1,12 +1,17 @@
 #pragma once
-// Feeds one recorded TCP conversation into a passive session analyzer (SMTP, POP3, ...) and keeps
-// the session it observed when the conversation closes. An analyzer provides client_bytes(bytes),
-// server_bytes(bytes), gap(from_client, size) and session().
+// The one capture feed for passive session analyzers (docs/architecture.md, "The capture feed"):
+// every recorded TCP conversation goes to a fresh analyzer, and what it observed is kept when the
+// conversation closes. An analyzer provides client_bytes(bytes) and server_bytes(bytes), each
+// optionally with the capture timestamp as a second argument, gap(from_client, size) and
+// session() (the SMTP and POP3 session analyzers on netlib::dialogue_observer, ...).
 //
-//   std::vector<netlib::capture::captured_session<netlib::smtp::session_analyzer>> found;
-//   netlib::capture::replay_conversations(path, [&found](const auto&) {
-//     return std::make_unique<netlib::capture::session_feed<netlib::smtp::session_analyzer>>(found);
-//   });
+//   netlib::capture::replay_stats stats;
+//   auto found = netlib::capture::observe_sessions<netlib::smtp::session_analyzer>(path, stats);
+//   for (const auto& f : found) ... f.conversation ... f.session ...   // in conversation order
+#include <algorithm>
+#include <cstdint>
+#include <filesystem>
+#include <memory>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -25,12 +30,17 @@ template <class Analyzer>
 class session_feed : public stream_consumer {
  public:
   explicit session_feed(std::vector<captured_session<Analyzer>>& out) : out_(out) {}
-  void on_bytes(packet::tcp_direction d, byte_view bytes, time_point) override {
-    if (d == packet::tcp_direction::client_to_server) analyzer_.client_bytes(bytes);
-    else analyzer_.server_bytes(bytes);
+  void on_bytes(packet::tcp_direction d, byte_view bytes, time_point ts) override {
+    const bool client = d == packet::tcp_direction::client_to_server;
+    if constexpr (requires { analyzer_.client_bytes(bytes, ts); }) {
+      client ? analyzer_.client_bytes(bytes, ts) : analyzer_.server_bytes(bytes, ts);
+    } else {
+      (void)ts;
+      client ? analyzer_.client_bytes(bytes) : analyzer_.server_bytes(bytes);
+    }
   }
   void on_gap(packet::tcp_direction d, std::uint64_t size, time_point) override {
-    analyzer_.gap(d == packet::tcp_direction::client_to_server, size);
+    analyzer_.gap(d == packet::tcp_direction::client_to_server, static_cast<std::size_t>(size));
   }
   void on_close(const packet::tcp_conversation& c) override { out_.push_back({c, analyzer_.session()}); }
 
@@ -38,5 +48,28 @@ class session_feed : public stream_consumer {
   std::vector<captured_session<Analyzer>>& out_;
   Analyzer analyzer_;
 };
+
+// Replays the capture with one Analyzer per conversation; returns what each observed that `keep`
+// accepts, in conversation order (as tshark numbers tcp.stream). Throws capture_error for an
+// unreadable file.
+template <class Analyzer, class Keep>
+std::vector<captured_session<Analyzer>> observe_sessions(const std::filesystem::path& path, replay_stats& stats,
+                                                         Keep keep) {
+  std::vector<captured_session<Analyzer>> found;
+  stats = replay_conversations(path, [&found](const packet::tcp_conversation&) {
+    return std::make_unique<session_feed<Analyzer>>(found);
+  });
+  std::erase_if(found, [&keep](const captured_session<Analyzer>& f) { return !keep(f); });
+  std::sort(found.begin(), found.end(), [](const auto& a, const auto& b) { return a.conversation.id < b.conversation.id; });
+  return found;
+}
+
+// Every session, with the number of packets read: {packets, sessions}.
+template <class Analyzer>
+std::pair<std::uint64_t, std::vector<captured_session<Analyzer>>> sessions_of(const std::filesystem::path& path) {
+  replay_stats stats;
+  auto found = observe_sessions<Analyzer>(path, stats, [](const captured_session<Analyzer>&) { return true; });
+  return {stats.packets, std::move(found)};
+}
 
 }  // namespace netlib::capture

@@ -7,6 +7,7 @@
 
 #include "netlib/core/bytes.hpp"
 #include "netlib/core/line_framer.hpp"
+#include "netlib/core/parse_result.hpp"
 
 namespace netlib::pop3 {
 
@@ -17,12 +18,7 @@ struct response {
 };
 
 enum class response_status { response, need_more, malformed };
-
-struct response_result {
-  response_status status = response_status::need_more;
-  response value;
-  std::size_t consumed = 0;
-};
+using response_result = parse_result<response_status, response>;
 
 // Parses one response; `multiline` says whether a +OK to the command is followed by lines
 // (RETR, TOP, LIST and UIDL without argument, CAPA). Limits: 512-byte status line, 64 KiB body

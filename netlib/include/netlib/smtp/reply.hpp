@@ -10,6 +10,7 @@
 
 #include "netlib/core/bytes.hpp"
 #include "netlib/core/line_framer.hpp"
+#include "netlib/core/parse_result.hpp"
 
 namespace netlib::smtp {
 
@@ -24,12 +25,7 @@ std::string format_reply(int code, const std::vector<std::string>& lines);
 std::string format_reply(int code, std::string_view line);
 
 enum class reply_status { reply, need_more, malformed };
-
-struct reply_result {
-  reply_status status = reply_status::need_more;
-  reply value;
-  std::size_t consumed = 0;
-};
+using reply_result = parse_result<reply_status, reply>;
 
 // Parses one (multi-line) reply at a time; lines up to 512 bytes (RFC 5321 §4.5.3.1.5), at most
 // 200 lines. A malformed line (no 3-digit code, a code that changes mid-reply) is sticky.
