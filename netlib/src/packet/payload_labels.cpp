@@ -2,6 +2,10 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
+#include "netlib/core/ascii.hpp"
+
 namespace netlib::packet {
 
 void label_registry::add(std::string name, payload_labeller labeller) {
@@ -39,6 +43,17 @@ std::optional<std::string> printable_first_line(byte_view payload, std::size_t m
     line += static_cast<char>(c);
   }
   if (line.empty()) return std::nullopt;
+  return line;
+}
+
+std::optional<std::string> line_protocol_label(byte_view payload, const label_context& c,
+                                               std::initializer_list<std::uint16_t> ports, std::string_view secret_verb) {
+  if (std::find(ports.begin(), ports.end(), c.server_port) == ports.end()) return std::nullopt;
+  auto line = printable_first_line(payload);
+  if (!line || secret_verb.empty() || c.direction != tcp_direction::client_to_server) return line;
+  if (line->size() > secret_verb.size() && (*line)[secret_verb.size()] == ' ' &&
+      ascii::istarts_with(*line, secret_verb))
+    return std::string(secret_verb) + " <hidden>";
   return line;
 }
 

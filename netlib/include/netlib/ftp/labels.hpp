@@ -15,15 +15,10 @@
 namespace netlib::ftp {
 
 inline std::optional<std::string> ftp_label(byte_view payload, const packet::label_context& c) {
-  if (c.server_port != 21 && c.server_port != 2121) return std::nullopt;
-  auto line = packet::printable_first_line(payload);
+  auto line = packet::line_protocol_label(payload, c, {21, 2121}, "PASS");
   if (!line) return std::nullopt;
-  if (c.direction == packet::tcp_direction::client_to_server) {
-    const command_result r = parse_command_line(*line);
-    if (r.status != command_status::command) return std::nullopt;
-    if (r.value.verb == "PASS") return std::string("PASS <hidden>");
-    return line;
-  }
+  if (c.direction == packet::tcp_direction::client_to_server)
+    return parse_command_line(*line).status == command_status::command ? line : std::nullopt;
   const bool reply = line->size() >= 3 && std::isdigit(static_cast<unsigned char>((*line)[0])) &&
                      std::isdigit(static_cast<unsigned char>((*line)[1])) && std::isdigit(static_cast<unsigned char>((*line)[2]));
   return reply ? line : std::nullopt;

@@ -7,8 +7,10 @@
 //       -> std::optional<std::string> { ... return "GET / HTTP/1.1"; });
 #include <cstdint>
 #include <functional>
+#include <initializer_list>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "netlib/core/bytes.hpp"
@@ -41,5 +43,12 @@ class label_registry {
 // The first line of a payload (up to CRLF or LF, at most `max` characters), if it is printable
 // text: a helper for labellers.
 std::optional<std::string> printable_first_line(byte_view payload, std::size_t max = 60);
+
+// For the line protocols' labellers (SMTP, POP3, FTP): the printable first line of a payload
+// whose server port is one of `ports`, with the argument of a client command `secret_verb`
+// (case-insensitive; none when empty) replaced: "PASS <hidden>".
+std::optional<std::string> line_protocol_label(byte_view payload, const label_context& c,
+                                               std::initializer_list<std::uint16_t> ports,
+                                               std::string_view secret_verb = "PASS");
 
 }  // namespace netlib::packet

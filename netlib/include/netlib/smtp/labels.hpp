@@ -13,10 +13,8 @@ namespace netlib::smtp {
 inline bool is_smtp_port(std::uint16_t port) noexcept { return port == 25 || port == 587 || port == 2525; }
 
 inline std::optional<std::string> smtp_label(byte_view payload, const packet::label_context& c) {
-  if (!is_smtp_port(c.server_port)) return std::nullopt;
-  auto line = packet::printable_first_line(payload);
-  if (!line) return std::nullopt;
-  if (c.direction == packet::tcp_direction::client_to_server && line->rfind("AUTH ", 0) == 0)
+  auto line = packet::line_protocol_label(payload, c, {25, 587, 2525}, {});  // is_smtp_port
+  if (line && c.direction == packet::tcp_direction::client_to_server && line->rfind("AUTH ", 0) == 0)
     return line->substr(0, line->find(' ', 5)) + " <credentials>";
   return line;
 }
