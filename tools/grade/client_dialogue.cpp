@@ -5,6 +5,7 @@
 #include <cctype>
 
 #include "client_run.hpp"
+#include "netlib/core/command_line.hpp"
 
 namespace netlab::grade {
 
@@ -12,10 +13,9 @@ client_command parse_command(const std::string& raw) {
   client_command c{raw, {}, {}};
   std::string line = raw;
   while (!line.empty() && (line.back() == '\n' || line.back() == '\r')) line.pop_back();
-  const auto sp = line.find(' ');
-  c.verb = line.substr(0, sp);
-  std::transform(c.verb.begin(), c.verb.end(), c.verb.begin(), [](unsigned char ch) { return std::toupper(ch); });
-  if (sp != std::string::npos) c.arg = line.substr(sp + 1);
+  auto split = netlib::split_command_line(line);
+  c.verb = std::move(split.verb);
+  c.arg = std::move(split.argument);
   return c;
 }
 

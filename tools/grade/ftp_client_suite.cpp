@@ -14,6 +14,7 @@
 #include <regex>
 
 #include "client_dialogue.hpp"
+#include "netlib/core/ascii.hpp"
 
 namespace netlab::grade {
 
@@ -89,8 +90,7 @@ check_result type_check(const std::vector<ftp_item>& items, const std::string& v
   bool image = false;
   for (const auto& i : items) {
     if (i.command.verb == "TYPE" && i.code == 200) {
-      std::string a = i.command.arg;
-      std::transform(a.begin(), a.end(), a.begin(), [](unsigned char ch) { return std::toupper(ch); });
+      const std::string a = netlib::ascii::to_upper(i.command.arg);
       image = a == "I" || a == "L 8";
     }
     if (i.command.verb == verb) {

@@ -14,6 +14,7 @@
 #include <sstream>
 
 #include "netlib/app/program.hpp"
+#include "netlib/core/ascii.hpp"
 #include "netlib/http/http_date.hpp"
 #include "netlib/packet/ip_address.hpp"
 #include "questions.hpp"
@@ -24,11 +25,7 @@ namespace {
 
 constexpr std::size_t max_answers_bytes = 1 << 20;
 
-std::string trim(std::string_view s) {
-  const auto b = s.find_first_not_of(" \t\r\n");
-  if (b == std::string_view::npos) return {};
-  return std::string(s.substr(b, s.find_last_not_of(" \t\r\n") - b + 1));
-}
+std::string trim(std::string_view s) { return std::string(netlib::ascii::trim(s, " \t\r\n")); }
 
 bool valid_id(std::string_view id) {
   return !id.empty() && std::all_of(id.begin(), id.end(), [](char c) {
@@ -44,7 +41,7 @@ std::string fold(std::string_view s) {
     if (std::isspace(static_cast<unsigned char>(c))) {
       if (!out.empty() && out.back() != ' ') out += ' ';
     } else {
-      out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+      out += netlib::ascii::to_lower(c);
     }
   }
   if (out.size() >= 2 && (out.front() == '"' || out.front() == '\'') && out.back() == out.front()) {

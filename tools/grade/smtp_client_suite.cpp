@@ -12,6 +12,7 @@
 #include <fstream>
 
 #include "client_dialogue.hpp"
+#include "netlib/core/ascii.hpp"
 
 namespace netlab::grade {
 
@@ -125,7 +126,7 @@ check_result recipients_check(const smtp_context& x) {
   }
   for (const auto& r : x.o.recipients) want.push_back("TO:<" + r + ">");
   auto norm = [](std::vector<std::string> v) {
-    for (auto& s : v) std::transform(s.begin(), s.end(), s.begin(), [](unsigned char ch) { return std::tolower(ch); });
+    for (auto& s : v) netlib::ascii::lower_in_place(s);
     std::sort(v.begin(), v.end());
     return v;
   };

@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <set>
 
+#include "netlib/core/command_line.hpp"
 #include "netlib/ftp/data_address.hpp"
 #include "netlib/ftp/reply.hpp"
 #include "netlib/io/asio.hpp"
@@ -67,10 +68,9 @@ std::vector<ftp_step> split_commands(const std::string& client) {
     ftp_step s;
     s.begin = at;
     s.end = lf + 1;
-    const auto space = line.find(' ');
-    s.verb = line.substr(0, space);
-    std::transform(s.verb.begin(), s.verb.end(), s.verb.begin(), [](unsigned char ch) { return std::toupper(ch); });
-    if (space != std::string::npos) s.argument = line.substr(space + 1);
+    auto split = netlib::split_command_line(line);
+    s.verb = std::move(split.verb);
+    s.argument = std::move(split.argument);
     out.push_back(std::move(s));
     at = lf + 1;
   }

@@ -16,6 +16,7 @@
 #include <thread>
 
 #include "../grade/tcp_probe.hpp"
+#include "netlib/core/command_line.hpp"
 #include "netlib/core/sha256.hpp"
 #include "netlib/http/fields.hpp"
 #include "netlib/pop3/response.hpp"
@@ -59,10 +60,8 @@ std::vector<command_line> split_commands(const std::string& client) {
     if (lf == std::string::npos) break;
     std::string line = client.substr(at, lf - at);
     if (!line.empty() && line.back() == '\r') line.pop_back();
-    const auto space = line.find(' ');
-    command_line c{at, lf + 1, line.substr(0, space), space == std::string::npos ? "" : line.substr(space + 1)};
-    for (auto& ch : c.verb) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
-    out.push_back(std::move(c));
+    auto split = netlib::split_command_line(line);
+    out.push_back(command_line{at, lf + 1, std::move(split.verb), std::move(split.argument)});
     at = lf + 1;
   }
   return out;

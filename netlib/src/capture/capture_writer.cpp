@@ -6,6 +6,7 @@
 // if_name and if_tsresol = 9, nanoseconds), an Enhanced Packet Block per packet, each padded to
 // 32 bits (§3.1).
 #include "netlib/capture/capture_writer.hpp"
+#include "netlib/core/ascii.hpp"
 
 #include <fmt/format.h>
 
@@ -58,8 +59,7 @@ bytes block(std::uint32_t type, const bytes& body) {
 }  // namespace
 
 std::optional<capture_format> capture_writer::format_for(const std::filesystem::path& path) {
-  auto ext = path.extension().string();
-  std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  const auto ext = ascii::to_lower(path.extension().string());
   if (ext == ".pcap" || ext == ".cap") return capture_format::pcap;
   if (ext == ".pcapng" || ext == ".ntar") return capture_format::pcapng;
   return std::nullopt;

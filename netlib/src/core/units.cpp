@@ -3,6 +3,7 @@
 // continue a number, looks the unit up case-sensitively (b is a bit, B a byte; m metre, M mega),
 // and rejects negative, non-finite or missing values with a message naming the accepted units.
 #include "netlib/core/units.hpp"
+#include "netlib/core/ascii.hpp"
 
 #include <fmt/format.h>
 
@@ -25,11 +26,7 @@ struct split {
 };
 
 split split_number(std::string_view text, std::string_view what, std::string_view accepted) {
-  auto trim = [](std::string_view s) {
-    while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-    while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
-    return s;
-  };
+  const auto trim = [](std::string_view s) { return ascii::trim(s, " \t"); };
   text = trim(text);
   if (text.empty()) throw unit_error(fmt::format("empty {}: write a number with a unit ({})", what, accepted));
   if (text.front() == '+') text.remove_prefix(1);

@@ -1,6 +1,7 @@
 // Theory of operation: a map from name to password, plus the anonymous switch. User names are
 // case-sensitive except the anonymous names (RFC 1635 clients send "anonymous" or "ftp").
 #include "netlib/ftp/user_table.hpp"
+#include "netlib/core/ascii.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -30,9 +31,7 @@ user_table user_table::parse(std::string_view text) {
 }
 
 bool user_table::is_anonymous_name(std::string_view name) {
-  std::string lower(name);
-  std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
-  return lower == "anonymous" || lower == "ftp";
+  return ascii::iequals(name, "anonymous") || ascii::iequals(name, "ftp");
 }
 
 bool user_table::check(std::string_view name, std::string_view password) const {

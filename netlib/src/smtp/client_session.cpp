@@ -6,6 +6,7 @@
 // Any refusal records "server refused <command>: <reply>" and sends QUIT; a refused recipient is
 // recorded and the others go on (§3.3); with no recipient left the transaction is abandoned.
 #include "netlib/smtp/client_session.hpp"
+#include "netlib/core/ascii.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -20,11 +21,6 @@ namespace netlib::smtp {
 namespace {
 
 bool positive(const reply& r) { return r.code >= 200 && r.code < 300; }
-
-std::string upper(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  return s;
-}
 
 }  // namespace
 
@@ -118,7 +114,7 @@ void client_session::on_ehlo(const reply& r, client_step& step) {
     return send(step, "HELO " + options_.ehlo_name);
   }
   caps_.clear();
-  for (std::size_t i = 1; i < r.lines.size(); ++i) caps_.insert(upper(r.lines[i]));
+  for (std::size_t i = 1; i < r.lines.size(); ++i) caps_.insert(ascii::to_upper(r.lines[i]));
   after_hello(step);
 }
 
