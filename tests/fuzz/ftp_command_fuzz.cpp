@@ -28,7 +28,7 @@ std::string run(std::string_view a, std::string_view b) {
       if (std::holds_alternative<ftp::open_passive>(act)) self(s.passive_opened("127.0.0.1", 50000), self);
       if (std::holds_alternative<ftp::start_transfer>(act))
         self(s.transfer_finished(ftp::transfer_outcome::completed, 0), self);
-      if (std::holds_alternative<ftp::start_tls>(act)) self(s.tls_established(true), self);
+      if (std::holds_alternative<start_tls>(act)) self(s.tls_established(true), self);
     }
   };
   execute(s.start({}), execute);

@@ -1,10 +1,12 @@
 // Fuzzes the SMTP server session: the first byte picks a split point and whether TLS is
-// available; the rest is fed as client input in two pieces, with STARTTLS honoured.
+// available; the rest is fed as client input in two pieces, with STARTTLS honoured, behind a
+// credentials guard whose held answers are released by ticks one second apart.
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <variant>
 
+#include "netlib/core/credentials_guard.hpp"
 #include "netlib/mail/memory_store.hpp"
 #include "netlib/mail/users_table.hpp"
 #include "netlib/smtp/server_session.hpp"
@@ -19,20 +21,27 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   cfg.domain = "example.org";
   cfg.tls_available = (data[0] & 1) != 0;
   cfg.max_message_bytes = 4096;
+  netlib::credentials_guard guard({.max_failures = 3, .delay = std::chrono::seconds(1)});
+  cfg.guard = &guard;
   netlib::smtp::server_session s(cfg, {}, users);
-  (void)s.start({});
+  netlib::virtual_clock clock;
+  (void)s.start(clock.reading());
   const netlib::byte_view all(reinterpret_cast<const std::byte*>(data + 1), size - 1);
   const std::size_t cut = all.empty() ? 0 : data[0] % all.size();
   netlib::input_buffer buf;
   for (auto piece : {all.first(cut), all.subspan(cut)}) {
     buf.append(piece);
-    // After a delivery the session reads on (bounded: a delivery consumed at least its "." line);
-    // every other delivery fails, so both replies are exercised.
-    for (bool again = true; again;) {
-      const auto step = s.receive(buf.data(), {});
+    // After a delivery or a held AUTH answer the session reads on (bounded: a delivery consumed at
+    // least its "." line, a held answer is given within 30 ticks); every other delivery fails, so
+    // both replies are exercised.
+    bool again = true;
+    for (int round = 0; again && round < 100000; ++round) {
+      clock.advance(std::chrono::seconds(1));
+      (void)s.tick(clock.reading());  // a held AUTH answer's turn
+      const auto step = s.receive(buf.data(), clock.reading());
       if (step.consumed > buf.size()) __builtin_trap();
       buf.consume(step.consumed);
-      again = false;
+      again = s.state() == netlib::smtp::server_state::auth_delayed;
       for (const auto& a : step.actions) {
         if (std::holds_alternative<netlib::start_tls>(a)) {
           buf.clear();

@@ -22,12 +22,12 @@ inline netlib::io::awaitable<void> echo_driver(netlib::io::connection& c) {
     auto result = core.receive(in.data());
     in.consume(result.consumed);
     for (auto& action : result.actions) {
-      if (auto* reply = std::get_if<send_reply>(&action)) {
-        if (!co_await c.write(reply->text)) co_return;
+      if (auto* reply = std::get_if<send_bytes>(&action)) {
+        if (!co_await c.write(reply->bytes)) co_return;
       } else if (std::holds_alternative<start_tls>(action)) {
         in.clear();  // plaintext pipelined after STARTTLS is discarded, never processed
         if (!co_await c.start_tls()) co_return;
-      } else {
+      } else if (std::holds_alternative<close_connection>(action)) {
         co_return;
       }
     }

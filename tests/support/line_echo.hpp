@@ -7,15 +7,15 @@
 #include <vector>
 
 #include "netlib/core/line_framer.hpp"
+#include "netlib/core/session.hpp"
 
 namespace netlab::test {
 
-struct send_reply {
-  std::string text;
-};
-struct start_tls {};
-struct close_connection {};
-using echo_action = std::variant<send_reply, start_tls, close_connection>;
+// The session contract's common actions (the runner bench's own driver executes them).
+using echo_action = netlib::session_action<>;
+using netlib::close_connection;
+using netlib::send_bytes;
+using netlib::start_tls;
 
 class line_echo {
  public:
@@ -32,20 +32,20 @@ class line_echo {
       r.consumed += line.consumed;
       if (line.status == netlib::line_status::need_more) return r;
       if (line.status != netlib::line_status::line) {
-        r.actions.emplace_back(send_reply{"500 line too long\r\n"});
+        r.actions.emplace_back(send_bytes{"500 line too long\r\n"});
         continue;
       }
       if (line.text == "STARTTLS") {
-        r.actions.emplace_back(send_reply{"220 go ahead\r\n"});
+        r.actions.emplace_back(send_bytes{"220 go ahead\r\n"});
         r.actions.emplace_back(start_tls{});
         return r;
       }
       if (line.text == "QUIT") {
-        r.actions.emplace_back(send_reply{"221 bye\r\n"});
+        r.actions.emplace_back(send_bytes{"221 bye\r\n"});
         r.actions.emplace_back(close_connection{});
         return r;
       }
-      r.actions.emplace_back(send_reply{"echo: " + std::string(line.text) + "\r\n"});
+      r.actions.emplace_back(send_bytes{"echo: " + std::string(line.text) + "\r\n"});
     }
   }
 

@@ -43,7 +43,7 @@ struct transcript {
 };
 
 // Runs a session over the pieces; on start_tls the buffer is discarded (as the live driver does)
-// and, when simulate_tls, tls_started() is called so the session goes on.
+// and, when simulate_tls, tls_established(true) is called so the session goes on.
 inline transcript run_pieces(server_fixture& f, const netlab::test::pieces& pieces, bool simulate_tls = false,
                              bool eof = false) {
   netlib::smtp::server_session s(f.config, {"[127.0.0.1]:40000", "S1"}, f.users);

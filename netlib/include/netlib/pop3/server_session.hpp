@@ -36,7 +36,7 @@ enum class server_state {
   awaiting_pass,  // AUTHORIZATION: USER accepted, PASS expected
   pass_delayed,   // AUTHORIZATION: PASS in; its check waits for its turn (wake_at, tick())
   transaction,    // maildrop open and locked
-  awaiting_tls,   // "+OK Begin TLS" sent; nothing consumed until tls_started()
+  awaiting_tls,   // "+OK Begin TLS" sent; nothing consumed until tls_established()
   closed,         // after QUIT (and UPDATE) or too many errors
 };
 

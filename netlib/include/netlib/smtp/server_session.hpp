@@ -80,7 +80,7 @@ enum class server_state {
   delivering,             // deliver_message emitted; nothing consumed until delivery_done()
   awaiting_auth_response, // 334 sent; a base64 line expected
   auth_delayed,           // credentials in; their check waits for its turn (wake_at, tick())
-  awaiting_tls,           // 220 to STARTTLS sent; nothing consumed until tls_started()
+  awaiting_tls,           // 220 to STARTTLS sent; nothing consumed until tls_established()
   closed,                 // 221/421 sent; nothing consumed
 };
 
