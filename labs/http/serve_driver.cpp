@@ -183,12 +183,13 @@ class remote_host {
 
 // Serves one request; returns whether the connection stays open.
 io::awaitable<bool> serve_one(io::connection& c, serve_context& ctx, http::server_session& session,
-                              const http::serve_request& req, std::int64_t started, remote_host& peer) {
+                              const http::serve_request& req, std::int64_t started, remote_host& peer,
+                              netlib::clock_reading now) {
   http::response_plan plan;
   {
     std::unique_lock lock(ctx.site_mutex, std::defer_lock);
     if (ctx.sessions) lock.lock();
-    plan = ctx.site->respond(req.head, io::read_clock(), peer());
+    plan = ctx.site->respond(req.head, now, ctx.guard ? std::string_view(peer()) : std::string_view{});
   }
   if (plan.wait) {  // Basic auth credentials wait for their turn (the credentials guard)
     io::asio::steady_timer turn(c.executor(), io::to_steady(plan.wait->when));
@@ -196,9 +197,10 @@ io::awaitable<bool> serve_one(io::connection& c, serve_context& ctx, http::serve
     co_await turn.async_wait(io::asio::redirect_error(io::use_awaitable, ec));
     std::unique_lock lock(ctx.site_mutex, std::defer_lock);
     if (ctx.sessions) lock.lock();
-    plan = ctx.site->respond_held(req.head, io::read_clock(), peer());
+    now = io::read_clock();
+    plan = ctx.site->respond_held(req.head, now, peer());
   }
-  const bool keep = session.finish_response(req.head, plan.head, io::read_clock());
+  const bool keep = session.finish_response(req.head, plan.head, now);
   std::uint64_t body_bytes = 0;
   const bool ok = co_await write_plan(c, ctx, plan, body_bytes);
   if (!ctx.log->enabled()) co_return ok && keep;
@@ -214,13 +216,15 @@ io::awaitable<bool> serve_one(io::connection& c, serve_context& ctx, http::serve
 
 io::awaitable<void> handle_connection(io::connection& c, serve_context& ctx) {
   http::server_session session(ctx.session);
+  http::server_step step;
   netlib::input_buffer buf;
   std::array<std::byte, 16384> chunk;
   bool head_deadline = false;
   std::int64_t started = wall_now();
   remote_host peer(c);
   for (int rounds = 0; rounds < 10'000'000; ++rounds) {  // bounded: each round reads or answers
-    auto step = session.receive(buf.data(), io::read_clock());
+    const netlib::clock_reading now = io::read_clock();
+    session.receive(buf.data(), now, step);  // one step's memory for the whole connection
     buf.consume(step.consumed);
     if (step.actions.empty()) {
       const bool in_head = !buf.empty() && session.between_requests();
@@ -244,7 +248,7 @@ io::awaitable<void> handle_connection(io::connection& c, serve_context& ctx) {
         if (open) co_await linger_close(c);
         open = false;
       } else if (auto* req = std::get_if<http::serve_request>(&action);
-                 req && !co_await serve_one(c, ctx, session, *req, started, peer)) {
+                 req && !co_await serve_one(c, ctx, session, *req, started, peer, now)) {
         if (c.is_open()) co_await close_after_last(c, !buf.empty());
         open = false;
       }

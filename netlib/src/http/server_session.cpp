@@ -48,49 +48,50 @@ bool server_session::allowed(std::string_view m) const {
          options_.allowed_methods.end();
 }
 
-server_step server_session::answer(int status, std::string bytes, bool close, std::string request_line) {
-  server_step step;
-  step.actions.reserve(3);
+void server_session::answer(int status, std::string bytes, bool close, std::string request_line, server_step& step) {
   step.actions.emplace_back(send_bytes{std::move(bytes)});
   step.actions.emplace_back(response_sent{status, std::move(request_line)});
   if (close) step.actions.emplace_back(close_connection{});
-  return step;
 }
 
-server_step server_session::error_reply(errc e, const clock_reading& now) {
+void server_session::error_reply(errc e, const clock_reading& now, server_step& step) {
   closed_ = true;
   const int status = status_for(e);
   const std::string body = fmt::format("{}: {}\n", http::status{status}, make_error_code(e).message());
   const auto& h = parser_.head();
-  return answer(status, make_text_response(status, body, true, now, options_.server_name), true,
-                h.method.empty() ? std::string{}
-                                 : fmt::format("{} {} HTTP/{}.{}", h.method, h.target, h.version.major, h.version.minor));
+  answer(status, make_text_response(status, body, true, now, options_.server_name), true,
+         h.method.empty() ? std::string{}
+                          : fmt::format("{} {} HTTP/{}.{}", h.method, h.target, h.version.major, h.version.minor),
+         step);
 }
 
 server_step server_session::receive(byte_view input, const clock_reading& now) {
-  std::size_t used = 0;
-  const auto done = [&used](server_step step) {
-    step.consumed = used;
-    return step;
-  };
+  server_step step;
+  receive(input, now, step);
+  return step;
+}
+
+void server_session::receive(byte_view input, const clock_reading& now, server_step& step) {
+  step.actions.clear();
+  step.consumed = 0;
+  std::size_t& used = step.consumed;
   for (int round = 0; round < 1'000'000; ++round) {  // each round consumes or returns
     parse_step s = parser_.next(input.subspan(used));
     used += s.consumed;
-    if (auto* e = std::get_if<parse_error>(&s.event)) return done(error_reply(e->code, now));
-    if (std::holds_alternative<need_more>(s.event)) return done({});
+    if (auto* e = std::get_if<parse_error>(&s.event)) return error_reply(e->code, now, step);
+    if (std::holds_alternative<need_more>(s.event)) return;
     if (std::holds_alternative<head_complete>(s.event)) {
       in_message_ = true;
       body_.clear();
     } else if (auto* d = std::get_if<body_data>(&s.event)) {
       body_.append(as_chars(d->bytes));
     } else if (std::holds_alternative<message_complete>(s.event)) {
-      return done(on_message_complete(now));
+      return on_message_complete(now, step);
     }
   }
-  return done({});
 }
 
-server_step server_session::on_message_complete(const clock_reading& now) {
+void server_session::on_message_complete(const clock_reading& now, server_step& step) {
   in_message_ = false;
   const request_head& h = parser_.head();
   if (!known_method(h.method) || !allowed(h.method)) {
@@ -105,11 +106,10 @@ server_step server_session::on_message_complete(const clock_reading& now) {
       extra.add("Allow", allow);
     }
     const std::string body = fmt::format("{}: {}\n", http::status{status}, h.method);
-    return answer(status, make_text_response(status, body, !keep, now, options_.server_name, extra), !keep, line);
+    return answer(status, make_text_response(status, body, !keep, now, options_.server_name, extra), !keep, line,
+                  step);
   }
-  server_step step;
   step.actions.emplace_back(serve_request{parser_.take_head(), std::move(body_)});
-  return step;
 }
 
 bool server_session::finish_response(const request_head& request, response_head& response, const clock_reading& now) const {

@@ -1,9 +1,10 @@
 // Theory of operation: serve_smtp runs the SMTP core on the one live driver (run_session,
 // docs/architecture.md "The live driver"), which does the reading, the writing, STARTTLS (the
 // plaintext pipelined after it is discarded, RFC 3207 §5) and the held AUTH answers (wake_at).
-// SMTP's own action is deliver_message: its hook stops reading, hands the message to the delivery
-// queue (group commit), gives the core the result, and feeds the buffer again: commands pipelined
-// behind the message are answered after its 250 (RFC 2920 §3.1). smtp_send drives the client core
+// SMTP's own action is deliver_message: its hook runs a task before anything more is read, which
+// hands the message to the delivery queue (group commit) and gives the core the result; then the
+// driver feeds the buffer again: commands pipelined behind the message are answered after its 250
+// (RFC 2920 §3.1). smtp_send drives the client core
 // over a blocking client (run_client_session).
 #include "netlib/io/smtp_driver.hpp"
 
@@ -29,12 +30,10 @@ struct smtp_hooks {
 
   template <class Runner>
   void handle(Runner& r, smtp::deliver_message& d) {
-    r.pause_input(true);  // nothing is read while the message is stored
-    r.spawn([&r, &queue = deliveries, message = std::move(d)]() mutable -> awaitable<void> {
+    // Nothing is read while the message is stored; then the lines pipelined behind it are fed.
+    r.run_task([&r, &queue = deliveries, message = std::move(d)]() mutable -> awaitable<void> {
       const auto result = co_await deliver_async(queue, std::move(message));
       r.execute(r.core().delivery_done(result));
-      r.pause_input(false);
-      r.pump();  // lines pipelined behind the message
     });
   }
 };

@@ -48,19 +48,24 @@ inline bool istarts_with(std::string_view s, std::string_view prefix) noexcept {
 }
 
 // `s` without the leading and trailing characters in `chars` (default: spaces and tabs, which is
-// HTTP's OWS, RFC 9110 §5.6.3).
-constexpr std::string_view trim(std::string_view s, std::string_view chars = " \t") noexcept {
-  const std::size_t first = s.find_first_not_of(chars);
-  if (first == std::string_view::npos) return {};
-  return s.substr(first, s.find_last_not_of(chars) - first + 1);
+// HTTP's OWS, RFC 9110 §5.6.3). Plain loops: HTTP trims every field value with it.
+constexpr bool is_one_of(char c, std::string_view chars) noexcept {
+  for (const char x : chars)
+    if (x == c) return true;
+  return false;
 }
 constexpr std::string_view trim_left(std::string_view s, std::string_view chars = " \t") noexcept {
-  const std::size_t first = s.find_first_not_of(chars);
-  return first == std::string_view::npos ? std::string_view{} : s.substr(first);
+  std::size_t b = 0;
+  while (b < s.size() && is_one_of(s[b], chars)) ++b;
+  return s.substr(b);
 }
 constexpr std::string_view trim_right(std::string_view s, std::string_view chars = " \t") noexcept {
-  const std::size_t last = s.find_last_not_of(chars);
-  return last == std::string_view::npos ? std::string_view{} : s.substr(0, last + 1);
+  std::size_t e = s.size();
+  while (e > 0 && is_one_of(s[e - 1], chars)) --e;
+  return s.substr(0, e);
+}
+constexpr std::string_view trim(std::string_view s, std::string_view chars = " \t") noexcept {
+  return trim_right(trim_left(s, chars), chars);
 }
 // All white space (" \t\r\n\v\f"), for text read from files and answers typed by people.
 inline constexpr std::string_view white_space = " \t\r\n\v\f";

@@ -48,6 +48,8 @@ class server_session {
   // One request at a time: returns no actions (read more), serve_request, or the session's own
   // answer. Call again after the answer was written.
   server_step receive(byte_view input, const clock_reading& now);
+  // The same into `step` (its actions cleared first), so a driver reuses one step's memory.
+  void receive(byte_view input, const clock_reading& now, server_step& step);
   // Sets Connection/Date/Server on the application's response to `request` and says whether the
   // connection stays open (RFC 9112 §9.3, §9.6).
   bool finish_response(const request_head& request, response_head& response, const clock_reading& now) const;
@@ -56,9 +58,9 @@ class server_session {
   [[nodiscard]] bool closed() const noexcept { return closed_; }
 
  private:
-  server_step error_reply(errc e, const clock_reading& now);
-  server_step on_message_complete(const clock_reading& now);
-  server_step answer(int status, std::string bytes, bool close, std::string request_line);
+  void error_reply(errc e, const clock_reading& now, server_step& step);
+  void on_message_complete(const clock_reading& now, server_step& step);
+  void answer(int status, std::string bytes, bool close, std::string request_line, server_step& step);
   [[nodiscard]] bool known_method(std::string_view m) const;
   [[nodiscard]] bool allowed(std::string_view m) const;
 

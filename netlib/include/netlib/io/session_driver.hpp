@@ -16,14 +16,16 @@
 //     void on_send(std::string_view bytes);               // optional: every send (logs)
 //   };
 //
-// A hook that starts work of its own (a file transfer, a delivery) runs it with r.spawn(); when
-// the work reports to the core it calls r.execute(r.core().its_report(...)) and r.pump(), so
-// input that waited behind the work is fed. r.pause_input(true) stops reading meanwhile (SMTP
-// reads nothing while a message is being stored).
+// A hook that starts work of its own runs it as a task. r.run_task(make_task): the task reports to
+// the core (r.execute(r.core().its_report(...))) and the driver then feeds the input that waited
+// behind the work; nothing is read meanwhile (SMTP's delivery). r.spawn(make_task): the task runs
+// beside the reading (FTP's transfer, which ABOR must be able to stop) and pumps itself
+// (r.pump()) after its report. r.pause_input(true) stops reading until pause_input(false).
 #include <array>
 #include <chrono>
 #include <concepts>
 #include <cstddef>
+#include <deque>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -74,10 +76,14 @@ class session_runner : public std::enable_shared_from_this<session_runner<Core, 
     paused_ = paused;
     notify();
   }
-  // Runs `make_task()` (a callable returning awaitable<void>) on the connection's executor; the
-  // driver returns only once it is done.
+  // Runs `make_task()` (a callable returning awaitable<void>) on the connection's executor,
+  // beside the reading; the driver returns only once it is done.
   template <class F>
   void spawn(F make_task);
+  // Runs `make_task()` before anything more is read, then pumps. Called from a pump of the read
+  // loop (the usual case) the read loop awaits it; otherwise it is spawned.
+  template <class F>
+  void run_task(F make_task);
 
  private:
   void send(std::string bytes);
@@ -86,6 +92,12 @@ class session_runner : public std::enable_shared_from_this<session_runner<Core, 
   void notify() { notify_.cancel(); }
   awaitable<void> wait_until(const std::function<bool()>& done);
   awaitable<void> writer();
+  awaitable<void> write_out();
+  awaitable<void> flush();
+  awaitable<void> settle();
+  [[nodiscard]] bool may_read() const {
+    return !conn_.is_open() || tls_requested_ || (!paused_ && in_.size() < options_.max_buffered);
+  }
   awaitable<void> wake_loop();
   awaitable<void> switch_to_tls();
 
@@ -105,7 +117,9 @@ class session_runner : public std::enable_shared_from_this<session_runner<Core, 
   bool waking_ = false;
   bool pumping_ = false;
   bool pump_again_ = false;
+  bool read_loop_active_ = false;  // not parked in a read: it writes what is sent before it parks
   std::size_t tasks_ = 0;
+  std::deque<std::function<awaitable<void>()>> read_loop_tasks_;  // run_task from the read loop
   std::optional<time_point> wake_;
   asio::steady_timer waker_;
   asio::steady_timer notify_;
@@ -122,11 +136,14 @@ awaitable<void> run_session(connection& c, Core core, Hooks hooks = {}, session_
 // Theory of operation: all of it runs on the connection's executor (one thread, or one strand
 // of a shared pool), so no locks. Coroutines:
 //   - the read loop (run): waits while reading is paused or the unconsumed input is at its cap,
-//     reads, appends to in_, pump();
-//   - the writer: sends are queued in out_ and written in order by one writer at a time, so a
-//     pump from any coroutine never waits for the network;
+//     reads, appends to in_, pump(), then settles: writes what was sent, awaits the tasks asked
+//     for with run_task and pumps after each;
+//   - the writer: sends are queued in out_ and written in order. While the read loop is active
+//     (not parked in a read) it writes them itself before it parks, so a reply costs no extra
+//     coroutine; a send while it is parked starts one writer coroutine. One writes at a time, so
+//     a pump from any coroutine never waits for the network;
 //   - the waker: sleeps until the last wake_at time, then pump() (which ticks the core first);
-//   - the hooks' tasks (spawn).
+//   - the hooks' spawned tasks.
 // notify_ (a timer that is only ever cancelled) wakes whoever waits for a state change.
 // start_tls: the core stopped consuming at the line that asked for TLS. Whatever else was read
 // is discarded, never fed (RFC 3207 §5, RFC 2595 §4, RFC 4217 §4); a read in progress is
@@ -148,7 +165,7 @@ void session_runner<Core, Hooks>::execute(std::vector<action> actions) {
             request_tls();
           } else if constexpr (std::same_as<A, close_connection>) {
             close_after_write_ = true;
-            if (!writing_) conn_.close();
+            if (!writing_ && out_.empty()) conn_.close();
             notify();
           } else if constexpr (std::same_as<A, wake_at>) {
             wake_ = x.when;
@@ -200,15 +217,62 @@ void session_runner<Core, Hooks>::spawn(F make_task) {
 }
 
 template <class Core, class Hooks>
+template <class F>
+void session_runner<Core, Hooks>::run_task(F make_task) {
+  if (read_loop_active_) {
+    read_loop_tasks_.emplace_back(std::move(make_task));
+    return;
+  }
+  spawn([this, make_task = std::move(make_task)]() mutable -> awaitable<void> {
+    co_await make_task();
+    pump();
+  });
+}
+
+template <class Core, class Hooks>
 void session_runner<Core, Hooks>::send(std::string bytes) {
-  out_ += bytes;
-  if (writing_) return;
+  if (out_.empty()) out_ = std::move(bytes);  // the usual case: no copy
+  else out_ += bytes;
+  if (writing_ || read_loop_active_) return;  // a writer is at work, or the read loop writes next
   writing_ = true;
   asio::co_spawn(conn_.executor(), [self = this->shared_from_this()] { return self->writer(); }, asio::detached);
 }
 
 template <class Core, class Hooks>
 awaitable<void> session_runner<Core, Hooks>::writer() {
+  co_await write_out();
+}
+
+template <class Core, class Hooks>
+awaitable<void> session_runner<Core, Hooks>::flush() {
+  if (out_.empty() || writing_) co_return;  // nothing queued, or the writer at work takes it
+  writing_ = true;
+  co_await write_out();
+}
+
+// The read loop, after a pump: write what was sent; run the tasks it asked for, pumping after
+// each (what waited behind the work), until nothing is left to do before the next read.
+template <class Core, class Hooks>
+awaitable<void> session_runner<Core, Hooks>::settle() {
+  for (int round = 0; round < 1'000'000; ++round) {
+    if (!out_.empty() && !writing_) {  // flush(), without a coroutine of its own
+      writing_ = true;
+      co_await write_out();
+    }
+    if (read_loop_tasks_.empty()) co_return;
+    auto task = std::move(read_loop_tasks_.front());
+    read_loop_tasks_.pop_front();
+    try {
+      co_await task();
+    } catch (...) {  // a failed task must not end the connection's handler abnormally
+    }
+    pump();
+  }
+}
+
+// Writes out_ until it is empty; writing_ is set by the caller.
+template <class Core, class Hooks>
+awaitable<void> session_runner<Core, Hooks>::write_out() {
   while (!out_.empty()) {
     if (cancel_read_pending_) cancel_read_now();  // before the reply to the TLS command goes out
     const std::string chunk = std::move(out_);
@@ -266,40 +330,51 @@ template <class Core, class Hooks>
 awaitable<void> session_runner<Core, Hooks>::switch_to_tls() {
   tls_requested_ = false;
   in_.clear();  // plaintext pipelined after the command is never executed
-  co_await wait_until([this] { return !writing_; });
+  co_await flush();
+  if (writing_) co_await wait_until([this] { return !writing_; });
   const bool ok = conn_.is_open() && co_await conn_.start_tls();
   execute(core_.tls_established(ok));
 }
 
 template <class Core, class Hooks>
 awaitable<void> session_runner<Core, Hooks>::run() {
+  read_loop_active_ = true;
   if constexpr (requires { hooks_.on_start(*this); }) hooks_.on_start(*this);
   execute(core_.start(read_clock()));
   waking_ = true;
   asio::co_spawn(conn_.executor(), [self = this->shared_from_this()] { return self->wake_loop(); }, asio::detached);
+  co_await settle();
   std::vector<std::byte> buffer(options_.read_size);
   while (conn_.is_open()) {
-    co_await wait_until([this] {
-      return !conn_.is_open() || tls_requested_ || (!paused_ && in_.size() < options_.max_buffered);
-    });
+    if (!may_read()) {  // settled: nothing queued to write
+      read_loop_active_ = false;
+      co_await wait_until([this] { return may_read(); });
+      read_loop_active_ = true;
+    }
     if (!conn_.is_open()) break;
     if (tls_requested_) {
       co_await switch_to_tls();
+      co_await settle();
       continue;
     }
+    read_loop_active_ = false;
     reading_ = true;
     const std::size_t n = co_await conn_.read_some(buffer);
     reading_ = false;
+    read_loop_active_ = true;
     if (tls_requested_) continue;  // what this read brought came before the reply: discarded
     if (n == 0) break;
     in_.append(byte_view(buffer.data(), n));
     pump();
+    if (!out_.empty() || !read_loop_tasks_.empty()) co_await settle();
   }
   execute(core_.receive_eof());
+  co_await settle();
   finished_ = true;
+  read_loop_active_ = false;
   if constexpr (requires { hooks_.on_finish(*this); }) hooks_.on_finish(*this);
   waker_.cancel();
-  co_await wait_until([this] { return !writing_ && !waking_ && tasks_ == 0; });
+  if (writing_ || waking_ || tasks_ > 0) co_await wait_until([this] { return !writing_ && !waking_ && tasks_ == 0; });
   conn_.close();
 }
 
