@@ -12,7 +12,7 @@
 #include "netlib/capture/capture_reader.hpp"
 #include "netlib/core/units.hpp"
 #include "netlib/packet/packet_decoder.hpp"
-#include "report.hpp"
+#include "common/report.hpp"
 #include "tcp_timing.hpp"
 
 namespace netlab::lab_delay {

@@ -13,7 +13,7 @@
 #include "netlib/calc/nodal.hpp"
 #include "netlib/calc/queueing.hpp"
 #include "netlib/core/units.hpp"
-#include "report.hpp"
+#include "common/report.hpp"
 
 namespace netlab::lab_delay {
 namespace {

@@ -15,7 +15,7 @@
 #include "netlib/calc/queue_simulation.hpp"
 #include "netlib/calc/queueing.hpp"
 #include "netlib/core/units.hpp"
-#include "report.hpp"
+#include "common/report.hpp"
 #include "svg_plot.hpp"
 
 namespace netlab::lab_delay {

@@ -8,7 +8,7 @@
 
 #include <fmt/format.h>
 
-#include "capture_sessions.hpp"
+#include "netlib/capture/ftp_sessions.hpp"
 #include "netlib/app/program.hpp"
 #include "netlib/capture/packet_record.hpp"
 #include "netlib/core/units.hpp"
@@ -16,7 +16,7 @@
 namespace lab_ftp {
 namespace {
 
-nlohmann::json to_json(const std::string& path, const capture_report& r) {
+nlohmann::json to_json(const std::string& path, const netlib::capture::ftp_capture_report& r) {
   nlohmann::json doc{{"capture", path}, {"packets", r.packets}, {"tcp_conversations", r.conversations},
                      {"decode_errors", r.decode_errors}, {"sessions", nlohmann::json::array()}};
   for (const auto& s : r.sessions) {
@@ -46,7 +46,7 @@ nlohmann::json to_json(const std::string& path, const capture_report& r) {
   return doc;
 }
 
-void print_text(const capture_report& r) {
+void print_text(const netlib::capture::ftp_capture_report& r) {
   std::cout << fmt::format("{} packets, {} TCP conversations, {} FTP sessions\n", r.packets, r.conversations,
                            r.sessions.size());
   for (const auto& s : r.sessions) {
@@ -89,9 +89,9 @@ void add_analyze_command(CLI::App& app) {
   netlib::app::add_json_flag(*cmd, *json);
   netlib::app::set_action(*cmd, [path, json, port] {
     if (*port == 0 || *port > 65535) throw netlib::app::usage_error("--control-port must be 1..65535");
-    capture_report r;
+    netlib::capture::ftp_capture_report r;
     try {
-      r = analyze_capture(*path, static_cast<std::uint16_t>(*port));
+      r = netlib::capture::find_ftp_sessions(*path, static_cast<std::uint16_t>(*port));
     } catch (const netlib::capture::capture_error& e) {
       throw netlib::app::failure(e.what());
     }

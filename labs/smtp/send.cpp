@@ -11,7 +11,7 @@
 #include <fmt/format.h>
 
 #include "commands.hpp"
-#include "mail_files.hpp"
+#include "common/mail_files.hpp"
 #include "netlib/app/program.hpp"
 #include "netlib/io/smtp_driver.hpp"
 #include "netlib/io/tls.hpp"

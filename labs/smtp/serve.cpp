@@ -2,7 +2,7 @@
 #include <memory>
 
 #include "commands.hpp"
-#include "mail_files.hpp"
+#include "common/mail_files.hpp"
 #include "netlib/app/program.hpp"
 #include "netlib/io/maildir_store.hpp"
 #include "netlib/io/smtp_driver.hpp"

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "commands.hpp"
-#include "delay/report.hpp"
+#include "common/report.hpp"
 #include "netlib/app/program.hpp"
 #include "netlib/calc/http_timing.hpp"
 #include "netlib/calc/switching.hpp"

@@ -13,7 +13,7 @@
 #include "data_channel.hpp"
 #include "netlib/ftp/data_address.hpp"
 #include "netlib/ftp/reply.hpp"
-#include "tcp_probe.hpp"
+#include "common/tcp_probe.hpp"
 
 namespace netlab::grade {
 

@@ -12,7 +12,7 @@
 #include <sstream>
 
 #include "netlib/pop3/response.hpp"
-#include "tcp_probe.hpp"
+#include "common/tcp_probe.hpp"
 
 namespace netlab::grade {
 

@@ -1,6 +1,6 @@
 // Theory of operation. The answer key is built from what the project's analyzers find in the
 // capture, one pass per analyzer: TCP conversations and HTTP exchanges (questions_http.cpp), FTP
-// control sessions with their matched data connections (lab-ftp analyze's capture_sessions), SMTP
+// control sessions with their matched data connections (netlib::capture::find_ftp_sessions, as lab-ftp analyze), SMTP
 // and POP3 sessions (the passive session analyzers lab-smtp/lab-pop3 analyze use, fed by
 // netlib::capture::session_feed), and ARP from the packet decoder (RFC 826). Each protocol
 // present gives its question set, numbered from 1 in capture order and cut at max_per_kind; a
@@ -11,7 +11,7 @@
 #include <algorithm>
 #include <functional>
 
-#include "../../labs/ftp/capture_sessions.hpp"
+#include "netlib/capture/ftp_sessions.hpp"
 #include "netlib/capture/capture_reader.hpp"
 #include "netlib/capture/session_feed.hpp"
 #include "netlib/packet/packet_decoder.hpp"
@@ -97,7 +97,7 @@ void tcp_questions(key_builder& k, const tcp_capture_facts& f) {
 }
 
 void ftp_questions(key_builder& k, const std::string& capture) {
-  const auto report = lab_ftp::analyze_capture(capture, k.options.ftp_control_port);
+  const auto report = netlib::capture::find_ftp_sessions(capture, k.options.ftp_control_port);
   std::size_t n = 0;
   for (const auto& s : report.sessions) {
     for (const auto& t : s.transfers) {

@@ -15,7 +15,7 @@
 #include <sstream>
 #include <thread>
 
-#include "../grade/tcp_probe.hpp"
+#include "common/tcp_probe.hpp"
 #include "netlib/core/sha256.hpp"
 #include "netlib/http/fields.hpp"
 #include "netlib/pop3/response.hpp"

@@ -4,7 +4,7 @@
 // an active set-up names the FTP client's listening endpoint. The data conversation whose
 // listening side (its TCP server) is that endpoint and which began after the set-up, and was not
 // used by an earlier set-up, is the one.
-#include "capture_sessions.hpp"
+#include "netlib/capture/ftp_sessions.hpp"
 
 #include <map>
 #include <memory>
@@ -12,7 +12,7 @@
 #include "netlib/capture/tcp_replay.hpp"
 #include "netlib/core/sha256.hpp"
 
-namespace lab_ftp {
+namespace netlib::capture {
 
 namespace {
 using netlib::packet::tcp_conversation;
@@ -76,8 +76,8 @@ bool matches(const flow& data, const flow& control, const netlib::ftp::data_setu
   return same_address(addr, s.where.host) || addr == control.conv.client.address;
 }
 
-capture_transfer describe(const flow& data, const netlib::ftp::command_record& setup_cmd, bool passive) {
-  capture_transfer t;
+ftp_transfer describe(const flow& data, const netlib::ftp::command_record& setup_cmd, bool passive) {
+  ftp_transfer t;
   t.passive = passive;
   t.setup = setup_cmd.verb;
   // The FTP server is the data connection's TCP server in passive mode and its TCP client in
@@ -94,8 +94,8 @@ capture_transfer describe(const flow& data, const netlib::ftp::command_record& s
   return t;
 }
 
-capture_session build_session(flow& control, std::map<std::uint64_t, flow>& flows) {
-  capture_session s;
+ftp_session build_session(flow& control, std::map<std::uint64_t, flow>& flows) {
+  ftp_session s;
   s.control = control.conv;
   s.greeting = control.control->greeting();
   s.commands = control.control->commands();
@@ -120,7 +120,7 @@ capture_session build_session(flow& control, std::map<std::uint64_t, flow>& flow
       continue;
     }
     data->used = true;
-    capture_transfer t = describe(*data, s.commands[setup.command_index], setup.passive);
+    ftp_transfer t = describe(*data, s.commands[setup.command_index], setup.passive);
     t.command = s.commands[*transfer_cmd].verb;
     t.path = s.commands[*transfer_cmd].argument;
     t.reply_code = s.commands[*transfer_cmd].reply_code;
@@ -130,10 +130,10 @@ capture_session build_session(flow& control, std::map<std::uint64_t, flow>& flow
 }
 }  // namespace
 
-capture_report analyze_capture(const std::string& path, std::uint16_t control_port) {
+ftp_capture_report find_ftp_sessions(const std::string& path, std::uint16_t control_port) {
   collector c(control_port);
   const auto stats = netlib::capture::replay_tcp(path, c);
-  capture_report report;
+  ftp_capture_report report;
   report.packets = stats.packets;
   report.conversations = stats.conversations;
   report.decode_errors = stats.decode_errors;
@@ -143,4 +143,4 @@ capture_report analyze_capture(const std::string& path, std::uint16_t control_po
   return report;
 }
 
-}  // namespace lab_ftp
+}  // namespace netlib::capture

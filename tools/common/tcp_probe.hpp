@@ -17,7 +17,7 @@ namespace netlab::grade {
 class tcp_probe {
  public:
   tcp_probe(const std::string& host, unsigned short port, std::chrono::milliseconds timeout);
-  ~tcp_probe();
+  virtual ~tcp_probe();
   tcp_probe(const tcp_probe&) = delete;
   tcp_probe& operator=(const tcp_probe&) = delete;
 
@@ -27,18 +27,26 @@ class tcp_probe {
   // Reads until the server closes (true) or the timeout passes (false).
   bool wait_closed();
   [[nodiscard]] netlib::input_buffer& buffer() { return buffer_; }
+  [[nodiscard]] const netlib::input_buffer& buffer() const { return buffer_; }
   [[nodiscard]] const std::string& error() const { return error_; }
   void set_error(std::string e) { error_ = std::move(e); }
   [[nodiscard]] const std::string& sent() const { return sent_; }
   [[nodiscard]] const std::string& received() const { return received_; }
+  [[nodiscard]] bool peer_closed() const { return eof_; }
+  [[nodiscard]] bool connected() const { return client_ != nullptr; }
+
+ protected:
+  // What error() says once the server closed: the line suites call that a failure; the HTTP
+  // probe leaves it empty (a close after a response can be normal) and names the failure itself.
+  std::string closed_error_ = "the server closed the connection";
+  std::string error_;
+  bool eof_ = false;
 
  private:
   std::unique_ptr<netlib::io::tcp_client> client_;
   netlib::input_buffer buffer_;
   std::string sent_;
   std::string received_;
-  std::string error_;
-  bool eof_ = false;
 };
 
 }  // namespace netlab::grade

@@ -12,9 +12,9 @@
 #include "netlib/ftp/control_analyzer.hpp"
 #include "netlib/packet/tcp_conversation.hpp"
 
-namespace lab_ftp {
+namespace netlib::capture {
 
-struct capture_transfer {
+struct ftp_transfer {
   std::string command;  // RETR, STOR, LIST...
   std::string path;
   std::optional<int> reply_code;
@@ -28,22 +28,22 @@ struct capture_transfer {
   std::string data_client, data_server;  // endpoints of the data connection
 };
 
-struct capture_session {
+struct ftp_session {
   netlib::packet::tcp_conversation control;
   std::optional<netlib::ftp::reply> greeting;
   std::vector<netlib::ftp::command_record> commands;
-  std::vector<capture_transfer> transfers;
+  std::vector<ftp_transfer> transfers;
   std::size_t setups_without_data = 0;  // the data connection was not in the capture
   std::size_t malformed_lines = 0;
 };
 
-struct capture_report {
-  std::vector<capture_session> sessions;
+struct ftp_capture_report {
+  std::vector<ftp_session> sessions;
   std::uint64_t packets = 0;
   std::uint64_t conversations = 0;
   std::uint64_t decode_errors = 0;
 };
 
-capture_report analyze_capture(const std::string& path, std::uint16_t control_port);
+ftp_capture_report find_ftp_sessions(const std::string& path, std::uint16_t control_port);
 
-}  // namespace lab_ftp
+}  // namespace netlib::capture

@@ -34,12 +34,12 @@ bool tcp_probe::send(std::string_view bytes) {
 
 bool tcp_probe::read_more() {
   if (!client_ || eof_) return false;
-  std::array<std::byte, 4096> chunk{};
+  std::array<std::byte, 16384> chunk{};
   try {
     const auto n = client_->read_some(chunk);
     if (n == 0) {
       eof_ = true;
-      error_ = "the server closed the connection";
+      error_ = closed_error_;
       return false;
     }
     buffer_.append(netlib::byte_view(chunk.data(), n));
