@@ -107,7 +107,8 @@ TEST(MailClient, StartTlsAuthRelayAndJson) {
 }
 
 // The textbook's path: lab-smtp send -> lab-smtp serve -> Maildir -> lab-pop3 serve -> poplib,
-// and the bytes poplib reads are the bytes sent, after the server's Received: header.
+// and the bytes poplib reads are the bytes sent, after the final delivery's Return-Path and
+// Delivered-To and the server's Received: header.
 TEST(MailPath, SendThenReadBackTheSameBytesWithPoplib) {
   mail_env env;
   auto smtp = env.start_smtp();
@@ -129,11 +130,19 @@ p.quit()
 )PY",
                         {port_string(pop_addr)});
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  ASSERT_EQ(r.out.rfind("Received: from localhost ([127.0.0.1])\r\n\tby example.org", 0), 0U) << r.out;
+  ASSERT_EQ(r.out.rfind("Return-Path: <alice@example.org>\r\nDelivered-To: bob@example.org\r\n"
+                        "Received: from localhost ([127.0.0.1])\r\n\tby example.org",
+                        0),
+            0U)
+      << r.out;
   const auto header_end = r.out.find("\r\nFrom: ");
   ASSERT_NE(header_end, std::string::npos);
   EXPECT_EQ(r.out.substr(header_end + 2), message);
-  EXPECT_EQ(r.out, mail_env::read(env.files("bob", "new")[0]));
+  // The Maildir keeps the same text with LF line ends; POP3 sent each as CRLF.
+  std::string stored = mail_env::read(env.files("bob", "new")[0]);
+  EXPECT_EQ(stored.find('\r'), std::string::npos);
+  for (std::size_t at = 0; (at = stored.find('\n', at)) != std::string::npos; at += 2) stored.insert(at, "\r");
+  EXPECT_EQ(r.out, stored);
 }
 
 TEST(MailPath, FetchSavesMessagesAndDeletes) {
