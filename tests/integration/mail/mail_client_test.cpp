@@ -171,7 +171,8 @@ TEST(MailPath, FetchSavesMessagesAndDeletes) {
   r = netlab::test::run({netlab::test::bin_path("lab-pop3"), "fetch", "--server", pop_addr, "--user", "alice",
                          "--password", "bad", "--out", out.string()});
   EXPECT_EQ(r.exit_code, 1);
-  EXPECT_EQ(r.err, "lab-pop3: error: server refused PASS (user alice): -ERR [AUTH] invalid user name or password\n");
+  EXPECT_EQ(r.err, "lab-pop3: error: login failed: server refused PASS (user alice): -ERR [AUTH] invalid user name or password\n");
+  EXPECT_EQ(r.out, "");  // no "saved 0 message(s)": nothing was fetched, the login failed
 }
 
 TEST(MailPath, FetchWithStls) {
