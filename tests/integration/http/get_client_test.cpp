@@ -43,6 +43,23 @@ TEST(GetClient, ModesAgainstOwnServer) {
   EXPECT_EQ(np["model"]["rtts"], 8.0);  // 2 RTT + 3 x 2 RTT
 }
 
+// https with a certificate for other names: the error names the host asked for and every name the
+// certificate holds (CN, DNS and IP subjectAltNames).
+TEST(GetClient, TlsNameMismatchSaysWhatTheCertificateHolds) {
+  site_dir site;
+  const std::string cert = site.dir + "/cert.pem", key = site.dir + "/key.pem";
+  const auto made = run({"openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", cert, "-days",
+                         "1", "-subj", "/CN=www.example.test", "-addext",
+                         "subjectAltName=DNS:www.example.test,DNS:example.test,IP:10.1.2.3"});
+  ASSERT_EQ(made.exit_code, 0) << made.err;
+  running_server server(site, {"--tls-cert", cert, "--tls-key", key});
+  auto r = run({bin_path("lab-http"), "get", "https://" + server.address + "/", "--cacert", cert});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.err, "lab-http: error: TLS handshake with " + server.address +
+                       " failed: the certificate does not name '127.0.0.1': it holds CN=www.example.test, "
+                       "DNS:www.example.test, DNS:example.test, IP:10.1.2.3\n");
+}
+
 TEST(GetClient, AgainstPythonHttpServer) {
   NETLAB_REQUIRE_PEER("/usr/bin/python3");
   site_dir site;

@@ -86,6 +86,34 @@ TEST(MailClient, ClearErrorsForRefusals) {
   EXPECT_EQ(r.exit_code, 2);
 }
 
+// A certificate for another name: the error says the name asked for and what the certificate
+// holds (its CN and subjectAltNames), for lab-smtp send and lab-pop3 fetch alike; a certificate
+// nobody vouches for says why it was not trusted.
+TEST(MailClient, TlsNameMismatchNamesTheAskedNameAndTheCertificatesNames) {
+  mail_env env;
+  env.make_cert();  // CN=localhost, no subjectAltName
+  auto smtp = env.start_smtp(env.tls_args());
+  const std::string smtp_addr = smtp->wait_listening();
+  auto r = lab_smtp({"--server", smtp_addr, "--from", "x@other.org", "--to", "alice@example.org", "--starttls",
+                     "--ca-file", env.cert.string()},
+                    "hi\n");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.err, "lab-smtp: error: TLS handshake with " + smtp_addr +
+                       " failed: the certificate does not name '127.0.0.1': it holds CN=localhost\n");
+  r = lab_smtp({"--server", smtp_addr, "--from", "x@other.org", "--to", "alice@example.org", "--starttls"}, "hi\n");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("certificate verify failed (self-signed certificate)"), std::string::npos) << r.err;
+  auto pop = env.start_pop3(env.tls_args());
+  const std::string pop_addr = pop->wait_listening();
+  r = netlab::test::run({netlab::test::bin_path("lab-pop3"), "fetch", "--server", pop_addr, "--user", "alice",
+                         "--password", "secret", "--out", (env.dir / "in").string(), "--stls", "--ca-file",
+                         env.cert.string()});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.err, "lab-pop3: error: TLS handshake with " + pop_addr +
+                       " failed: the certificate does not name '127.0.0.1': it holds CN=localhost\n");
+  EXPECT_EQ(r.out, "");
+}
+
 TEST(MailClient, StartTlsAuthRelayAndJson) {
   mail_env env;
   env.make_cert();
