@@ -222,6 +222,14 @@ tcp::endpoint tcp_client::remote_endpoint() const {
   return impl_->socket.remote_endpoint(ec);
 }
 
+std::optional<std::chrono::microseconds> tcp_client::kernel_rtt() const {
+  tcp_info info{};
+  socklen_t len = sizeof info;
+  if (::getsockopt(impl_->socket.native_handle(), IPPROTO_TCP, TCP_INFO, &info, &len) != 0 || info.tcpi_rtt == 0)
+    return std::nullopt;
+  return std::chrono::microseconds(info.tcpi_rtt);
+}
+
 struct tcp_listener::impl {
   asio::io_context ctx{1};
   tcp::acceptor acceptor{ctx};
