@@ -164,8 +164,8 @@ void add_client_commands(CLI::App& app) {
   auto it_timeout = std::make_shared<double>(20);
   auto target = std::make_shared<std::string>();
   auto* client = netlib::app::add_command(
-      app, "client", "Interactive client: open user ls cd pwd get put mkdir delete passive binary ascii quit",
-      "lab-ftp client 127.0.0.1:2121 --trace   (then: user anonymous x, ls, get big.bin, quit)");
+      app, "client", "Interactive client: open user ls cd pwd get put mkdir delete passive binary ascii quote feat quit",
+      "lab-ftp client 127.0.0.1:2121 --trace   (then: user anonymous x, ls, get big.bin, put ~/notes.txt, feat, quit)");
   client->add_option("HOST[:PORT]", *target, "Open this server at start");
   client->add_flag("--trace", *it_trace, "Show the control dialogue");
   client->add_option("--timeout", *it_timeout, "Seconds any step may take")->capture_default_str();

@@ -226,7 +226,9 @@ io::awaitable<void> handle_connection(io::connection& c, serve_context& ctx) {
     head_deadline = false;
     if (auto* reply = std::get_if<http::send_reply>(&step.action)) {
       const bool ok = co_await c.write(reply->bytes);
-      if (ctx.log->enabled()) ctx.log->write(http::format_clf({peer(), {}, started, reply->request_line, reply->status, 0}));
+      if (ctx.log->enabled())
+        ctx.log->write(http::format_clf(
+            {peer(), {}, started, reply->request_line, reply->status, http::body_size_of(reply->bytes)}));
       if (!ok) break;
       if (reply->close) {
         co_await linger_close(c);

@@ -62,7 +62,7 @@ int fetch(const fetch_options& o) {
   });
   if (o.json)
     netlib::app::print_json({{"messages", saved}, {"deleted", r.deleted}, {"total_bytes", bytes}, {"error", r.error}});
-  else
+  else if (r.error.empty() || r.retrieved > 0)  // a failed login saved nothing: only the error is said
     std::cout << fmt::format("saved {} message(s), {} bytes, to {}{}\n", r.retrieved, bytes, o.out,
                              o.remove ? fmt::format(" ({} deleted on the server)", r.deleted) : "");
   if (!r.error.empty()) throw netlib::app::failure(r.error);

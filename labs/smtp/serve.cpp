@@ -28,12 +28,12 @@ int serve(const serve_options& o) {
   if (o.require_tls && !opts.tls)
     throw netlib::app::usage_error("--require-tls needs --tls-cert and --tls-key");
   const auto users = lab_mail::load_users(o.users);
-  netlib::io::maildir_store store(o.maildir);
-  // Before the server: its run() returns only once every pending delivery was completed.
-  netlib::io::smtp_delivery_queue deliveries(store);
   for (const char* bad : {"@", " ", "/"})
     if (o.domain.empty() || o.domain.find(bad) != std::string::npos)
       throw netlib::app::usage_error("--domain must be a domain name like example.org");
+  netlib::io::maildir_store store(o.maildir);
+  // Before the server: its run() returns only once every pending delivery was completed.
+  netlib::io::smtp_delivery_queue deliveries(store, o.domain);
   netlib::io::smtp_service service{{}, deliveries, users};
   service.config.domain = o.domain;
   service.config.hostname = o.hostname.empty() ? o.domain : o.hostname;

@@ -31,8 +31,9 @@ constexpr const char* footer = R"(What is compared:
         go to the new server's PASV/EPSV address; PORT/EPRT naming the recording client's own
         host are rewritten to a local listener, any other PORT/EPRT (a bounce) is sent verbatim.
   POP3  +OK/-ERR of every reply; the message count of STAT; the message numbers of LIST and
-        UIDL (sizes include the server's Received: header and unique-ids are server-chosen);
-        RETR/TOP bodies by size and SHA-256 with Received: header fields removed.
+        UIDL (sizes include the server's trace fields and unique-ids are server-chosen);
+        RETR/TOP bodies by size and SHA-256 with the trace fields (Received:, Return-Path:,
+        Delivered-To:) removed.
 Reply texts are never compared.)";
 
 // FTP control conversations with their recorded sessions, and which conversations are their

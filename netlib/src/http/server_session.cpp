@@ -54,7 +54,8 @@ send_reply server_session::error_reply(errc e, std::int64_t wall_s) {
   const std::string body = fmt::format("{}: {}\n", http::status{status}, make_error_code(e).message());
   send_reply r{make_text_response(status, body, true, wall_s, options_.server_name), status, true, {}};
   const auto& h = parser_.head();
-  if (!h.method.empty()) r.request_line = fmt::format("{} {} HTTP/{}.{}", h.method, h.target, h.version.major, h.version.minor);
+  if (!parser_.refused_request_line().empty()) r.request_line = parser_.refused_request_line();
+  else if (!h.method.empty()) r.request_line = fmt::format("{} {} HTTP/{}.{}", h.method, h.target, h.version.major, h.version.minor);
   return r;
 }
 

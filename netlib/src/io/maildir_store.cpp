@@ -1,8 +1,12 @@
 // Theory of operation: see maildir_store.hpp. Unique names follow the Maildir convention
-// "<seconds>.M<microseconds>P<pid>Q<counter>.<host>,S=<size>": the counter is per process and
-// atomic, so two deliveries never share a tmp/ name; O_EXCL makes sure. A message is stored with
-// CRLF line ends exactly as the SMTP core passes it, so its size for POP3 is the file size when
-// the name carries S=; other files are read and measured.
+// "<seconds>.M<microseconds>P<pid>Q<counter>.<host>,S=<size>,W=<size with CRLF>": the counter is
+// per process and atomic, so two deliveries never share a tmp/ name; O_EXCL makes sure. A message
+// comes in with CRLF line ends (as SMTP carries it) and is stored with LF line ends, the Maildir
+// convention of qmail, Dovecot and mutt, so local mail readers see no '\r'. S= is the file size,
+// W= the size with CRLF line ends (Dovecot's names), which is what POP3 counts (RFC 1939 §11):
+// a file whose name has no W= (another program's, or one stored with CRLF line ends by an older
+// netlab) is read and measured when the maildrop is opened. Files are never rewritten: CRLF and
+// LF files are both served, since POP3 sends every line end as CRLF either way.
 //
 // write_batch (group commit), in four phases so that a file reaches new/ only once its data is
 // on disk, and success is reported only once its name in new/ is on disk too:
@@ -26,8 +30,10 @@
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
+#include <charconv>
 #include <chrono>
 #include <fstream>
+#include <optional>
 #include <sstream>
 #include <utility>
 #include <vector>
@@ -58,11 +64,23 @@ const std::string& host_name() {
   return name;
 }
 
-std::string unique_name(std::size_t size) {
+std::string unique_name(std::size_t size, std::size_t crlf_size) {
   const auto now = std::chrono::system_clock::now().time_since_epoch();
   const auto secs = std::chrono::duration_cast<std::chrono::seconds>(now);
   const auto usec = std::chrono::duration_cast<std::chrono::microseconds>(now - secs);
-  return fmt::format("{}.M{:06}P{}Q{}.{},S={}", secs.count(), usec.count(), getpid(), ++delivery_counter, host_name(), size);
+  return fmt::format("{}.M{:06}P{}Q{}.{},S={},W={}", secs.count(), usec.count(), getpid(), ++delivery_counter,
+                     host_name(), size, crlf_size);
+}
+
+// The size a file name states with ",W=<n>" (before any ":2," flags), if it does.
+std::optional<std::size_t> crlf_size_in_name(const std::string& name) {
+  const auto w = name.find(",W=");
+  if (w == std::string::npos || w > name.find(':')) return std::nullopt;
+  std::size_t size = 0;
+  const char* first = name.c_str() + w + 3;
+  const auto [end, ec] = std::from_chars(first, name.c_str() + name.size(), size);
+  if (ec != std::errc{} || end == first) return std::nullopt;
+  return size;
 }
 
 bool write_all(int fd, std::string_view data) {
@@ -145,10 +163,8 @@ class maildir_mailbox : public mail::mailbox {
   maildir_mailbox(int lock_fd, std::vector<fs::path> files) : lock_fd_(lock_fd), files_(std::move(files)) {
     for (const auto& f : files_) {
       const std::string name = f.filename().string();
-      const auto s = name.find(",S=");
-      std::size_t size = 0;
-      const bool ours = s != std::string::npos && std::sscanf(name.c_str() + s + 3, "%zu", &size) == 1;
-      if (!ours) size = mail::crlf_size(read_file(f).value_or(""));
+      const auto stated = crlf_size_in_name(name);
+      const std::size_t size = stated ? *stated : mail::crlf_size(read_file(f).value_or(""));
       infos_.push_back({maildir_store::uid_of(name), size});
     }
   }
@@ -220,13 +236,14 @@ void maildir_store::write_batch(std::span<batch_file> files) {
   for (auto& f : files) {  // phase 1: tmp/ files written, not yet flushed
     f.error = root_fd < 0 ? errno : prepare_mailbox(f.mailbox);
     if (f.error != 0) continue;
-    batch_entry e{&f, root_ / f.mailbox, unique_name(f.bytes.size())};
+    const std::string stored = mail::to_lf(f.bytes);
+    batch_entry e{&f, root_ / f.mailbox, unique_name(stored.size(), mail::crlf_size(stored))};
     e.fd = ::open(e.tmp().c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
     if (e.fd < 0) {
       f.error = errno;
       continue;
     }
-    if (!write_all(e.fd, f.bytes)) {
+    if (!write_all(e.fd, stored)) {
       e.fail(errno, e.tmp());
       continue;
     }
