@@ -222,6 +222,9 @@ void add_switch_command(CLI::App& app) {
     std::string aging;
     std::string vlan_config;
     std::string capacity;
+    std::string policy;
+    std::vector<std::string> statics;
+    std::vector<std::string> hairpin;
     output_options out;
   };
   auto s = std::make_shared<state>();
@@ -239,6 +242,12 @@ void add_switch_command(CLI::App& app) {
   cmd->add_option("--vlan-config", s->vlan_config, "VLAN configuration file given to the reference switch")
       ->check(netlib::app::input_file());
   cmd->add_option("--capacity", s->capacity, "Table capacity given to the reference switch");
+  cmd->add_option("--policy", s->policy,
+                  "Full-table policy of the reference switch (evict-fair or stop-learning); with --static and "
+                  "--hairpin it fixes the policy, else the student's file may declare one in \"switch\"")
+      ->check(CLI::IsMember({"evict-fair", "stop-learning"}));
+  cmd->add_option("--static", s->statics, "Static entry MAC=PORT[@VLAN] of the reference switch (repeatable)");
+  cmd->add_option("--hairpin", s->hairpin, "Hairpin port of the reference switch (repeatable)");
   add_output_options(*cmd, s->out);
   netlib::app::set_action(*cmd, [s]() {
     auto o = s->o;
@@ -246,6 +255,10 @@ void add_switch_command(CLI::App& app) {
     if (!s->aging.empty()) o.switch_args.insert(o.switch_args.end(), {"--aging", s->aging});
     if (!s->vlan_config.empty()) o.switch_args.insert(o.switch_args.end(), {"--vlan-config", s->vlan_config});
     if (!s->capacity.empty()) o.switch_args.insert(o.switch_args.end(), {"--capacity", s->capacity});
+    if (!s->policy.empty()) o.switch_args.insert(o.switch_args.end(), {"--policy", s->policy});
+    for (const auto& e : s->statics) o.switch_args.insert(o.switch_args.end(), {"--static", e});
+    for (const auto& h : s->hairpin) o.switch_args.insert(o.switch_args.end(), {"--hairpin", h});
+    o.policy_fixed = !s->policy.empty() || !s->statics.empty() || !s->hairpin.empty();
     return emit(run_switch_suite(o), s->out);
   });
 }
