@@ -158,6 +158,15 @@ TEST(ReplayInputs, ErrorsAreOneLineWithTheRightExitCode) {
   EXPECT_EQ(r.exit_code, 2);
   r = lab_switch({"replay", "--port", "x=a.pcap"});
   EXPECT_EQ(r.exit_code, 2);
+  // One file per port: a second file for port 0 would silently replace the first.
+  const auto a = captures_dir() + "/four_hosts.pcapng";
+  r = lab_switch({"replay", "--port", "0=" + a, "--port", "0=" + captures_dir() + "/aging_gap.pcapng"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("--port 0 is given twice"), std::string::npos) << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  r = lab_switch({"replay", "--port", "0=" + dir.path().string() + "/missing.pcap"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("no such file"), std::string::npos) << r.err;
 }
 
 }  // namespace
