@@ -163,7 +163,9 @@ int report_tolerance(const flags& f, const netns_path& path, const comparison& c
   }
   for (const auto& m : misses) std::cerr << "lab-throughput: outside tolerance: " << m << '\n';
   if (!misses.empty() && f.strict)
-    throw netlib::app::failure(fmt::format("{} of the measurements outside tolerance (--strict)", misses.size()));
+    throw netlib::app::failure(fmt::format("{} outside tolerance (--strict)",
+                                           netlib::units::format_count(static_cast<long long>(misses.size()),
+                                                                       "measurement", "measurements")));
   return netlib::app::exit_ok;
 }
 
