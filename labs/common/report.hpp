@@ -4,7 +4,9 @@
 // errors become usage errors (exit 2).
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <functional>
+#include <optional>
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -64,6 +66,61 @@ inline std::function<int()> calc_action(std::function<int()> body) {
     }
   };
 }
+
+// A table whose number columns line up on their decimal points: every cell of a column is
+// right-aligned to the column's widest cell, so numbers formatted with the same number of
+// decimals (see time_column) have their points one above the other.
+struct table {
+  std::vector<std::string> headers;
+  std::vector<std::vector<std::string>> rows;
+
+  [[nodiscard]] std::string render() const {
+    std::vector<std::size_t> width(headers.size(), 0);
+    for (std::size_t c = 0; c < headers.size(); ++c) width[c] = headers[c].size();
+    for (const auto& r : rows)
+      for (std::size_t c = 0; c < r.size() && c < width.size(); ++c) width[c] = std::max(width[c], display_width(r[c]));
+    std::string out;
+    auto line = [&](const std::vector<std::string>& cells) {
+      std::string l;
+      for (std::size_t c = 0; c < width.size(); ++c) {
+        const std::string cell = c < cells.size() ? cells[c] : "";
+        l += (c ? "  " : "") + std::string(width[c] - std::min(width[c], display_width(cell)), ' ') + cell;
+      }
+      out += l + "\n";
+    };
+    line(headers);
+    for (const auto& r : rows) line(r);
+    return out;
+  }
+
+  // Characters as a terminal shows them (UTF-8 continuation bytes take no column).
+  static std::size_t display_width(const std::string& s) {
+    std::size_t n = 0;
+    for (unsigned char ch : s) n += (ch & 0xC0) != 0x80 ? 1 : 0;
+    return n;
+  }
+};
+
+// A column of times in one unit, the largest of s, ms and us in which the column's largest value
+// is at least 1, printed with three decimals: "12.000", " 1.200".
+struct time_column {
+  double scale = 1e3;
+  std::string unit = "ms";
+
+  explicit time_column(double largest_s) {
+    if (largest_s >= 1) {
+      scale = 1;
+      unit = "s";
+    } else if (largest_s >= 1e-3 || largest_s <= 0) {
+      scale = 1e3;
+      unit = "ms";
+    } else {
+      scale = 1e6;
+      unit = "us";
+    }
+  }
+  [[nodiscard]] std::string operator()(double seconds) const { return fmt::format("{:.3f}", seconds * scale); }
+};
 
 // Optional JSON number: null when absent.
 template <typename T>

@@ -111,7 +111,7 @@ void add_analyze_command(CLI::App& app) {
   auto* cmd = netlib::app::add_command(app, "analyze",
                                        "Per TCP connection in a capture: handshake RTT, RTT samples, goodput, inter-arrival",
                                        "lab-delay analyze transfer.pcapng --rate 10Mbps");
-  cmd->add_option("capture", f->capture, "A pcap or pcapng file")->required();
+  cmd->add_option("capture", f->capture, "A pcap or pcapng file")->required()->check(netlib::app::input_file());
   netlib::app::add_quantity(*cmd, "--rate", f->rate, netlib::units::parse_rate_bps,
                             "Bottleneck rate R, to print the model's goodput and spacing beside the measurements");
   netlib::app::add_json_flag(*cmd, f->json);

@@ -83,7 +83,7 @@ void add_analyze_command(CLI::App& app) {
   auto* cmd = netlib::app::add_command(
       app, "analyze", "FTP sessions in a capture: control dialogue, data connections matched to their commands",
       "lab-ftp analyze captures/ftp/passive-active.pcap --json");
-  cmd->add_option("CAPTURE", *path, "pcap or pcapng file")->required();
+  cmd->add_option("CAPTURE", *path, "pcap or pcapng file")->required()->check(netlib::app::input_file());
   cmd->add_option("--control-port", *port, "TCP port of the control connection (a 220 greeting is also recognised)")
       ->capture_default_str();
   netlib::app::add_json_flag(*cmd, *json);

@@ -101,18 +101,22 @@ void add_serve_command(CLI::App& app) {
       app, "serve", "FTP server over a folder (RFC 959/2428/3659/2389, RFC 2577 checks, explicit FTPS)",
       "lab-ftp serve --root ./files --anonymous\n"
       "  lab-ftp serve --root ./files --users users.txt --write --listen 127.0.0.1:2121 --pasv-ports 50000-50100");
-  cmd->add_option("--root", o->root, "Folder served as / (nothing outside it is reachable)")->required();
+  cmd->add_option("--root", o->root, "Folder served as / (nothing outside it is reachable)")
+      ->required()
+      ->check(netlib::app::input_folder());
   netlib::server_cli::add_server_flags(*cmd, o->server,
                                       {.max_connections_flag = "--max-sessions",
                                        .max_connections = "Control connections at once (421 beyond)",
                                        .idle_timeout = "Seconds a control connection may stay idle",
                                        .tls_cert = "PEM certificate: offer AUTH TLS (explicit FTPS, RFC 4217)"});
-  cmd->add_option("--users", o->users_file, "File of name:password lines");
+  cmd->add_option("--users", o->users_file, "File of name:password lines")->check(netlib::app::input_file());
   cmd->add_flag("--anonymous", o->anonymous, "Admit 'anonymous' and 'ftp' with any password");
   cmd->add_flag("--write", o->writable, "Allow STOR APPE MKD RMD DELE RNFR/RNTO (read-only otherwise)");
   cmd->add_option("--pasv-ports", o->pasv_ports, "Passive data ports A-B (default: any free port)");
-  cmd->add_option("--data-timeout", o->data_timeout_s, "Seconds a data connection may stall (and wait to be opened)")->capture_default_str();
-  cmd->add_option("--login-delay", o->login_delay_s, "Seconds before the n-th failed login's 530, times n")->capture_default_str();
+  netlib::app::add_duration(*cmd, "--data-timeout", o->data_timeout_s,
+                            "Time a data connection may stall (and wait to be opened; default 30s)", 0.001, 86400);
+  netlib::app::add_duration(*cmd, "--login-delay", o->login_delay_s,
+                            "Delay before the n-th failed login's 530, times n (default 1s)", 0, 60);
   cmd->add_option("--max-failed-logins", o->max_failed_logins, "Failed logins before 421 and close")->capture_default_str();
   cmd->add_flag("--verbose", o->verbose, "Log replies and transfers on stderr");
   netlib::app::set_action(*cmd, [o] { return run_serve(*o); });

@@ -120,7 +120,7 @@ void add_analyze_command(CLI::App& app) {
   auto json = std::make_shared<bool>(false);
   auto* cmd = netlib::app::add_command(app, "analyze", "Every HTTP transaction in a pcap/pcapng capture",
                                        "lab-http analyze captures/net/loopback-http.pcapng --json");
-  cmd->add_option("CAPTURE", *path, "pcap or pcapng file")->required();
+  cmd->add_option("CAPTURE", *path, "pcap or pcapng file")->required()->check(netlib::app::input_file());
   netlib::app::add_json_flag(*cmd, *json);
   netlib::app::set_action(*cmd, [path, json] {
     report r;

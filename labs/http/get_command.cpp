@@ -187,7 +187,8 @@ void add_get_command(CLI::App& app) {
   cmd->add_option("--cookie-jar", o->cookie_jar, "Read and update cookies in this file (Netscape format)");
   cmd->add_option("--cache", o->cache_dir, "Keep a local cache in this folder and revalidate with it");
   cmd->add_option("-o,--output", o->output, "Write the base page's body to FILE ('-': stdout, and the report to stderr)");
-  cmd->add_option("--timeout", o->timeout_s, "Seconds allowed for each connect, read and write")->capture_default_str();
+  netlib::app::add_duration(*cmd, "--timeout", o->timeout_s, "Time allowed for each connect, read and write (default 10s)",
+                            0.001, 3600);
   cmd->add_option("--cacert", o->ca_file, "Trust this PEM certificate for https (e.g. a self-signed one)");
   cmd->add_flag("-k,--insecure", o->insecure, "Do not verify the https server's certificate");
   netlib::app::add_json_flag(*cmd, o->json);

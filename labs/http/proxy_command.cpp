@@ -61,7 +61,8 @@ void add_proxy_command(CLI::App& app) {
                                        .tls = false});
   cmd->add_option("--cache-size", o->cache_size, "Total size of cached responses")->capture_default_str();
   cmd->add_option("--max-object-size", o->max_object, "Largest response that is cached")->capture_default_str();
-  cmd->add_option("--origin-timeout", o->origin_timeout_s, "Seconds for each origin connect/read (504 after)")->capture_default_str();
+  netlib::app::add_duration(*cmd, "--origin-timeout", o->origin_timeout_s,
+                            "Time for each origin connect/read (504 after; default 10s)", 0.001, 3600);
   cmd->add_option("--fetch-threads", o->fetch_threads, "Origin fetches running at once")->capture_default_str();
   netlib::app::set_action(*cmd, [o] { return run_proxy(*o); });
 }

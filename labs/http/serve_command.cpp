@@ -99,24 +99,30 @@ void add_serve_command(CLI::App& app) {
       "lab-http serve --root ./site --listen 127.0.0.1:8080 --access-log access.log\n"
       "  lab-http serve --root ./site --cookies --auth-dir private --auth-users users.txt\n"
       "  lab-http serve --root ./site --tls-cert cert.pem --tls-key key.pem");
-  cmd->add_option("--root", o->root, "Document root (files are served from here, never from outside)")->required();
+  cmd->add_option("--root", o->root, "Document root (files are served from here, never from outside)")
+      ->required()
+      ->check(netlib::app::input_folder());
   netlib::server_cli::add_server_flags(*cmd, o->server,
                                       {.max_connections = "Connections served at once (503 beyond)",
                                        .idle_timeout = "Seconds a keep-alive connection may stay idle",
                                        .tls_cert = "PEM certificate chain: serve HTTPS"});
   cmd->add_flag("--cookies", o->cookies, "Cookie lab: session cookie and a visit counter at /visits");
   cmd->add_option("--auth-dir", o->auth_dir, "Folder under the root that needs Basic authentication (e.g. private)");
-  cmd->add_option("--auth-users", o->auth_users, "File of user:password lines for --auth-dir");
+  cmd->add_option("--auth-users", o->auth_users, "File of user:password lines for --auth-dir")
+      ->check(netlib::app::input_file());
   cmd->add_option("--access-log", o->access_log, "Append a Common Log Format line per request to this file");
-  cmd->add_option("--head-timeout", o->head_timeout_s, "Seconds the whole request head may take (slowloris)")->capture_default_str();
-  cmd->add_option("--session-ttl", o->session_ttl_s, "Seconds a cookie session lives without visits")->capture_default_str();
-  cmd->add_option("--max-body", o->max_body, "Largest request body in bytes (413 beyond)")->capture_default_str();
+  netlib::app::add_duration(*cmd, "--head-timeout", o->head_timeout_s,
+                            "Time the whole request head may take (slowloris; default 10s)", 0.001, 3600);
+  netlib::app::add_duration(*cmd, "--session-ttl", o->session_ttl_s,
+                            "Time a cookie session lives without visits (default 30min)", 0.001, 1e7);
+  netlib::app::add_byte_count(*cmd, "--max-body", o->max_body, "Largest request body (413 beyond; default 1MiB)");
   netlib::app::add_quantity(*cmd, "--file-cache", o->file_cache_bytes, netlib::units::parse_bytes,
                             "Memory for files up to 32 KiB, revalidated by one stat per request (e.g. 16MiB; 0B: none)")
       ->default_str("16MiB");
-  cmd->add_option("--file-cache-settle", o->file_cache_settle_s,
-                  "Seconds since a file's last change before it is cached (coarse file-system clocks)")
-      ->capture_default_str();
+  netlib::app::add_duration(*cmd, "--file-cache-settle", o->file_cache_settle_s,
+                            "Time since a file's last change before it is cached (coarse file-system clocks; "
+                            "default " + netlib::units::format_seconds(o->file_cache_settle_s) + ")",
+                            0, 3600);
   netlib::app::set_action(*cmd, [o] { return run_serve(*o); });
 }
 

@@ -101,7 +101,7 @@ void add_analyze(CLI::App& app) {
   auto o = std::make_shared<analyze_options>();
   auto* cmd = netlib::app::add_command(app, "analyze", "Show every POP3 session of a capture: dialogue, answers, sizes",
                                        "lab-pop3 analyze captures/mail/pop3-session.pcap --json", [o] { return analyze(*o); });
-  cmd->add_option("capture", o->capture, "pcap or pcapng file")->required();
+  cmd->add_option("capture", o->capture, "pcap or pcapng file")->required()->check(netlib::app::input_file());
   cmd->add_option("--port", o->ports, "Server port(s) to treat as POP3 (default: 110, 1110 and any +OK greeting)");
   netlib::app::add_json_flag(*cmd, o->json);
 }

@@ -107,7 +107,7 @@ void add_analyze(CLI::App& app) {
   auto* cmd = netlib::app::add_command(app, "analyze",
                                        "Show every SMTP session of a capture: dialogue, reply codes, envelopes, sizes",
                                        "lab-smtp analyze captures/mail/smtp-starttls.pcap --json", [o] { return analyze(*o); });
-  cmd->add_option("capture", o->capture, "pcap or pcapng file")->required();
+  cmd->add_option("capture", o->capture, "pcap or pcapng file")->required()->check(netlib::app::input_file());
   cmd->add_option("--port", o->ports, "Server port(s) to treat as SMTP (default: 25, 587, 2525 and any 220+EHLO dialogue)");
   netlib::app::add_json_flag(*cmd, o->json);
 }

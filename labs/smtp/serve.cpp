@@ -19,7 +19,7 @@ struct serve_options {
   std::string hostname;
   netlib::server_cli::server_flags server{.max_connections = 100, .idle_timeout_s = 300};
   bool require_tls = false;
-  std::size_t max_size = 10 * 1024 * 1024;
+  std::uint64_t max_size = 10 * 1024 * 1024;
   bool json = false;
 };
 
@@ -60,14 +60,14 @@ void add_serve(CLI::App& app) {
       [o] { return serve(*o); });
   cmd->add_option("--maildir", o->maildir, "Mail folder: user NAME's Maildir is DIR/NAME/{tmp,new,cur}")->required();
   cmd->add_option("--domain", o->domain, "Local mail domain: mail to NAME@DOMAIN is delivered")->required();
-  cmd->add_option("--users", o->users, "Users file, one name:password per line")->required();
+  cmd->add_option("--users", o->users, "Users file, one name:password per line")->required()->check(netlib::app::input_file());
   cmd->add_option("--hostname", o->hostname, "Server name in the greeting and Received: (default: the domain)");
   netlib::server_cli::add_server_flags(*cmd, o->server,
                                       {.max_connections = "Connection cap (421 above it)",
                                        .idle_timeout = "Seconds a client may stay silent (RFC 5321: 300)",
                                        .tls_cert = "PEM certificate: enables STARTTLS (and AUTH over TLS)"});
   cmd->add_flag("--require-tls", o->require_tls, "Refuse MAIL/RCPT/DATA until the client used STARTTLS (530)");
-  cmd->add_option("--max-size", o->max_size, "Largest message in bytes (SIZE, 552 above it)")->capture_default_str();
+  netlib::app::add_byte_count(*cmd, "--max-size", o->max_size, "Largest message (SIZE, 552 above it; default 10MiB)");
   netlib::app::add_json_flag(*cmd, o->json);
 }
 

@@ -95,8 +95,10 @@ void netns_path::step(std::vector<std::string> argv) {
 // netem (delay) at the root when the kernel has it, with tbf (rate) under it; else tbf alone.
 void netns_path::shape(const std::string& ns, const std::string& dev, const path_settings& s) {
   const auto kbit = fmt::format("{}kbit", std::llround(s.rate_bps / 1e3));
-  // Bucket: at least a few full frames, or 4 ms at the rate; queue: 50 ms at the rate.
-  const auto burst = fmt::format("{}", std::max<long long>(16000, std::llround(s.rate_bps / 8 * 0.004)));
+  // Bucket: one full frame (the model's link sends one frame at a time at R; a bigger bucket lets
+  // a burst leave faster than R, and a short transfer then measures more than R·MSS/frame);
+  // queue: 50 ms at the rate. tbf splits GSO super-packets into frames that fit the bucket.
+  const auto burst = fmt::format("{}", tbf_burst_bytes);
   std::vector<std::string> tbf{"tbf", "rate", kbit, "burst", burst, "latency", "50ms"};
   if (s.one_way_delay_s > 0) {
     netem_ = netem_ && try_step({tc_, "-n", ns, "qdisc", "add", "dev", dev, "root", "handle", "1:", "netem", "delay",

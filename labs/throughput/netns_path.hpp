@@ -3,11 +3,14 @@
 // down: namespaces netlab-<pid>-s (server) and netlab-<pid>-c (client), joined by one veth pair
 // created inside them (nothing is created in, or moved out of, the caller's namespace), with
 // 10.254.0.1/30 and 10.254.0.2/30. Each direction gets netem delay (when the kernel has sch_netem)
-// and a tbf rate limiter.
+// and a tbf rate limiter whose bucket holds one full frame.
 #include <string>
 #include <vector>
 
 namespace netlab::lab_throughput {
+
+// tbf's bucket: one full Ethernet frame (1448 B of TCP payload + 66 B of headers).
+inline constexpr int tbf_burst_bytes = 1514;
 
 struct path_settings {
   double one_way_delay_s = 0.01;

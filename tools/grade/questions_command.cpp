@@ -89,7 +89,7 @@ void add_questions_command(CLI::App& app) {
       "  netlab-grade questions capture.pcapng --answers student.txt --gradescope results.json\n"
       "  (answers file: one 'id: answer' line per question, e.g. 'http.status.1: 200', or a JSON object)");
   cmd->add_option("capture", s->capture, "The capture (pcap or pcapng) the questions are about")
-      ->required()->check(CLI::ExistingFile);
+      ->required()->check(netlib::app::input_file());
   cmd->add_flag("--key", s->key, "Print the answer key: every question the capture answers, with id and answer");
   cmd->add_option("--answers", s->answers,
                   "Grade this answers file: 'id: answer' lines ('#' comments) or {\"id\": answer, ...}");

@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "ladder_model.hpp"
+#include "netlib/app/program.hpp"
 
 namespace netlab::ladder {
 
@@ -54,12 +55,13 @@ std::string render_json(const ladder_model& m) {
       if (e.ack) item["ack"] = *e.ack;
       if (!e.label.empty()) item["label"] = e.label;
       if (e.rtt_s) item["rtt_s"] = *e.rtt_s;
+      if (e.missing_before > 0) item["missing_bytes_before"] = e.missing_before;
       ladder.push_back(std::move(item));
     }
     doc["conversation"] = *m.selected;
     doc["ladder_truncated"] = m.events_truncated;
   }
-  return doc.dump(2);
+  return netlib::app::tidy_numbers(doc).dump(2);
 }
 
 }  // namespace netlab::ladder

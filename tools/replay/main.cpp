@@ -97,12 +97,11 @@ int main(int argc, char** argv) {
   bool pace = false;
   bool json = false;
   double timeout_s = 5;
-  app->add_option("capture", capture, "Capture file (.pcap or .pcapng)")->required()->check(CLI::ExistingFile);
+  app->add_option("capture", capture, "Capture file (.pcap or .pcapng)")->required()->check(netlib::app::input_file());
   app->add_option("--target", target, "The live server, HOST:PORT")->required();
   app->add_option("--conversation,-c", conversation, "Replay only this conversation (id as netlab-ladder lists it)");
   app->add_flag("--pace", pace, "Keep the recorded gaps between requests (capture timestamps)");
-  app->add_option("--timeout", timeout_s, "Seconds to wait for each reply")->capture_default_str()
-      ->check(CLI::Range(0.1, 120.0));
+  netlib::app::add_duration(*app, "--timeout", timeout_s, "Time to wait for each reply (default 5s)", 0.1, 120);
   netlib::app::add_json_flag(*app, json);
   return netlib::app::run(*app, argc, argv, [&]() -> int {
     const auto hp = netlib::app::parse_host_port(target);

@@ -205,8 +205,8 @@ TEST_F(SmtpServe, RequireTls) {
 TEST_F(SmtpServe, UsageAndSetupErrors) {
   auto r = netlab::test::run({netlab::test::bin_path("lab-smtp"), "serve", "--maildir", env.maildir.string(), "--domain",
                               "example.org", "--users", (env.dir / "missing.txt").string()});
-  EXPECT_EQ(r.exit_code, 1);
-  EXPECT_NE(r.err.find("cannot read users file"), std::string::npos) << r.err;
+  EXPECT_EQ(r.exit_code, 2);  // a missing input file is a usage error (docs/conventions.md)
+  EXPECT_NE(r.err.find("missing.txt': no such file"), std::string::npos) << r.err;
   r = netlab::test::run({netlab::test::bin_path("lab-smtp"), "serve", "--maildir", env.maildir.string(), "--domain",
                          "example.org", "--users", env.users.string(), "--require-tls"});
   EXPECT_EQ(r.exit_code, 2);
