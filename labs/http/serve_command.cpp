@@ -1,4 +1,5 @@
-// `lab-http serve --root DIR`: options -> serve_context -> netlib::io::tcp_server.
+// `lab-http serve --root DIR`: options -> netlib::io::http_serve_context -> netlib::io::tcp_server,
+// each connection driven by netlib::io::http_handle_connection.
 #include "serve_command.hpp"
 
 #include <csignal>
@@ -12,9 +13,9 @@
 #include "netlib/core/units.hpp"
 #include "netlib/http/server_session.hpp"
 #include "netlib/http/target_path.hpp"
+#include "netlib/io/http_serve_driver.hpp"
 #include "netlib/io/tcp_server.hpp"
 #include "netlib/server_cli/server_flags.hpp"
-#include "serve_driver.hpp"
 
 namespace lab_http {
 namespace {
@@ -44,32 +45,39 @@ std::string random_id() {
   return fmt::format("{:08x}{:08x}{:08x}{:08x}", rd(), rd(), rd(), rd());
 }
 
-std::optional<netlib::http::basic_auth_rule> auth_rule(const serve_options& o) {
+// The rule protects the folder by its name and, when that name is a symbolic link, where it
+// really is; every file served is checked on its resolved path too (static_site).
+std::optional<netlib::http::basic_auth_rule> auth_rule(const serve_options& o, const netlib::io::http_disk_files& files) {
   if (o.auth_dir.empty() && o.auth_users.empty()) return std::nullopt;
   if (o.auth_dir.empty() || o.auth_users.empty())
     throw netlib::app::usage_error("--auth-dir and --auth-users go together");
   const auto decoded = netlib::http::decode_target("/" + o.auth_dir);
   if (!decoded.value || decoded.value->path.empty()) throw netlib::app::usage_error("--auth-dir " + o.auth_dir + ": not a folder path");
   netlib::http::basic_auth_rule rule{decoded.value->path, "netlab", netlib::http::parse_users(read_file(o.auth_users, "--auth-users"))};
+  if (auto real = files.real_folder(rule.prefix); real && *real != rule.prefix) rule.real_prefix = *real;
   if (rule.users.empty()) throw netlib::app::usage_error("--auth-users " + o.auth_users + ": no user:password lines");
   return rule;
 }
 
-std::unique_ptr<serve_context> make_context(const serve_options& o) {
-  auto ctx = std::make_unique<serve_context>();
+std::unique_ptr<netlib::io::http_serve_context> make_context(const serve_options& o) {
+  auto ctx = std::make_unique<netlib::io::http_serve_context>();
   ctx->session.limits.max_body = o.max_body;
   if (o.file_cache_bytes < 0 || o.file_cache_settle_s < 0)
     throw netlib::app::usage_error("--file-cache and --file-cache-settle must not be negative");
-  ctx->files = std::make_unique<disk_files>(o.root, static_cast<std::size_t>(o.file_cache_bytes),
-                                            static_cast<std::int64_t>(o.file_cache_settle_s * 1e9));
+  try {
+    ctx->files = std::make_unique<netlib::io::http_disk_files>(o.root, static_cast<std::size_t>(o.file_cache_bytes),
+                                                               static_cast<std::int64_t>(o.file_cache_settle_s * 1e9));
+  } catch (const netlib::io::io_error& e) {
+    throw netlib::app::usage_error(std::string("--root: ") + e.what());
+  }
   netlib::http::site_options site;
-  site.auth = auth_rule(o);
+  site.auth = auth_rule(o, *ctx->files);
   site.cookies = o.cookies;
   if (o.cookies)
     ctx->sessions = std::make_unique<netlib::http::session_store>(
         std::chrono::duration_cast<netlib::duration>(std::chrono::duration<double>(o.session_ttl_s)), 100000, random_id);
   ctx->site = std::make_unique<netlib::http::static_site>(site, *ctx->files, ctx->sessions.get());
-  ctx->log = std::make_unique<access_log>(o.access_log);
+  ctx->log = std::make_unique<netlib::io::http_access_log>(o.access_log);
   ctx->head_timeout = std::chrono::milliseconds(static_cast<long long>(o.head_timeout_s * 1000));
   return ctx;
 }
@@ -82,10 +90,11 @@ int run_serve(const serve_options& o) {
   so.implicit_tls = so.tls != nullptr;
   so.defer_accept = true;  // HTTP and TLS clients speak first
   auto ctx = make_context(o);
+  so.initial_deadline = ctx->head_timeout;  // the first request head's deadline, armed with the connection
   so.busy_reply = netlib::http::make_text_response(503, "503 Service Unavailable: too many connections\n", true,
                                                    static_cast<std::int64_t>(std::time(nullptr)), "netlab-http");
   auto* raw = ctx.get();
-  netlib::io::tcp_server server(so, [raw](netlib::io::connection& c) { return handle_connection(c, *raw); });
+  netlib::io::tcp_server server(so, [raw](netlib::io::connection& c) { return netlib::io::http_handle_connection(c, *raw); });
   server.run();
   return netlib::app::exit_ok;
 }

@@ -20,6 +20,7 @@ struct serve_options {
   netlib::server_cli::server_flags server{.max_connections = 100, .idle_timeout_s = 300};
   bool require_tls = false;
   std::uint64_t max_size = 10 * 1024 * 1024;
+  std::string postmaster;
   bool json = false;
 };
 
@@ -39,6 +40,9 @@ int serve(const serve_options& o) {
   service.config.hostname = o.hostname.empty() ? o.domain : o.hostname;
   service.config.max_message_bytes = o.max_size;
   service.config.require_tls = o.require_tls;
+  service.config.postmaster = o.postmaster.empty() ? users.first() : o.postmaster;
+  if (!users.exists(service.config.postmaster))
+    throw netlib::app::usage_error("--postmaster " + o.postmaster + ": not a user in the users file");
   opts.busy_reply = "421 4.3.2 Too many connections, try again later\r\n";
   netlib::io::tcp_server server(opts, [&service](netlib::io::connection& c) { return netlib::io::serve_smtp(c, service); });
   server.run();
@@ -68,6 +72,8 @@ void add_serve(CLI::App& app) {
                                        .tls_cert = "PEM certificate: enables STARTTLS (and AUTH over TLS)"});
   cmd->add_flag("--require-tls", o->require_tls, "Refuse MAIL/RCPT/DATA until the client used STARTTLS (530)");
   netlib::app::add_byte_count(*cmd, "--max-size", o->max_size, "Largest message (SIZE, 552 above it; default 10MiB)");
+  cmd->add_option("--postmaster", o->postmaster,
+                  "User who receives mail for postmaster@DOMAIN when no user is called postmaster (default: the first user of the users file)");
   netlib::app::add_json_flag(*cmd, o->json);
 }
 

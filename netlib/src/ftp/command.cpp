@@ -22,6 +22,13 @@ command_result parse_command_line(std::string_view line) {
     r.error = "NUL in command line";
     return r;
   }
+  // RFC 959 §5.3.1: a command line ends with <CRLF>; a CR elsewhere is no part of a name (RFC 854
+  // sends a lone CR as CR NUL). Kept in a path, it would make names that ls and clients show as
+  // something else.
+  if (line.find('\r') != std::string_view::npos) {
+    r.error = "CR inside the command line";
+    return r;
+  }
   const std::size_t sp = line.find(' ');
   const std::string_view verb = line.substr(0, sp);
   if (verb.size() < 3 || verb.size() > 4) {

@@ -178,6 +178,7 @@ void server_session::on_pass(const std::string& arg) {
   user_given_ = false;
   if (config_.users.check(user_, arg)) {
     logged_in_ = true;
+    anonymous_ = config_.users.anonymous() && user_table::is_anonymous_name(user_);
     failed_logins_ = 0;
     state_ = server_state::ready;
     return reply(230, fmt::format("User {} logged in.", user_));

@@ -73,7 +73,7 @@ std::map<std::string, std::string> parse_users(std::string_view text) {
 
 auth_decision check_basic_auth(const basic_auth_rule& rule, std::string_view path, const request_head& r) {
   auth_decision d;
-  d.required = under_prefix(path, rule.prefix);
+  d.required = under_prefix(path, rule.prefix) || (!rule.real_prefix.empty() && under_prefix(path, rule.real_prefix));
   if (!d.required) return d;
   const auto value = r.fields.get("Authorization");
   if (!value) return d;

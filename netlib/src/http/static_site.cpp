@@ -3,8 +3,12 @@
 //   2. target -> normalized path (target_path): 400 when malformed, 403 when it climbs above root.
 //   3. Basic auth for the protected folder (RFC 7617): 401 with WWW-Authenticate.
 //   4. cookie lab: a session for every request; the visits page answers with the counter.
-//   5. stat: 404 when absent (or outside the root, which the file_system refuses);
-//      a directory without '/' -> 301 to the slash form; a directory -> its index file.
+//   5. stat: 404 when absent (or outside the root, which the file_system refuses), and for a
+//      file asked for with a trailing slash ("/file.png/"); a file or folder reached through a
+//      symbolic link is checked against the auth rule again on the path it really has (step 3
+//      saw only the requested one), so a link into the protected folder asks for credentials
+//      too; a directory without '/' -> 301 to the slash form; a directory -> its index file
+//      (checked the same way).
 //   6. file: validators (ETag, Last-Modified); conditional GET (304, RFC 9110 §13.2.2);
 //      Range (206 / 416, RFC 9110 §14); else 200. HEAD gets the same head without a body.
 #include "netlib/http/static_site.hpp"
@@ -46,15 +50,7 @@ response_plan static_site::respond(const request_head& r, std::int64_t wall_s, t
   }
   const target_path& t = *decoded.value;
   std::string user;
-  if (options_.auth) {  // step 3
-    const auth_decision d = check_basic_auth(*options_.auth, t.path, r);
-    if (d.required && !d.granted) {
-      response_plan p = text_reply(401, "401 Unauthorized: this folder needs a user name and password\n");
-      p.head.fields.add("WWW-Authenticate", fmt::format("Basic realm=\"{}\", charset=\"UTF-8\"", options_.auth->realm));
-      return p;
-    }
-    user = d.user;
-  }
+  if (auto refused = refuse_unauthorized(r, t.path, user)) return std::move(*refused);  // step 3
   std::optional<session_visit> visit;
   if (options_.cookies && sessions_) {  // step 4
     const auto cookie = r.fields.combined("Cookie");
@@ -68,15 +64,24 @@ response_plan static_site::respond(const request_head& r, std::int64_t wall_s, t
   } else {
     std::string path = t.path;
     auto info = files_.stat(path);  // step 5
-    if (info && info->is_directory && !t.trailing_slash && !path.empty()) {
+    std::optional<response_plan> refused;
+    if (info && info->resolved) refused = refuse_unauthorized(r, *info->resolved, user);
+    if (refused) {
+      plan = std::move(*refused);
+    } else if (info && info->is_directory && !t.trailing_slash && !path.empty()) {
       plan = text_reply(301, "301 Moved Permanently\n");
       plan.head.fields.add("Location", "/" + path + "/");
+    } else if (info && !info->is_directory && t.trailing_slash) {
+      plan = text_reply(404, "404 Not Found\n");  // a file is no folder (nginx and Apache agree)
     } else {
       if (info && info->is_directory) {
         path = path.empty() ? options_.index : path + "/" + options_.index;
         info = files_.stat(path);
+        if (info && info->resolved) refused = refuse_unauthorized(r, *info->resolved, user);
       }
-      plan = (!info || info->is_directory) ? text_reply(404, "404 Not Found\n") : respond_file(r, path, *info);
+      plan = refused                          ? std::move(*refused)
+             : (!info || info->is_directory) ? text_reply(404, "404 Not Found\n")
+                                             : respond_file(r, path, *info);
     }
   }
   if (visit && visit->is_new) {  // RFC 6265 §4.1
@@ -86,6 +91,20 @@ response_plan static_site::respond(const request_head& r, std::int64_t wall_s, t
   if (r.method == "HEAD") plan.body = std::monostate{};
   plan.user = user;
   return plan;
+}
+
+std::optional<response_plan> static_site::refuse_unauthorized(const request_head& r, std::string_view path,
+                                                             std::string& user) {
+  if (!options_.auth) return std::nullopt;
+  const auth_decision d = check_basic_auth(*options_.auth, path, r);
+  if (!d.required) return std::nullopt;
+  if (d.granted) {
+    user = d.user;
+    return std::nullopt;
+  }
+  response_plan p = text_reply(401, "401 Unauthorized: this folder needs a user name and password\n");
+  p.head.fields.add("WWW-Authenticate", fmt::format("Basic realm=\"{}\", charset=\"UTF-8\"", options_.auth->realm));
+  return p;
 }
 
 response_plan static_site::respond_file(const request_head& r, const std::string& path, const file_info& info) {

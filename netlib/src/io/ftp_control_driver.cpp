@@ -31,7 +31,10 @@ steady::time_point to_steady(netlib::time_point t) {
 class control_driver : public std::enable_shared_from_this<control_driver> {
  public:
   control_driver(connection& c, const ftp_server_settings& s, ftp::server_config cfg)
-      : conn_(c), settings_(s), core_(std::move(cfg), *s.files), waker_(c.executor()), notify_(c.executor()) {}
+      : conn_(c), settings_(s), data_options_(s.data), core_(std::move(cfg), *s.files), waker_(c.executor()),
+        notify_(c.executor()) {
+    data_options_.tls_session_tag = c.tls_session_tag();  // PROT P: data sessions resume this one's
+  }
 
   awaitable<void> run();
 
@@ -52,6 +55,7 @@ class control_driver : public std::enable_shared_from_this<control_driver> {
 
   connection& conn_;
   const ftp_server_settings& settings_;
+  ftp_data_options data_options_;
   ftp::server_session core_;
   input_buffer in_;
   std::string out_;
@@ -153,7 +157,7 @@ bool control_driver::control_alive() {
 }
 
 void control_driver::open_passive() {
-  passive_ = std::make_shared<ftp_data_connection>(conn_.executor(), settings_.data);
+  passive_ = std::make_shared<ftp_data_connection>(conn_.executor(), data_options_);
   const auto local = conn_.local_endpoint().address();
   if (!passive_->listen(local)) {
     passive_.reset();
@@ -164,7 +168,7 @@ void control_driver::open_passive() {
 }
 
 void control_driver::start_transfer(const ftp::start_transfer& t) {
-  auto data = t.passive ? std::move(passive_) : std::make_shared<ftp_data_connection>(conn_.executor(), settings_.data);
+  auto data = t.passive ? std::move(passive_) : std::make_shared<ftp_data_connection>(conn_.executor(), data_options_);
   passive_.reset();
   current_ = data;
   transferring_ = true;
@@ -232,6 +236,7 @@ awaitable<void> ftp_handle_control(connection& c, const ftp_server_settings& set
   cfg.peer_is_ipv6 = peer.is_v6() && !peer.to_v6().is_v4_mapped();
   cfg.peer_address = peer.is_v6() && peer.to_v6().is_v4_mapped() ? asio::ip::make_address_v4(asio::ip::v4_mapped, peer.to_v6()).to_string() : peer.to_string();
   cfg.tls_available = c.tls_available();
+  if (c.tls_available()) c.bind_tls_sessions();
   auto driver = std::make_shared<control_driver>(c, settings, std::move(cfg));
   co_await driver->run();
 }

@@ -96,13 +96,13 @@ TEST(ClientServe, AsciiModeConvertsLineEnds) {
 
 TEST(ClientServe, InteractiveSession) {
   served_dir d;
-  running_server s(d, {"--anonymous", "--write"});
-  const std::string script = "user anonymous me@x\npwd\nmkdir newdir\ncd newdir\npwd\ncd ..\nbinary\npassive off\n"
+  running_server s(d, {"--users", d.dir + "/users.txt", "--write"});  // a named user may delete
+  const std::string script = "user alice wonderland\npwd\nmkdir newdir\ncd newdir\npwd\ncd ..\nbinary\npassive off\n"
                              "get hello.txt " + d.dir + "/h.txt\nput " + d.dir + "/h.txt newdir/h2.txt\n"
                              "passive on\nls newdir\ndelete newdir/h2.txt\nquit\n";
   const auto r = run({bin_path("lab-ftp"), "client", s.address}, script, std::chrono::seconds(60));
   EXPECT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_NE(r.out.find("logged in as anonymous"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("logged in as alice"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("/newdir\n"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("passive mode off"), std::string::npos);
   EXPECT_NE(r.out.find(" h2.txt\n"), std::string::npos) << r.out;

@@ -104,8 +104,10 @@ TEST(MaildirBatch, ABrokenMailboxFailsItsGroupOnly) {
   EXPECT_FALSE(fs::exists(d.root.parent_path() / "evil"));
 }
 
-// A rename that fails after the data flush (tmp/ on another file system: EXDEV) leaves nothing in
-// tmp/ or new/, and takes the other copies of the message back out of new/.
+// alice's tmp/ is a symbolic link to another file system, out of the mail folder: the disk root
+// refuses it (EXDEV, before anything of hers is written; before the disk root it was the rename
+// into new/ that failed with EXDEV), nothing is left in tmp/ or new/, and the other copy of the
+// message (bob's, same group) is taken back out.
 TEST(MaildirBatch, AFailedRenameLeavesNothingBehind) {
   batch_dir d;
   const fs::path elsewhere = fs::path("/dev/shm") / d.root.filename();

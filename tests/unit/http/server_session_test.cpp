@@ -171,6 +171,38 @@ TEST_F(site_fixture, BasicAuthFolder) {
   EXPECT_EQ(site.respond(get("/"), 0, clock.now()).head.status, 200);
 }
 
+// The file system reports where a link led (file_info::resolved): the auth rule applies to that
+// path too, so a link elsewhere in the root does not reach the protected folder without
+// credentials (issue 17); the folder's own resolved name (real_prefix) is protected as well.
+TEST_F(site_fixture, BasicAuthIsDecidedOnTheResolvedFile) {
+  fs.files["alias"] = {true, 0, 0, "private"};
+  fs.files["alias/index.html"] = {false, 5, 3000, "private/index.html"};
+  fs.files["secret.txt"] = {false, 7, 3000, "private/secret.txt"};
+  fs.files["pub-link.txt"] = {false, 4, 3000, "img/a.png"};
+  fs.files["vault/x.txt"] = {false, 3, 3000};
+  http::site_options o;
+  o.auth = http::basic_auth_rule{"private", "lab", {{"alice", "pw"}}, "vault"};
+  http::static_site site(o, fs);
+  for (const char* target : {"/alias/", "/alias", "/alias/index.html", "/secret.txt", "/vault/x.txt"}) {
+    SCOPED_TRACE(target);
+    EXPECT_EQ(site.respond(get(target), 0, clock.now()).head.status, 401);
+    auto r = get(target);
+    r.fields.add("Authorization", "Basic " + http::base64_encode("alice:pw"));
+    const auto p = site.respond(r, 0, clock.now());
+    EXPECT_EQ(p.head.status, std::string_view(target) == "/alias" ? 301 : 200);
+    EXPECT_EQ(p.user, "alice");
+  }
+  EXPECT_EQ(site.respond(get("/pub-link.txt"), 0, clock.now()).head.status, 200);
+}
+
+TEST_F(site_fixture, TrailingSlashAfterAFileIsNotFound) {
+  http::static_site site({}, fs);
+  EXPECT_EQ(site.respond(get("/img/a.png"), 0, clock.now()).head.status, 200);
+  EXPECT_EQ(site.respond(get("/img/a.png/"), 0, clock.now()).head.status, 404);
+  EXPECT_EQ(site.respond(get("/index.html/"), 0, clock.now()).head.status, 404);
+  EXPECT_EQ(site.respond(get("/"), 0, clock.now()).head.status, 200);
+}
+
 TEST_F(site_fixture, CookieVisitCounter) {
   http::site_options o;
   o.cookies = true;

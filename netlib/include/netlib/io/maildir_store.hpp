@@ -17,11 +17,14 @@
 //   without it, from reading the file when the maildrop is opened.
 //   Relay: messages accepted for remote recipients go to the Maildir DIR/.relay with the envelope
 //   in X-Netlab-Envelope-From/-To header lines; nothing sends them on.
+//   Every file and folder is opened through the disk root (disk_root.hpp, link_policy::inside_root):
+//   a symbolic link inside DIR is followed while it stays inside, one that leads out is refused.
 #include <filesystem>
 #include <span>
 #include <string>
 #include <string_view>
 
+#include "netlib/io/disk_root.hpp"
 #include "netlib/mail/mail_store.hpp"
 
 namespace netlib::io {
@@ -62,6 +65,7 @@ class maildir_store : public mail::mail_store {
  private:
   int prepare_mailbox(const std::string& mailbox);
   std::filesystem::path root_;
+  disk_root disk_;
 };
 
 }  // namespace netlib::io

@@ -33,6 +33,10 @@ struct server_config {
   std::size_t max_errors = 20;          // then 421 and close
   bool tls_available = false;           // advertise STARTTLS
   bool require_tls = false;             // refuse mail transactions before STARTTLS (530)
+  // RFC 5321 §4.5.1: mail for postmaster (any case, @domain or bare, §4.1.1.3) must be accepted.
+  // It goes to the user called postmaster when there is one, else to this user; empty: refused
+  // like any unknown user.
+  std::string postmaster;
 };
 
 struct session_info {
