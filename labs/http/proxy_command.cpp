@@ -1,5 +1,5 @@
 // `lab-http proxy [--listen H:P] [--cache-size 64MB] [--max-object-size 8MB] [--origin-timeout 10]
-// [--allow-ports 80,1025-65535]`: netlib::http::proxy_session driven by netlib::io's proxy driver.
+// [--head-timeout 10] [--allow-ports 80,1025-65535]`: netlib::http::proxy_session driven by netlib::io's proxy driver.
 #include "proxy_command.hpp"
 
 #include <iostream>
@@ -18,7 +18,7 @@ namespace {
 struct proxy_options {
   netlib::server_cli::server_flags server{.max_connections = 1024, .idle_timeout_s = 30};
   std::string cache_size = "64MB", max_object = "8MB";
-  double origin_timeout_s = 10;
+  double origin_timeout_s = 10, head_timeout_s = 10;
   std::string allow_ports = "80,1025-65535";
   unsigned fetch_threads = 16;
 };
@@ -37,7 +37,10 @@ int run_proxy(const proxy_options& o) {
   if (o.fetch_threads == 0 || o.fetch_threads > 256) throw netlib::app::usage_error("--fetch-threads must be 1..256");
   if (!(o.origin_timeout_s > 0 && o.origin_timeout_s <= 86400))
     throw netlib::app::usage_error("--origin-timeout must be more than 0 and at most 86400 seconds");
+  if (!(o.head_timeout_s > 0 && o.head_timeout_s <= 86400))
+    throw netlib::app::usage_error("--head-timeout must be more than 0 and at most 86400 seconds");
   netlib::http::proxy_options core;
+  core.head_timeout = std::chrono::milliseconds(static_cast<long long>(o.head_timeout_s * 1000));
   core.name = "netlab-proxy";
   core.origin_timeout = std::chrono::milliseconds(static_cast<long long>(o.origin_timeout_s * 1000));
   const auto ports = netlib::http::parse_port_ranges(o.allow_ports);
@@ -75,6 +78,8 @@ void add_proxy_command(CLI::App& app) {
   cmd->add_option("--origin-timeout", o->origin_timeout_s,
                   "Seconds for an origin exchange up to the response head: connect, send, wait, head (504 after); "
                   "then the longest the origin may stay silent while the body streams")
+      ->capture_default_str();
+  cmd->add_option("--head-timeout", o->head_timeout_s, "Seconds a client's whole request head may take (slowloris)")
       ->capture_default_str();
   cmd->add_option("--allow-ports", o->allow_ports, "Origin ports the proxy connects to (others: 403)")
       ->capture_default_str();

@@ -11,6 +11,9 @@ and prints one JSON object on stdout. Loopback only.
       counts how many of the proxy's origin connections are still open after that.
   proxy_probe.py deadline PROXY_PORT INTERVAL
       One client fetches from the same trickling origin; the status and the seconds it took.
+  proxy_probe.py slow-head PROXY_PORT INTERVAL LIMIT
+      A client that sends its request head one byte every INTERVAL seconds (slowloris), for at
+      most LIMIT seconds: whether the proxy closed the connection, and after how long.
   proxy_probe.py not-http PROXY_PORT greeting|reply
       An origin that speaks another protocol: an SSH-style greeting as soon as it accepts
       (greeting), or an SMTP-style line in answer to the request (reply), then it stays silent
@@ -128,6 +131,34 @@ async def deadline(proxy_port, interval):
     return {"mode": "deadline", "status": status, "seconds": round(ms / 1000, 2), "origin_open_after": origin.open}
 
 
+async def slow_head(proxy_port, interval, limit):
+    reader, writer = await asyncio.open_connection(HOST, proxy_port)
+    start = time.monotonic()
+    head = b"GET http://127.0.0.1:8080/ HTTP/1.1\r\nHost: 127.0.0.1:8080\r\nX-Slow: " + b"a" * 100000
+    gone = asyncio.ensure_future(reader.read())  # ends at the proxy's end of stream
+    closed = False
+    for i in range(len(head)):
+        if time.monotonic() - start > limit:
+            break
+        try:
+            writer.write(head[i:i + 1])
+            await writer.drain()
+        except ConnectionError:
+            closed = True
+            break
+        done, _ = await asyncio.wait({gone}, timeout=interval)
+        if done:
+            closed = True
+            break
+    seconds = time.monotonic() - start
+    if gone.done():
+        gone.exception()  # retrieved: a reset is an answer too
+    else:
+        gone.cancel()
+    writer.close()
+    return {"mode": "slow-head", "closed_by_proxy": closed, "seconds": round(seconds, 2)}
+
+
 async def not_http(proxy_port, how):
     async def handle(reader, writer):
         try:
@@ -155,6 +186,8 @@ def main(argv):
         result = asyncio.run(slow_origin(int(argv[2]), argv[3], int(argv[4]), float(argv[5])))
     elif mode == "deadline" and len(argv) == 4:
         result = asyncio.run(deadline(int(argv[2]), float(argv[3])))
+    elif mode == "slow-head" and len(argv) == 5:
+        result = asyncio.run(slow_head(int(argv[2]), float(argv[3]), float(argv[4])))
     elif mode == "not-http" and len(argv) == 4 and argv[3] in ("greeting", "reply"):
         result = asyncio.run(not_http(int(argv[2]), argv[3]))
     else:

@@ -5,6 +5,7 @@
 //   - the total deadline of an origin exchange gives 504, however the origin trickles;
 //   - a response with Set-Cookie from `lab-http serve --cookies` is not replayed to another client;
 //   - an origin that does not speak HTTP gives 502 at once;
+//   - a client trickling its request head is cut off at the head timeout;
 //   - the proxy does not connect to ports outside its allow-list.
 #include <cstdio>
 #include <filesystem>
@@ -138,6 +139,17 @@ TEST(ProxySecurity, SetCookieResponsesAreNotReplayedToAnotherClient) {
   EXPECT_NE(cookies[1], "");
   EXPECT_NE(cookies[0], cookies[1]) << "the second client got the first client's session";
   EXPECT_NE(x_cache[1], "HIT");
+}
+
+// Slowloris against the proxy: each byte refreshed the idle timeout, so a client trickling its
+// request head held a connection for ever. The whole head must now come within --head-timeout.
+TEST(ProxySecurity, TricklingRequestHeadIsCutAtTheHeadTimeout) {
+  proxy_process proxy({"--head-timeout", "2"});
+  const auto r = probe({"slow-head", proxy.port(), "0.25", "15"});
+  std::printf("request head one byte every 0.25 s, --head-timeout 2: closed %s after %.2f s\n",
+              r.value("closed_by_proxy", false) ? "by the proxy" : "by nobody", r.value("seconds", -1.0));
+  EXPECT_TRUE(r.value("closed_by_proxy", false)) << r.dump();
+  EXPECT_LT(r.value("seconds", 1e9), 6.0) << r.dump();
 }
 
 // Defect 9: an origin that speaks another protocol kept the client waiting for --origin-timeout

@@ -113,7 +113,17 @@ proxy_step proxy_session::next(byte_view client_input, time_point now, std::int6
     }
     server_step step = server_.next(client_input, wall_s);
     consumed = step.consumed;
-    if (std::holds_alternative<need_more>(step.action)) return {proxy_read_client{}, consumed};
+    if (std::holds_alternative<need_more>(step.action)) {
+      // Part of a request head waits: the whole head must arrive within head_timeout of its first
+      // byte (a body, or nothing, waits under the driver's idle timeout only).
+      if (client_input.size() == consumed || !server_.between_requests()) {
+        head_started_.reset();
+        return {proxy_read_client{}, consumed};
+      }
+      if (!head_started_) head_started_ = now;
+      return {proxy_read_client{*head_started_ + options_.head_timeout}, consumed};
+    }
+    head_started_.reset();
     if (auto* reply = std::get_if<send_reply>(&step.action)) {
       out_.push_back(proxy_send_client{std::move(reply->bytes), nullptr, {}});
       if (reply->close) phase_ = phase::closing;

@@ -9,7 +9,8 @@
 //     read of origin_read_bytes at a time, and only when the core has nothing left to send: the
 //     origin goes as fast as the client takes the body), closes.
 // Origin deadlines come from the core with each action; between origin reads (while the client
-// is written to) none is armed. Waiting for the origin counts as activity on the client
+// is written to) none is armed. The client's request-head deadline (slowloris) comes with
+// read_client and is the connection's total deadline while it is set. Waiting for the origin counts as activity on the client
 // connection, so its idle timeout does not cut a client off while the proxy waits for it.
 // The core is called with ctx.mutex held: every session shares the store.
 #include "netlib/io/proxy_driver.hpp"
@@ -95,6 +96,7 @@ awaitable<void> drive(client_side& cs, proxy_context& ctx, http::proxy_session& 
   connection& c = cs.c;
   std::vector<std::byte> chunk(ctx.origin_read_bytes);
   const auto never = connection::steady::time_point::max();
+  std::optional<netlib::time_point> head_deadline;
   for (std::uint64_t rounds = 0; rounds < (std::uint64_t{1} << 40); ++rounds) {
     const std::uint64_t arrivals = cs.arrivals;
     http::proxy_step step;
@@ -106,13 +108,23 @@ awaitable<void> drive(client_side& cs, proxy_context& ctx, http::proxy_session& 
       cs.buf.consume(step.consumed);
       cs.to_reader.notify();
     }
-    if (std::holds_alternative<http::proxy_read_client>(step.action)) {
+    if (auto* wait = std::get_if<http::proxy_read_client>(&step.action)) {
+      if (wait->deadline != head_deadline) {  // the connection's watchdog closes it at the deadline
+        head_deadline = wait->deadline;
+        c.set_deadline(head_deadline ? std::optional(to_steady(*head_deadline)) : std::nullopt);
+      }
       while (cs.arrivals == arrivals && !cs.gone) co_await cs.to_main.wait();
       if (cs.arrivals == arrivals) {
         std::lock_guard lock(ctx.mutex);
         core.client_gone();
       }
-    } else if (auto* send = std::get_if<http::proxy_send_client>(&step.action)) {
+      continue;
+    }
+    if (head_deadline) {  // a complete request: no head deadline while it is answered
+      head_deadline.reset();
+      c.set_deadline(std::nullopt);
+    }
+    if (auto* send = std::get_if<http::proxy_send_client>(&step.action)) {
       // Written even after the client's end of stream: it may only have stopped sending.
       const bool ok = co_await c.write(as_bytes(send->bytes), as_bytes(send->body));
       if (!ok) {

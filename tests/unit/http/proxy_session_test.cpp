@@ -622,6 +622,56 @@ TEST(ProxySession, OriginResponseSplitAtEveryOffset) {
   }
 }
 
+// The client's request split at every offset gives the same request to the origin.
+TEST(ProxySession, ClientRequestSplitAtEveryOffset) {
+  const std::string request = get(url, "Accept: text/plain\r\nConnection: keep-alive\r\n");
+  std::string whole;
+  netlab::test::for_each_split(request, [&](const netlab::test::pieces& pieces) {
+    harness h;
+    for (std::size_t i = 0; i < pieces.size(); ++i) {
+      h.client.append(pieces[i]);
+      auto wait = h.run();
+      if (i + 1 < pieces.size()) {
+        ASSERT_TRUE(std::holds_alternative<http::proxy_read_client>(wait));
+      } else {
+        ASSERT_TRUE(std::holds_alternative<http::proxy_read_origin>(wait));
+      }
+    }
+    ASSERT_EQ(h.connects.size(), 1u);
+    if (whole.empty()) whole = h.connects[0].request;
+    EXPECT_EQ(h.connects[0].request, whole);
+  });
+}
+
+// Slowloris: a request head must be complete within head_timeout of its first byte, however
+// slowly it trickles; between requests there is no such deadline.
+TEST(ProxySession, RequestHeadHasADeadlineFromItsFirstByte) {
+  harness h;
+  auto wait = h.run();
+  ASSERT_TRUE(std::holds_alternative<http::proxy_read_client>(wait));
+  EXPECT_FALSE(std::get<http::proxy_read_client>(wait).deadline);  // nothing buffered: idle
+  const netlib::time_point first = h.now;
+  const std::string head = get(url);
+  for (std::size_t i = 0; i + 1 < head.size() && i < 8; ++i) {
+    h.client.append(head.substr(i, 1));
+    wait = h.run();
+    ASSERT_TRUE(std::holds_alternative<http::proxy_read_client>(wait));
+    EXPECT_EQ(std::get<http::proxy_read_client>(wait).deadline, first + 10s);  // does not move
+    h.now += 1s;
+  }
+  h.client.clear();
+  h.reopen();
+  ASSERT_TRUE(h.request(get(url)));
+  h.origin(ok("x", ""));
+  wait = h.run();
+  ASSERT_TRUE(std::holds_alternative<http::proxy_read_client>(wait));
+  EXPECT_FALSE(std::get<http::proxy_read_client>(wait).deadline);  // answered, nothing buffered
+  h.now += 100s;
+  h.client.append("G");
+  wait = h.run();
+  EXPECT_EQ(std::get<http::proxy_read_client>(wait).deadline, h.now + 10s);  // a new head, a new deadline
+}
+
 TEST(ProxySession, PortRangesParse) {
   const auto r = http::parse_port_ranges("80, 1025-65535");
   ASSERT_TRUE(r);

@@ -6,7 +6,9 @@
 //
 // Driver loop (every call returns at once; the driver does the waiting):
 //   step = session.next(client_buffer.data(), now, wall_s); client_buffer.consume(step.consumed);
-//   read_client       -> read more from the client (end of stream: client_gone(), then next())
+//   read_client       -> read more from the client (end of stream: client_gone(), then next());
+//                        with a deadline while part of a request head is buffered: close the
+//                        client connection when it passes (slowloris)
 //   send_client       -> write `bytes`, then `body` (a stored body, kept alive by `stored`)
 //   connect_origin    -> open a connection to host:port and write `request`, all before
 //                        `deadline`; a failure: origin_error(); the deadline: origin_deadline()
@@ -63,6 +65,8 @@ struct proxy_options {
   // wait, head): 504 when it passes. While the body streams, the longest the origin may stay
   // silent (a 504 can no longer be sent then: the exchange is abandoned).
   duration origin_timeout = std::chrono::seconds(10);
+  // The longest a client may take to send a whole request head, however slowly it trickles.
+  duration head_timeout = std::chrono::seconds(10);
   // The origin ports the proxy connects to (like Squid's Safe_ports); others get 403.
   std::vector<port_range> allowed_ports{{80, 80}, {1025, 65535}};
   parser_limits client_limits;  // the client's requests (server_session)
@@ -73,7 +77,9 @@ struct proxy_options {
 std::optional<std::vector<port_range>> parse_port_ranges(std::string_view text);
 
 // Actions (see the driver loop above).
-struct proxy_read_client {};
+struct proxy_read_client {
+  std::optional<time_point> deadline;  // set while a request head is incomplete
+};
 struct proxy_send_client {
   std::string bytes;
   std::shared_ptr<const cached_response> stored;  // keeps `body` alive
@@ -158,6 +164,7 @@ class proxy_session {
   server_session server_;
   response_parser parser_;
   input_buffer origin_buffer_;  // an incomplete response head
+  std::optional<time_point> head_started_;  // when the first byte of the current request head came
   phase phase_ = phase::idle;
   std::optional<exchange> ex_;
   std::deque<proxy_action> out_;
