@@ -19,6 +19,8 @@ the comment at the top of each tests/fuzz/<name>_fuzz.cpp):
   switch         flags byte + records [port][time step][length][frame] from captures/switch
   pcap           each capture cut to its first packets (classic pcap and pcapng)
   bulk_request   no capture holds one: the 12-byte wire format (NLBT + u64 BE), built here
+  proxy_session  records: control byte (length << 3 | kind) + bytes; the client's bytes with the
+                 first request made absolute-form, the server's bytes as the origin, end of stream
 
 Each seed is cut to MAX_SEED bytes, so the committed corpus stays small. Files named regress-*
 are inputs that once made a target fail; they are kept across reruns.
@@ -151,6 +153,25 @@ def chunk_script(chunks):
     return bytes(out)
 
 
+def proxy_script(client, server):
+    """proxy_session_fuzz.cpp's format: records of a control byte (n << 3 | kind, n < 32) and n
+    bytes; kind 0 client bytes, 2 origin bytes, 4 origin end of stream. The first request line's
+    target is made absolute-form (a proxy's request), when it is not already."""
+    line_end = client.find(b"\r\n")
+    if line_end > 0:
+        parts = client[:line_end].split(b" ")
+        if len(parts) == 3 and parts[1].startswith(b"/"):
+            client = b" ".join([parts[0], b"http://127.0.0.1:8080" + parts[1], parts[2]]) + client[line_end:]
+    out = bytearray()
+    for kind, payload in ((0, client), (2, server)):
+        for i in range(0, len(payload), 31):
+            piece = payload[i:i + 31]
+            out.append(len(piece) << 3 | kind)
+            out += piece
+    out.append(4)
+    return bytes(out)
+
+
 # ------------------------------------------------------------------ seeds
 class corpus:
     def __init__(self):
@@ -214,6 +235,7 @@ def main():
             if proto == "http":
                 seeds.add("http_request", name, client)
                 seeds.add("http_response", name, b"\x00" + server)
+                seeds.add("proxy_session", name, proxy_script(client, server))
             elif proto == "ftp":
                 seeds.add("ftp_command", name, client)
                 seeds.add("ftp_reply", name, server)

@@ -2,7 +2,8 @@
 //   1. method: GET and HEAD only (others are refused earlier by server_session with 405).
 //   2. target -> normalized path (target_path): 400 when malformed, 403 when it climbs above root.
 //   3. Basic auth for the protected folder (RFC 7617): 401 with WWW-Authenticate.
-//   4. cookie lab: a session for every request; the visits page answers with the counter.
+//   4. cookie lab: a session for every request; the visits page answers with the counter. A
+//      response that sets the session cookie is marked "Cache-Control: private".
 //   5. stat: 404 when absent (or outside the root, which the file_system refuses), and for a
 //      file asked for with a trailing slash ("/file.png/"); a file or folder reached through a
 //      symbolic link is checked against the auth rule again on the path it really has (step 3
@@ -87,6 +88,8 @@ response_plan static_site::respond(const request_head& r, std::int64_t wall_s, t
   if (visit && visit->is_new) {  // RFC 6265 §4.1
     plan.head.fields.add("Set-Cookie", fmt::format("{}={}; Path=/; Max-Age={}; HttpOnly", options_.cookie_name,
                                                    visit->id, std::chrono::duration_cast<std::chrono::seconds>(sessions_->ttl()).count()));
+    // A session cookie is one user's: no shared cache may store it for others (RFC 9111 §5.2.2.7).
+    if (!plan.head.fields.contains("Cache-Control")) plan.head.fields.add("Cache-Control", "private");
   }
   if (r.method == "HEAD") plan.body = std::monostate{};
   plan.user = user;

@@ -220,4 +220,23 @@ TEST_F(site_fixture, CookieVisitCounter) {
   EXPECT_NE(std::get<std::string>(late.body).find("<b id=\"visits\">1</b>"), std::string::npos);
 }
 
+// A response that sets the session cookie is marked private, so no shared cache (a proxy) stores
+// it and hands the session to another user (issue 17, defect 2); the visits page keeps no-store.
+TEST_F(site_fixture, CookieSettingResponsesArePrivate) {
+  http::site_options o;
+  o.cookies = true;
+  http::static_site site(o, fs, &sessions);
+  auto first = site.respond(get("/"), 0, clock.now());
+  ASSERT_TRUE(first.head.fields.contains("Set-Cookie"));
+  EXPECT_EQ(first.head.fields.get("Cache-Control"), "private");
+  auto again = get("/");
+  again.fields.add("Cookie", "sid=s1");
+  auto second = site.respond(again, 0, clock.now());
+  EXPECT_FALSE(second.head.fields.contains("Set-Cookie"));
+  EXPECT_FALSE(second.head.fields.contains("Cache-Control"));
+  auto visits = site.respond(get("/visits"), 0, clock.now());
+  ASSERT_TRUE(visits.head.fields.contains("Set-Cookie"));
+  EXPECT_EQ(visits.head.fields.get("Cache-Control"), "no-store");
+}
+
 }  // namespace
