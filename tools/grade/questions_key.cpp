@@ -250,11 +250,11 @@ bool selected(const key_options& o, const std::string& id) {
 std::vector<question> make_key(const std::string& capture, const key_options& options,
                                netlib::capture::replay_stats* stats) {
   key_builder k{options, {}};
-  const auto tcp = collect_tcp_facts(capture, options.max_per_kind);
-  if (stats != nullptr) *stats = tcp.stats;
-  http_questions(k, tcp);
-  tcp_questions(k, tcp);
-  if (tcp.conversation_count > 0) {
+  const auto facts = collect_tcp_facts(capture, options.max_per_kind);
+  if (stats != nullptr) *stats = facts.stats;
+  http_questions(k, facts);
+  tcp_questions(k, facts);
+  if (facts.conversation_count > 0) {
     ftp_questions(k, capture);
     smtp_questions(k, capture);
     pop3_questions(k, capture);
