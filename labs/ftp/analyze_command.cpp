@@ -1,7 +1,8 @@
 // `lab-ftp analyze CAPTURE`: prints each FTP session's control dialogue and its transfers, or
 // with --json the document {"capture", "packets", "sessions": [{"client", "server", "commands":
 // [{"verb", "argument", "reply_code"}], "transfers": [{"command", "path", "bytes", "sha256",
-// "mode", ...}]}]}.
+// "mode", ...}]}], "truncated", "missing_bytes"}. A truncated capture or bytes missing from the
+// streams are also one line on stderr.
 #include "analyze_command.hpp"
 
 #include <iostream>
@@ -18,7 +19,8 @@ namespace {
 
 nlohmann::json to_json(const std::string& path, const netlib::capture::ftp_capture_report& r) {
   nlohmann::json doc{{"capture", path}, {"packets", r.packets}, {"tcp_conversations", r.conversations},
-                     {"decode_errors", r.decode_errors}, {"sessions", nlohmann::json::array()}};
+                     {"decode_errors", r.decode_errors}, {"sessions", nlohmann::json::array()},
+                     {"truncated", r.stats.truncated_records > 0}, {"missing_bytes", r.stats.missing_bytes}};
   for (const auto& s : r.sessions) {
     nlohmann::json session{{"client", s.control.client.to_string()},
                            {"server", s.control.server.to_string()},
@@ -92,9 +94,12 @@ void add_analyze_command(CLI::App& app) {
     netlib::capture::ftp_capture_report r;
     try {
       r = netlib::capture::find_ftp_sessions(*path, static_cast<std::uint16_t>(*port));
+      netlib::capture::require_some_packet(*path, r.stats);
     } catch (const netlib::capture::capture_error& e) {
       throw netlib::app::failure(e.what());
     }
+    if (const auto note = netlib::capture::damage_note(*path, r.stats))
+      std::cerr << netlib::app::program_name() << ": warning: " << *note << '\n';
     if (*json) netlib::app::print_json(to_json(*path, r));
     else print_text(r);
     return netlib::app::exit_ok;

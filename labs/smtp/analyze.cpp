@@ -82,9 +82,12 @@ int analyze(const analyze_options& o) {
   try {
     stats = netlib::capture::replay_conversations(
         o.capture, [&found](const netlib::packet::tcp_conversation&) { return std::make_unique<feed>(found); });
+    netlib::capture::require_some_packet(o.capture, stats);
   } catch (const std::exception& e) {
     throw netlib::app::failure(e.what());
   }
+  if (const auto note = netlib::capture::damage_note(o.capture, stats))
+    std::cerr << netlib::app::program_name() << ": warning: " << *note << '\n';
   std::sort(found.begin(), found.end(), [](const auto& a, const auto& b) { return a.conversation.id < b.conversation.id; });
   std::vector<const found_session*> smtp;
   for (const auto& f : found)
@@ -92,7 +95,8 @@ int analyze(const analyze_options& o) {
   if (o.json) {
     nlohmann::json sessions = nlohmann::json::array();
     for (const auto* f : smtp) sessions.push_back(to_json(*f));
-    netlib::app::print_json({{"capture", o.capture}, {"packets", stats.packets}, {"sessions", sessions}});
+    netlib::app::print_json({{"capture", o.capture}, {"packets", stats.packets}, {"sessions", sessions},
+                             {"truncated", stats.truncated_records > 0}, {"missing_bytes", stats.missing_bytes}});
     return netlib::app::exit_ok;
   }
   std::cout << fmt::format("{}: {} packets, {} SMTP session(s)\n", o.capture, stats.packets, smtp.size());

@@ -51,6 +51,9 @@ int main(int argc, char** argv) {
     netlib::pop3::register_labels(labels);
     const auto model = netlab::ladder::build_model(file, conversation, labels, progress);
     if (progress && model.stats.packets >= 65536) std::cerr << "\r\033[K" << std::flush;
+    netlib::capture::require_some_packet(file, model.stats);
+    if (const auto note = netlib::capture::damage_note(file, model.stats))
+      std::cerr << netlib::app::program_name() << ": warning: " << *note << '\n';
     if (conversation && *conversation >= model.conversations.size()) {
       throw netlib::app::failure(fmt::format("{}: no conversation {} (it has {}; run without --conversation to list them)",
                                              file, *conversation, model.conversations.size()));

@@ -14,6 +14,9 @@ std::string render_json(const ladder_model& m) {
   doc["tcp_packets"] = m.stats.tcp_packets;
   doc["decode_errors"] = m.stats.decode_errors;
   doc["truncated_records"] = m.stats.truncated_records;
+  doc["truncated"] = m.stats.truncated_records > 0;
+  doc["missing_bytes"] = m.stats.missing_bytes;
+  doc["late_packets"] = m.stats.late_packets;
   doc["capture_start_epoch_s"] = netlib::to_seconds(m.capture_start);
   auto& list = doc["conversations"] = nlohmann::json::array();
   for (const auto& s : m.conversations) {

@@ -55,6 +55,10 @@ std::string render_conversations_text(const ladder_model& m) {
     out += fmt::format(", {} undecodable frames (first: {})", m.stats.decode_errors, m.stats.first_decode_error);
   }
   if (m.stats.truncated_records > 0) out += fmt::format(", {} truncated record skipped", m.stats.truncated_records);
+  if (m.stats.missing_bytes > 0) out += fmt::format(", {} payload bytes missing", m.stats.missing_bytes);
+  if (m.stats.late_packets > 0) {
+    out += fmt::format(", {} packets after their conversation ended (counted here only)", m.stats.late_packets);
+  }
   out += "\n";
   if (m.conversations.empty()) return out;
   out += fmt::format("{:>4}  {:<42} {:<42} {:>7} {:>12} {:>12} {:>11} {:>11}  {}\n", "id", "client", "server",

@@ -66,8 +66,12 @@ conversation_result replay_one(const recorded_conversation& c, const ftp_index& 
 }
 
 std::vector<conversation_result> replay_all(const std::string& capture, std::optional<std::uint64_t> only,
-                                            const target_options& t) {
-  const auto recorded = load_conversations(capture);
+                                            const target_options& t, netlib::capture::replay_stats& stats) {
+  const auto recorded = load_conversations(capture, &stats);
+  netlib::capture::require_some_packet(capture, stats);
+  // The recorded side is what the capture holds: say when that is not the whole conversation.
+  if (const auto note = netlib::capture::damage_note(capture, stats))
+    std::cerr << netlib::app::program_name() << ": warning: " << *note << '\n';
   const auto ftp = index_ftp(recorded);
   if (only && std::none_of(recorded.begin(), recorded.end(), [&](const auto& c) { return c.id == *only; })) {
     throw netlib::app::failure(fmt::format("{}: no conversation {} (it has {})", capture, *only, recorded.size()));
@@ -107,7 +111,10 @@ int main(int argc, char** argv) {
     const auto hp = netlib::app::parse_host_port(target);
     if (hp.port == 0) throw netlib::app::usage_error("--target needs a port: HOST:PORT");
     const target_options t{hp.host, hp.port, std::chrono::milliseconds(static_cast<long>(timeout_s * 1000)), pace};
-    const auto report = summarize(capture, target, replay_all(capture, conversation, t));
+    netlib::capture::replay_stats stats;
+    auto report = summarize(capture, target, replay_all(capture, conversation, t, stats));
+    report.truncated = stats.truncated_records > 0;
+    report.missing_bytes = stats.missing_bytes;
     if (json) {
       netlib::app::print_json(to_json(report));
     } else {

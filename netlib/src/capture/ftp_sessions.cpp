@@ -4,10 +4,21 @@
 // an active set-up names the FTP client's listening endpoint. The data conversation whose
 // listening side (its TCP server) is that endpoint and which began after the set-up, and was not
 // used by an earlier set-up, is the one.
+//
+// Memory: a conversation gets its record (hashes, counters, a control analyzer) on its first byte,
+// or at its start when its server port is the control port. When it is released the record is
+// kept only if it may be needed at the end: a control connection with commands, or a conversation
+// whose server port a data set-up had named by then (a set-up is read before its data connection
+// can start, as the client learns the port from it). Everything else (a scan, a web page, a
+// conversation that carried nothing) is dropped, so memory follows the FTP content, not the
+// capture. A set-up whose reply reached the analyzer only after its data connection ended (the
+// reply held behind a hole in the control stream) finds no data connection.
 #include "netlib/capture/ftp_sessions.hpp"
 
 #include <map>
 #include <memory>
+#include <set>
+#include <unordered_map>
 
 #include "netlib/capture/tcp_replay.hpp"
 #include "netlib/core/sha256.hpp"
@@ -32,16 +43,28 @@ int index(tcp_direction d) { return d == tcp_direction::client_to_server ? 0 : 1
 
 struct collector : netlib::packet::tcp_visitor {
   std::uint16_t control_port;
-  std::map<std::uint64_t, flow> flows;
+  std::unordered_map<std::uint64_t, std::unique_ptr<flow>> open;  // records of open conversations
+  std::map<std::uint64_t, flow> flows;                            // kept records, by id
+  std::set<std::uint16_t> setup_ports;  // every port a data set-up has named so far
   explicit collector(std::uint16_t port) : control_port(port) {}
 
+  flow& record(const tcp_conversation& c) {
+    auto& f = open[c.id];
+    if (!f) {
+      f = std::make_unique<flow>();
+      f->conv = c;
+    }
+    return *f;
+  }
+  void note_setups(const flow& f) {
+    for (const auto& s : f.control->setups()) setup_ports.insert(s.where.port);
+  }
+
   void on_open(const tcp_conversation& c) override {
-    flow& f = flows[c.id];
-    f.conv = c;
-    if (c.server.port == control_port) f.control = std::make_unique<netlib::ftp::control_analyzer>();
+    if (c.server.port == control_port) record(c).control = std::make_unique<netlib::ftp::control_analyzer>();
   }
   void on_data(const tcp_conversation& c, tcp_direction d, netlib::byte_view b, netlib::time_point t) override {
-    flow& f = flows[c.id];
+    flow& f = record(c);
     const int i = index(d);
     // A server that greets with "220" on another port is an FTP control connection too.
     if (!f.control && i == 1 && f.bytes[1] == 0 && f.bytes[0] == 0 && netlib::as_chars(b).starts_with("220")) {
@@ -51,14 +74,29 @@ struct collector : netlib::packet::tcp_visitor {
     f.last_data[i] = t;
     f.bytes[i] += b.size();
     f.hash[i].update(b);
-    if (f.control) i == 0 ? f.control->client_bytes(b, t) : f.control->server_bytes(b, t);
+    if (f.control) {
+      const std::size_t before = f.control->setups().size();
+      i == 0 ? f.control->client_bytes(b, t) : f.control->server_bytes(b, t);
+      if (f.control->setups().size() != before) note_setups(f);
+    }
   }
   void on_gap(const tcp_conversation& c, tcp_direction d, std::uint64_t size, netlib::time_point) override {
-    flow& f = flows[c.id];
+    flow& f = record(c);
     f.gaps[index(d)] += size;
     if (f.control) index(d) == 0 ? f.control->client_gap() : f.control->server_gap();
   }
-  void on_close(const tcp_conversation& c) override { flows[c.id].conv = c; }
+  void on_close(const tcp_conversation& c) override {
+    std::unique_ptr<flow> f;
+    if (const auto it = open.find(c.id); it != open.end()) {
+      f = std::move(it->second);
+      open.erase(it);
+    }
+    const bool control = f && f->control && !f->control->commands().empty();
+    if (!control && !setup_ports.contains(c.server.port)) return;  // neither control nor data
+    if (!f) f = std::make_unique<flow>();  // a data connection that carried nothing (an empty file)
+    f->conv = c;
+    flows.emplace(c.id, std::move(*f));
+  }
 };
 
 bool same_address(const netlib::packet::ip_address& a, const std::string& text) {
@@ -137,6 +175,7 @@ ftp_capture_report find_ftp_sessions(const std::string& path, std::uint16_t cont
   report.packets = stats.packets;
   report.conversations = stats.conversations;
   report.decode_errors = stats.decode_errors;
+  report.stats = stats;
   for (auto& [id, f] : c.flows) {
     if (f.control && !f.control->commands().empty()) report.sessions.push_back(build_session(f, c.flows));
   }

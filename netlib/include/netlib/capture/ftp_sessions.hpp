@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "netlib/capture/tcp_replay.hpp"
 #include "netlib/ftp/control_analyzer.hpp"
 #include "netlib/packet/tcp_conversation.hpp"
 
@@ -42,6 +43,7 @@ struct ftp_capture_report {
   std::uint64_t packets = 0;
   std::uint64_t conversations = 0;
   std::uint64_t decode_errors = 0;
+  netlib::capture::replay_stats stats;  // all of the above and more: truncated records, missing bytes
 };
 
 ftp_capture_report find_ftp_sessions(const std::string& path, std::uint16_t control_port);

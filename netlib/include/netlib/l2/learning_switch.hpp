@@ -101,7 +101,7 @@ class learning_switch {
 
   switch_config config_;
   std::vector<port_config> ports_;
-  std::vector<bool> up_;
+  std::vector<std::uint8_t> up_;  // 1: up (bytes, not vector<bool>'s bits: read for every frame and output)
   forwarding_table table_;
   switch_counters counters_;
   time_point now_{};
