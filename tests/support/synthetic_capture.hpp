@@ -75,7 +75,7 @@ inline void build_frame(const tcp_packet& p, std::vector<std::byte>& out) {
   tcp[12] = 5 << 4;
   tcp[13] = p.flags;
   tcp[14] = 0xff, tcp[15] = 0xff;  // window
-  std::memcpy(tcp + 20, p.payload.data(), p.payload.size());
+  if (!p.payload.empty()) std::memcpy(tcp + 20, p.payload.data(), p.payload.size());
 }
 
 // Client endpoint number i: 10.1.0.0 + i / 50000, port 10000 + i % 50000.
