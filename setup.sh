@@ -16,7 +16,7 @@ cd "$(dirname "$0")"
 
 # What building needs.
 build_packages=(g++ cmake ninja-build pkg-config libssl-dev libpcap-dev libfmt-dev libcli11-dev
-                nlohmann-json3-dev libgtest-dev libgmock-dev libbenchmark-dev openssl ccache)
+                nlohmann-json3-dev libgtest-dev libgmock-dev libbenchmark-dev openssl ccache libglpk-dev)
 # Boost: 1.81 unless a Boost 1.74 development package is already installed (both work).
 if dpkg-query -W -f='${Status}' libboost1.74-dev 2>/dev/null | grep -q 'install ok installed'; then
   build_packages+=(libboost1.74-dev)
