@@ -278,26 +278,45 @@ split_routing shortest_path_candidates(const topology& t, std::span<const node_i
   return r;
 }
 
-double optimise_split(const topology& t, split_routing& r, std::span<const traffic_matrix> design, const lp_solver& solver) {
+double optimise_split(const topology& t, split_routing& r, std::span<const traffic_matrix> design, const lp_solver& solver,
+                      std::span<const demand> bursts) {
   std::map<std::pair<node_id, node_id>, std::size_t> index;
   for (std::size_t i = 0; i < r.pairs.size(); ++i) index[r.pairs[i]] = i;
+  const auto pair_of = [&](node_id s, node_id e) {
+    const auto it = index.find({s, e});
+    if (it == index.end()) {
+      throw te_error(fmt::format("no candidate paths from {} to {}", t.nodes()[s].name, t.nodes()[e].name));
+    }
+    return it->second;
+  };
   std::vector<std::vector<double>> d(design.size(), std::vector<double>(r.pairs.size(), 0.0));
+  std::vector<double> burst(r.pairs.size(), 0.0);
   std::vector<char> used(r.pairs.size(), 0);
   for (std::size_t m = 0; m < design.size(); ++m) {
     for (const auto& dm : fold(t, design[m]).fabric) {
-      const auto it = index.find({dm.src, dm.dst});
-      if (it == index.end()) {
-        throw te_error(fmt::format("no candidate paths from {} to {}", t.nodes()[dm.src].name, t.nodes()[dm.dst].name));
-      }
-      d[m][it->second] += dm.bps;
-      used[it->second] = 1;
+      const auto i = pair_of(dm.src, dm.dst);
+      d[m][i] += dm.bps;
+      used[i] = 1;
     }
+  }
+  for (const auto& b : bursts) {
+    node_id s = b.src, e = b.dst;
+    if (t.is_host(s)) s = t.attachment(s);
+    if (t.is_host(e)) e = t.attachment(e);
+    if (s == e || !(b.bps > 0)) continue;
+    const auto i = pair_of(s, e);
+    burst[i] += b.bps;
+    used[i] = 1;
   }
   // Even split everywhere first; the LP then sets the used pairs.
   for (std::size_t i = 0; i < r.pairs.size(); ++i) {
     const std::uint32_t b = r.pair_paths[i], e = r.pair_paths[i + 1];
     for (std::uint32_t p = b; p < e; ++p) r.fraction[p] = 1.0 / static_cast<double>(e - b);
   }
+  // The burst rows are written in units of the largest capacity, so that their coefficients are
+  // near 1 like the rest (the solver's tolerances are absolute).
+  double scale = 0;
+  for (const auto& l : t.links()) scale = std::max(scale, l.capacity_bps);
   linear_program lp;
   const auto u = lp.add_column(1.0);
   std::vector<std::int64_t> column(r.fraction.size(), -1);
@@ -314,6 +333,21 @@ double optimise_split(const topology& t, split_routing& r, std::span<const traff
       for (std::uint32_t k = r.path_begin[p]; k < r.path_begin[p + 1]; ++k) arc_paths[r.path_arcs[k]].push_back(p);
     }
     lp.rows.push_back(std::move(one));
+    if (burst[i] > 0) {
+      // s_i >= fraction_p · scale / bottleneck_p for each path, with cost burst_i / scale: the
+      // utilisation one burst adds to the pair's most exposed path.
+      const auto si = lp.add_column(burst[i] / scale);
+      for (std::uint32_t p = r.pair_paths[i]; p < r.pair_paths[i + 1]; ++p) {
+        double bottleneck = lp_infinity;
+        for (std::uint32_t k = r.path_begin[p]; k < r.path_begin[p + 1]; ++k) {
+          bottleneck = std::min(bottleneck, t.capacity(r.path_arcs[k]));
+        }
+        lp_row row;
+        row.terms = {{static_cast<std::uint32_t>(column[p]), scale / bottleneck}, {si, -1.0}};
+        row.upper = 0;
+        lp.rows.push_back(std::move(row));
+      }
+    }
   }
   if (lp.columns() == 1) return 0;
   for (std::size_t m = 0; m < design.size(); ++m) {
@@ -356,10 +390,11 @@ arc_rates split_loads(const topology& t, const split_routing& r, const traffic_m
 }
 
 te_evaluation evaluate_te(const topology& t, std::span<const traffic_matrix> matrices, std::span<const te_scheme> schemes,
-                          std::size_t history, const lp_solver& solver) {
+                          std::size_t history, const lp_solver& solver, double robustness) {
   te_evaluation ev;
   ev.schemes.assign(schemes.begin(), schemes.end());
   if (history < 1) throw te_error("the robust scheme needs a history of at least one matrix");
+  if (!(robustness >= 0) || robustness > 1000) throw te_error("the robustness weight is 0 to 1000");
   std::vector<traffic_matrix> folded_matrices;
   std::vector<node_id> endpoints;
   for (const auto& m : matrices) {
@@ -388,20 +423,28 @@ te_evaluation evaluate_te(const topology& t, std::span<const traffic_matrix> mat
             break;
           }
           traffic_matrix design;
+          std::vector<demand> bursts;
           if (s == te_scheme::predicted) {
             design = folded_matrices[i - 1];
           } else {
-            std::map<std::pair<node_id, node_id>, double> peak;
-            for (std::size_t j = i - std::min(i, history); j < i; ++j) {
+            // Mean and peak of each pair over the window (a pair absent from a matrix counts 0).
+            const std::size_t first = i - std::min(i, history), n = i - first;
+            std::map<std::pair<node_id, node_id>, std::pair<double, double>> stats;  // sum, peak
+            for (std::size_t j = first; j < i; ++j) {
               for (const auto& d : folded_matrices[j].demands) {
-                auto& v = peak[{d.src, d.dst}];
-                v = std::max(v, d.bps);
+                auto& v = stats[{d.src, d.dst}];
+                v.first += d.bps;
+                v.second = std::max(v.second, d.bps);
               }
             }
-            for (const auto& [k, v] : peak) design.demands.push_back(demand{k.first, k.second, v});
+            for (const auto& [k, v] : stats) {
+              const double mean = v.first / static_cast<double>(n);
+              design.demands.push_back(demand{k.first, k.second, mean});
+              bursts.push_back(demand{k.first, k.second, robustness * (v.second - mean)});
+            }
           }
           auto split = candidates;
-          optimise_split(t, split, std::span<const traffic_matrix>(&design, 1), solver);
+          optimise_split(t, split, std::span<const traffic_matrix>(&design, 1), solver, bursts);
           row.push_back(max_utilisation(t, split_loads(t, split, matrices[i])));
           break;
         }
@@ -476,8 +519,16 @@ std::string matrices_to_text(const topology& t, std::span<const traffic_matrix> 
 }
 
 std::vector<traffic_matrix> generate_matrices(const topology& t, const matrix_generation& g) {
-  const auto& ends = t.edge_switches();
-  if (ends.size() < 2) throw te_error("generated matrices need at least two switches with hosts");
+  // Between the switches with hosts; in a fabric without hosts, between the lowest-tier switches.
+  std::vector<node_id> ends = t.edge_switches();
+  if (ends.empty()) {
+    int lowest = std::numeric_limits<int>::max();
+    for (const auto& n : t.nodes()) lowest = std::min(lowest, n.tier);
+    for (node_id v = 0; v < t.nodes().size(); ++v) {
+      if (t.nodes()[v].tier == lowest) ends.push_back(v);
+    }
+  }
+  if (ends.size() < 2) throw te_error("generated matrices need at least two endpoint switches");
   if (g.count < 1 || g.count > 100000) throw te_error("the number of matrices is 1 to 100000");
   if (!(g.load > 0) || g.load > 100) throw te_error("the load is above 0 and at most 100");
   if (!(g.noise >= 0 && g.noise < 1)) throw te_error("the noise is 0 to below 1");

@@ -201,7 +201,9 @@ TEST(dc_te, predicted_and_robust_on_a_series_with_a_returning_burst) {
   // Tuned to the calm matrix: leaf1->leaf2 one quarter on the weak uplink, leaf1->leaf3 (unseen
   // at 1 s) split evenly: (1 + 18) / 10.
   EXPECT_NEAR(last[3], 1.9, 1e-9);
-  // Tuned to the envelope of 0 s and 1 s, which is the burst: as good as the oracle.
+  // Tuned on 0 s and 1 s: leaf1->leaf3 has mean 18 and burst 18, so the burst term spreads it 1:3
+  // like the two uplinks' capacities, and leaf1->leaf2 follows to balance the mean; at 2 s the
+  // burst fills both uplinks exactly, as the oracle does.
   EXPECT_NEAR(last[4], 1.0, 1e-9);
 }
 

@@ -9,10 +9,13 @@
 //                  (a linear program; the oracle)
 //   predicted      the minimum-MLU split over the shortest paths for the previous matrix,
 //                  applied to this one (classic TE on the last measurement)
-//   robust         the minimum-MLU split over the shortest paths for the envelope of the last
-//                  `history` matrices (each pair at its peak), applied to this one: it makes room
-//                  for every pair's past bursts at once, at the price of a higher MLU when the
-//                  matrix is calm (the trade-off FIGRET, SIGCOMM 2024, discusses)
+//   robust         a split over the shortest paths tuned on the last `history` matrices the way
+//                  FIGRET (SIGCOMM 2024) tunes it: the least MLU for each pair's mean demand plus,
+//                  per pair, its burst (peak minus mean) times its largest share of a path
+//                  relative to the path's bottleneck (the utilisation one burst of that pair would
+//                  add to its most exposed path). Bursty pairs are spread over their paths in
+//                  proportion to capacity; steady ones go where the mean fits best. It gives up
+//                  some MLU on calm matrices to absorb bursts (the trade-off FIGRET discusses)
 //
 // Demands are between nodes: switches, or hosts, which count as their switch for the fabric
 // (exact, since a host hangs off one switch) and load their own host link, which no routing can
@@ -65,7 +68,8 @@ struct matrix_limits {
 std::vector<traffic_matrix> parse_matrices(std::string_view text, const topology& t, const matrix_limits& limits = {});
 std::string matrices_to_text(const topology& t, std::span<const traffic_matrix> matrices);
 
-// A series of switch-to-switch matrices among the switches with hosts: a gravity-model base
+// A series of switch-to-switch matrices among the switches with hosts (in a fabric without hosts,
+// the lowest-tier switches): a gravity-model base
 // (each switch a weight uniform in 0.5-1.5, demand ∝ product) scaled so that ECMP's MLU on it is
 // `load`, times a noise factor uniform in 1 ± noise per pair and step; a share of the pairs are
 // bursty and, at each step, burst with burst_probability to burst_factor times their demand.
@@ -110,10 +114,12 @@ struct split_routing {
 };
 // Candidate paths for every ordered pair of `endpoints`, each pair split evenly.
 split_routing shortest_path_candidates(const topology& t, std::span<const node_id> endpoints, std::size_t max_paths = 64);
-// Sets the fractions to the split with the least MLU over the worst of `design` (switch-level
-// demands); pairs no design matrix uses are split evenly. Returns that MLU.
+// Sets the fractions to the split with the least MLU over the worst of `design`, plus
+// Σ bursts[c].bps · max over c's paths p of (fraction_p / bottleneck_p) when bursts are given
+// (robustness weight per pair, 0 for none). Demands are folded onto switches; pairs that neither
+// a design matrix nor a burst uses are split evenly. Returns the MLU part of the optimum.
 double optimise_split(const topology& t, split_routing& r, std::span<const traffic_matrix> design,
-                      const lp_solver& solver);
+                      const lp_solver& solver, std::span<const demand> bursts = {});
 arc_rates split_loads(const topology& t, const split_routing& r, const traffic_matrix& m);
 
 // MLU per matrix and scheme; NaN where a scheme has no prediction yet (predicted and robust on
@@ -122,7 +128,9 @@ struct te_evaluation {
   std::vector<te_scheme> schemes;
   std::vector<std::vector<double>> mlu;  // [matrix][scheme]
 };
+// robustness: the weight of the burst term in the robust scheme (1 in FIGRET's sense: a burst's
+// added utilisation counts as much as the MLU).
 te_evaluation evaluate_te(const topology& t, std::span<const traffic_matrix> matrices, std::span<const te_scheme> schemes,
-                          std::size_t history, const lp_solver& solver);
+                          std::size_t history, const lp_solver& solver, double robustness = 1.0);
 
 }  // namespace netlib::dc
