@@ -51,6 +51,20 @@ int run_ecmp(const ecmp_flags& f) {
                        {"tiers", tiers_json(t, s)},
                        {"links", links_json(t, p.arc_bytes, p.arc_flows, s)}};
     if (f.paths) doc["paths"] = paths_json(model, flows.flows, p, r);
+    if (!flows.conversations.empty()) {
+      auto list = nlohmann::json::array();
+      for (const auto& c : flows.conversations) {
+        list.push_back({{"protocol", c.protocol == 6 ? "tcp" : "udp"},
+                        {"a", c.a.to_string()},
+                        {"b", c.b.to_string()},
+                        {"frames_ab", c.frames_ab},
+                        {"bytes_ab", c.bytes_ab},
+                        {"frames_ba", c.frames_ba},
+                        {"bytes_ba", c.bytes_ba},
+                        {"start_s", netlib::to_seconds(c.first_ts - flows.capture_start)}});
+      }
+      doc["conversations"] = list;
+    }
     if (!flows.placed.empty()) {
       auto placed = nlohmann::json::object();
       for (const auto& [addr, host] : flows.placed) placed[addr.to_string()] = t.nodes()[host].name;

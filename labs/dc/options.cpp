@@ -102,10 +102,12 @@ flow_set make_flows(const dc::topology& t, const flow_flags& f, bool unique_port
     out.flows = std::move(placed.flows);
     out.placed = std::move(placed.placed_addresses);
     out.capture_decode_errors = st.decode_errors;
+    out.conversations = std::move(convs);
+    out.capture_start = st.first_ts;
     // The capture's own duration, unless it is too short to mean anything.
     out.window_s = last > 1e-3 ? last : f.window;
     out.source = fmt::format("capture {}: {} TCP/UDP conversations, {} flows, {} addresses on {} hosts", f.capture,
-                             convs.size(), out.flows.size(), out.placed.size(), t.hosts().size());
+                             out.conversations.size(), out.flows.size(), out.placed.size(), t.hosts().size());
     return out;
   }
   dc::traffic_config c;

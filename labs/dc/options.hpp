@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "netlib/capture/conversations.hpp"
 #include "netlib/dc/ecmp.hpp"
 #include "netlib/dc/topology.hpp"
 #include "netlib/dc/traffic.hpp"
@@ -42,6 +43,8 @@ struct flow_set {
   std::string source;  // "200 uniform flows of 1 MB", "capture x.pcapng: 12 conversations"
   std::vector<std::pair<netlib::packet::ip_address, netlib::dc::node_id>> placed;  // capture addresses
   std::uint64_t capture_decode_errors = 0;
+  std::vector<netlib::capture::conversation_counts> conversations;  // from --capture
+  netlib::time_point capture_start{};
 };
 flow_set make_flows(const netlib::dc::topology& t, const flow_flags& f, bool unique_ports = false);
 

@@ -36,8 +36,8 @@ T pick(prng& g, const std::array<T, N>& list) {
 // The expected load of one uplink when flows are hashed evenly.
 void ecmp_load(prng& g, question& q) {
   const auto k = pick(g, std::array{2, 4, 8});
-  const auto n = pick(g, std::array{40, 100, 200, 400});
-  const auto size_mb = pick(g, std::array{1, 5, 10});
+  const auto n = pick(g, std::array{40, 100, 200});
+  const auto size_mb = pick(g, std::array{1, 2, 5});
   const auto rate_g = pick(g, std::array{10, 25, 40, 100});
   const double bytes = n * size_mb * 1e6 / k;
   const double util = bytes * 8 / (rate_g * 1e9 * 1.0);

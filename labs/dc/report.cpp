@@ -137,6 +137,8 @@ nlohmann::json paths_json(const dc::ecmp_model& m, std::span<const dc::flow> flo
       if (next.size() < 2) continue;
       const auto h = m.hash(f.key, v);
       hops.push_back({{"switch", t.nodes()[v].name},
+                      {"seed", m.seed_of(v)},
+                      {"fields", static_cast<int>(m.fields_of(v))},
                       {"hash", h},
                       {"choices", next.size()},
                       {"pick", m.select(h, next.size())},

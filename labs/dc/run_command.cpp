@@ -11,6 +11,7 @@
 #include <cmath>
 #include <csignal>
 #include <iostream>
+#include <memory>
 
 #include "commands.hpp"
 #include "live_traffic.hpp"
@@ -220,13 +221,9 @@ int run(const run_flags& f) {
   catch_interrupts();
   netlib::app::netns_set::remove_stale(f.verbose);
   const dc::routes r(t);
-  netns_fabric fabric(t, r, f.policy == "l3" ? 0 : 1, f.verbose);
+  auto built = std::make_unique<netns_fabric>(t, r, f.policy == "l3" ? 0 : 1, f.verbose);
+  auto& fabric = *built;
   check_interrupted();
-  std::vector<phase_result> phases;
-  phases.push_back(run_phase(f, t, r, fabric, flows.flows, dc::seed_mode::same, tolerance));
-  if (fabric.has_seed_sysctl() && !f.one_step) {
-    phases.push_back(run_phase(f, t, r, fabric, flows.flows, dc::seed_mode::per_switch, tolerance));
-  }
   const std::string kernel = fabric.has_seed_sysctl()
                                  ? "net.ipv4.fib_multipath_hash_seed is available"
                                  : "this kernel has no net.ipv4.fib_multipath_hash_seed (Linux 6.11 and later have it): "
@@ -236,6 +233,22 @@ int run(const run_flags& f) {
                                   ? fmt::format("UDP datagrams of {} B from unconnected sockets", f.payload)
                                   : "TCP connections (each socket carries its own random flow hash, which the L4 "
                                     "policy uses instead of the 5-tuple)";
+  if (!f.json) {
+    // The header first, so that it shows while the traffic runs.
+    std::cout << fmt::format("fabric:  {}: {} namespaces ({}*), one veth pair per link\n", t.description(),
+                             fabric.namespaces(), netlib::app::netns_set::own_prefix());
+    std::cout << fmt::format("traffic: {}, {}\n", flows.source, sockets);
+    std::cout << fmt::format("kernel:  fib_multipath_hash_policy {} ({}); {}\n", f.policy == "l3" ? 0 : 1,
+                             f.policy == "l3" ? "L3: addresses" : "L4: 5-tuple", kernel);
+    std::cout << "model:   linux hash (SipHash keyed by each switch's seed), hash-threshold next hop; bytes are frames "
+                 "(Ethernet + IP + UDP/TCP headers)\n\n";
+    std::cout.flush();
+  }
+  std::vector<phase_result> phases;
+  phases.push_back(run_phase(f, t, r, fabric, flows.flows, dc::seed_mode::same, tolerance));
+  if (fabric.has_seed_sysctl() && !f.one_step) {
+    phases.push_back(run_phase(f, t, r, fabric, flows.flows, dc::seed_mode::per_switch, tolerance));
+  }
   if (f.json) {
     auto list = nlohmann::json::array();
     for (const auto& p : phases) list.push_back(phase_json(t, fabric, p, tolerance));
@@ -249,14 +262,9 @@ int run(const run_flags& f) {
                              {"phases", list}});
     return netlib::app::exit_ok;
   }
-  std::cout << fmt::format("fabric:  {}: {} namespaces ({}*), one veth pair per link\n", t.description(),
-                           fabric.namespaces(), netlib::app::netns_set::own_prefix());
-  std::cout << fmt::format("traffic: {}, {}\n", flows.source, sockets);
-  std::cout << fmt::format("kernel:  fib_multipath_hash_policy {} ({}); {}\n", f.policy == "l3" ? 0 : 1,
-                           f.policy == "l3" ? "L3: addresses" : "L4: 5-tuple", kernel);
-  std::cout << "model:   linux hash (SipHash keyed by each switch's seed), hash-threshold next hop; bytes are frames "
-               "(Ethernet + IP + UDP/TCP headers)\n\n";
   for (std::size_t i = 0; i < phases.size(); ++i) print_phase(t, phases[i], tolerance, static_cast<int>(i + 1), f.flows.protocol);
+  std::cout.flush();
+  built.reset();
   std::cout << "namespaces removed\n";
   std::cout.flush();
   return netlib::app::exit_ok;
