@@ -474,23 +474,24 @@ std::vector<traffic_matrix> parse_matrices(std::string_view text, const topology
     const auto w = words(line);
     if (w.empty()) continue;
     if (w.size() != 4) throw fail("expected 'TIME SOURCE DESTINATION RATE', e.g. '0s leaf1 leaf2 4Gbps'");
-    double time = 0, rate = 0;
+    double time = 0;
     try {
       time = units::parse_duration_s(w[0]);
     } catch (const units::unit_error& e) {
-      throw fail(fmt::format("bad time '{}': {}", w[0].substr(0, 40), e.what()));
+      const bool plain = w[0].size() <= 40 && shown(w[0]) == w[0];
+      throw fail(plain ? fmt::format("bad time: {}", e.what())
+                       : fmt::format("bad time '{}': write a number and a unit, e.g. 1.5s", shown(w[0])));
     }
-    try {
-      rate = units::parse_rate_bps(w[3]);
-    } catch (const units::unit_error& e) {
-      throw fail(fmt::format("bad rate '{}': {}", w[3].substr(0, 40), e.what()));
-    }
+    std::string why;
+    const auto parsed_rate = parse_rate_word(w[3], why);
+    if (!parsed_rate) throw fail("bad rate: " + why);
+    const double rate = *parsed_rate;
     if (!(rate >= 0) || rate > 1e15) throw fail("a rate is 0 to 1000Tbps");
     if (!(time >= 0) || time > 1e9) throw fail("a time is 0 s to 1e9 s");
     const auto src = t.find(w[1]), dst = t.find(w[2]);
-    if (!src) throw fail(fmt::format("unknown node '{}'", w[1].substr(0, 40)));
-    if (!dst) throw fail(fmt::format("unknown node '{}'", w[2].substr(0, 40)));
-    if (*src == *dst) throw fail(fmt::format("a demand from '{}' to itself", w[1]));
+    if (!src) throw fail(fmt::format("unknown node '{}'", shown(w[1])));
+    if (!dst) throw fail(fmt::format("unknown node '{}'", shown(w[2])));
+    if (*src == *dst) throw fail(fmt::format("a demand from '{}' to itself", shown(w[1])));
     if (out.empty() || time > out.back().time_s) {
       if (out.size() >= limits.max_matrices) throw fail(fmt::format("more than {} matrices", limits.max_matrices));
       out.push_back(traffic_matrix{time, {}});
@@ -500,7 +501,7 @@ std::vector<traffic_matrix> parse_matrices(std::string_view text, const topology
                              out.back().time_s));
     }
     const auto [it, fresh] = in_matrix.emplace(std::pair{*src, *dst}, line_no);
-    if (!fresh) throw fail(fmt::format("{} -> {} appears twice at {} s (first on line {})", w[1], w[2], time, it->second));
+    if (!fresh) throw fail(fmt::format("{} -> {} appears twice at {} s (first on line {})", shown(w[1]), shown(w[2]), time, it->second));
     if (++total > limits.max_demands) throw fail(fmt::format("more than {} demands", limits.max_demands));
     out.back().demands.push_back(demand{*src, *dst, rate});
   }

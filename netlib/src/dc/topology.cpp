@@ -59,6 +59,24 @@ std::string rate_text(double bps) {
   return fmt::format("{}bps", bps);
 }
 
+std::string shown(std::string_view word) {
+  std::string out;
+  for (char c : word.substr(0, 40)) out += (c >= 0x20 && c < 0x7f) ? c : '?';
+  if (word.size() > 40) out += "...";
+  return out;
+}
+
+std::optional<double> parse_rate_word(std::string_view word, std::string& error) {
+  try {
+    return units::parse_rate_bps(word);
+  } catch (const units::unit_error& e) {
+    const bool plain = word.size() <= 40 && shown(word) == word;
+    // The units message names the word itself; a long or unprintable word is not repeated.
+    error = plain ? e.what() : fmt::format("'{}' is not a rate: write a number and a unit, e.g. 10Gbps", shown(word));
+    return std::nullopt;
+  }
+}
+
 topology_error::topology_error(const std::string& what, std::size_t line)
     : std::runtime_error(prefix(line) + what), line_(line) {}
 
@@ -66,7 +84,7 @@ node_id topology::add_node(std::string name, node_kind kind, int tier, std::size
   if (finished_) throw topology_error("the topology is already finished", line);
   if (!valid_name(name, limits_.max_name)) {
     throw topology_error(fmt::format("bad node name '{}': use 1 to {} letters, digits, '_', '.' or '-' (not first)",
-                                     name.substr(0, 40), limits_.max_name), line);
+                                     shown(name), limits_.max_name), line);
   }
   if (nodes_.size() >= limits_.max_nodes) throw topology_error(fmt::format("more than {} nodes", limits_.max_nodes), line);
   if (by_name_.contains(name)) throw topology_error(fmt::format("node '{}' is declared twice", name), line);
@@ -280,8 +298,8 @@ topology parse_topology(std::string_view text, const topology_limits& limits) {
     const auto node_of = [&](std::string_view name) {
       const auto id = t.find(name);
       if (!id) {
-        throw topology_error(fmt::format("unknown node '{}' (declare it first with 'switch {}' or 'host {}')",
-                                         name.substr(0, 40), name.substr(0, 40), name.substr(0, 40)), line_no);
+        throw topology_error(fmt::format("unknown node '{0}' (declare it first with 'switch {0}' or 'host {0}')", shown(name)),
+                             line_no);
       }
       return *id;
     };
@@ -289,7 +307,7 @@ topology parse_topology(std::string_view text, const topology_limits& limits) {
       int tier = -1;
       if (w.size() == 4 && w[2] == "tier") {
         const auto n = number(w[3]);
-        if (!n || *n < 1 || *n > 64) throw topology_error(fmt::format("bad tier '{}': 1 to 64", w[3].substr(0, 20)), line_no);
+        if (!n || *n < 1 || *n > 64) throw topology_error(fmt::format("bad tier '{}': 1 to 64", shown(w[3])), line_no);
         tier = static_cast<int>(*n);
       } else if (w.size() != 2) {
         throw topology_error("expected 'switch NAME' or 'switch NAME tier N'", line_no);
@@ -302,16 +320,12 @@ topology parse_topology(std::string_view text, const topology_limits& limits) {
       if (w.size() != 4) throw topology_error("expected 'link A B RATE', e.g. 'link h1 leaf1 10Gbps'", line_no);
       const node_id a = node_of(w[1]);
       const node_id b = node_of(w[2]);
-      double rate = 0;
-      try {
-        rate = units::parse_rate_bps(w[3]);
-      } catch (const units::unit_error& e) {
-        throw topology_error(fmt::format("bad rate '{}': {}", w[3].substr(0, 40), e.what()), line_no);
-      }
-      t.add_link(a, b, rate, line_no);
+      std::string why;
+      const auto rate = parse_rate_word(w[3], why);
+      if (!rate) throw topology_error("bad rate: " + why, line_no);
+      t.add_link(a, b, *rate, line_no);
     } else {
-      throw topology_error(fmt::format("unknown statement '{}' (expected switch, host or link)", w[0].substr(0, 40)),
-                           line_no);
+      throw topology_error(fmt::format("unknown statement '{}' (expected switch, host or link)", shown(w[0])), line_no);
     }
   }
   t.set_description("from a topology file");

@@ -106,7 +106,12 @@ TEST(dc_topology, errors_name_the_line) {
   EXPECT_EQ(error_of("switch a\nswitch a\n"), "line 2: node 'a' is declared twice");
   EXPECT_EQ(error_of("switch a\n\nlink a b 1Gbps\n"),
             "line 3: unknown node 'b' (declare it first with 'switch b' or 'host b')");
-  EXPECT_EQ(error_of("switch a\nswitch b\nlink a b fast\n").rfind("line 3: bad rate 'fast': ", 0), 0u);
+  EXPECT_EQ(error_of("switch a\nswitch b\nlink a b fast\n").rfind("line 3: bad rate: 'fast' is not a rate", 0), 0u);
+  // Found by fuzz_dc_parsers: a long rate word with control bytes was echoed whole, twice.
+  EXPECT_EQ(error_of("switch a\nswitch b\nlink a b 1" + std::string(200, '\x03') + "0Gbps\n"),
+            "line 3: bad rate: '1???????????????????????????????????????...' is not a rate: write a number and a unit, "
+            "e.g. 10Gbps");
+  EXPECT_EQ(error_of("switch a\x01" "b\n"), "line 1: bad node name 'a?b': use 1 to 32 letters, digits, '_', '.' or '-' (not first)");
   EXPECT_EQ(error_of("switch a\nswitch b\nlink a b 1Gbps\nlink b a 1Gbps\n"),
             "line 4: a second link between 'b' and 'a'");
   EXPECT_EQ(error_of("router x\n"), "line 1: unknown statement 'router' (expected switch, host or link)");
