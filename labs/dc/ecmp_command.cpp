@@ -23,7 +23,7 @@ struct ecmp_flags {
   fabric_flags fabric;
   flow_flags flows;
   hash_flags hash;
-  bool json = false, paths = false;
+  bool json = false, paths = false, list = false;
   std::string svg;
 };
 
@@ -32,6 +32,23 @@ int run_ecmp(const ecmp_flags& f) {
   if (t.hosts().size() < 2) throw netlib::app::usage_error("--topology: ECMP needs a fabric with at least two hosts");
   const auto flows = make_flows(t, f.flows);
   const auto cfg = make_hash(f.hash);
+  if (f.list) {
+    const auto list = flows_json(t, flows.flows);
+    if (f.json) {
+      netlib::app::print_json({{"topology", topology_json(t)}, {"source", flows.source}, {"flows", list}});
+      return netlib::app::exit_ok;
+    }
+    std::cout << fmt::format("# {}; {}\n# flow src dst protocol src_ip src_port dst_ip dst_port bytes\n", t.description(),
+                             flows.source);
+    for (const auto& x : list) {
+      std::cout << fmt::format("{} {} {} {} {} {} {} {} {:.0f}\n", x["flow"].get<std::size_t>(), x["src"].get<std::string>(),
+                               x["dst"].get<std::string>(), x["protocol"].get<std::string>(), x["src_ip"].get<std::string>(),
+                               x["src_port"].get<int>(), x["dst_ip"].get<std::string>(), x["dst_port"].get<int>(),
+                               x["bytes"].get<double>());
+    }
+    std::cout.flush();
+    return netlib::app::exit_ok;
+  }
   const dc::routes r(t);
   const dc::ecmp_model model(t, r, cfg);
   const auto p = dc::place_flows(model, flows.flows, f.paths || f.json);
@@ -136,6 +153,8 @@ void add_ecmp_command(CLI::App& app) {
   add_flow_flags(*cmd, f->flows, true);
   add_hash_flags(*cmd, f->hash);
   cmd->add_flag("--paths", f->paths, "Also list every flow's 5-tuple and path (and, in --json, each switch's hash)");
+  cmd->add_flag("--list-flows", f->list, "Only list the flows (number, hosts, 5-tuple, bytes), placed nowhere: the "
+                                         "input of an ECMP exercise");
   cmd->add_option("--svg", f->svg, "Write the fabric, links drawn by load, to this SVG file");
   netlib::app::add_json_flag(*cmd, f->json);
   netlib::app::set_action(*cmd, [f] { return run_ecmp(*f); });

@@ -119,6 +119,24 @@ nlohmann::json hash_json(const dc::hash_config& c) {
           {"next_hop", c.algorithm == dc::hash_algorithm::linux_hash ? "hash-threshold" : "modulo"}};
 }
 
+nlohmann::json flows_json(const dc::topology& t, std::span<const dc::flow> flows) {
+  auto out = nlohmann::json::array();
+  for (std::size_t i = 0; i < flows.size(); ++i) {
+    const auto& f = flows[i];
+    out.push_back({{"flow", i},
+                   {"src", t.nodes()[f.src].name},
+                   {"dst", t.nodes()[f.dst].name},
+                   {"protocol", f.key.protocol == 17 ? "udp" : f.key.protocol == 6 ? "tcp" : std::to_string(f.key.protocol)},
+                   {"src_ip", f.key.src.to_string()},
+                   {"dst_ip", f.key.dst.to_string()},
+                   {"src_port", f.key.src_port},
+                   {"dst_port", f.key.dst_port},
+                   {"bytes", f.bytes},
+                   {"start_s", f.start_s}});
+  }
+  return out;
+}
+
 nlohmann::json paths_json(const dc::ecmp_model& m, std::span<const dc::flow> flows, const dc::placement& p,
                           const dc::routes& r) {
   const auto& t = m.fabric();

@@ -26,6 +26,8 @@ nlohmann::json links_json(const netlib::dc::topology& t, std::span<const double>
 nlohmann::json tiers_json(const netlib::dc::topology& t, const netlib::dc::load_summary& s);
 nlohmann::json topology_json(const netlib::dc::topology& t);
 nlohmann::json hash_json(const netlib::dc::hash_config& c);
+// Every flow with its key and bytes, numbered from 0 (what a student computes paths for).
+nlohmann::json flows_json(const netlib::dc::topology& t, std::span<const netlib::dc::flow> flows);
 // Every flow with its key, bytes and path; each switch that chose, with its hash and choice.
 nlohmann::json paths_json(const netlib::dc::ecmp_model& m, std::span<const netlib::dc::flow> flows,
                           const netlib::dc::placement& p, const netlib::dc::routes& r);
