@@ -93,6 +93,31 @@ ecmp_model::ecmp_model(const topology& t, const routes& r, hash_config config)
     if (t.is_host(v)) continue;
     if (seeds_[v] != config_.seed || fields_[v] != config_.fields) uniform_ = false;
   }
+  attach_.assign(n, 0);
+  up_.assign(n, 0);
+  for (node_id h : t.hosts()) {
+    attach_[h] = t.attachment(h);
+    up_[h] = t.host_uplink(h);
+  }
+  if (config_.algorithm == hash_algorithm::crc16 || config_.algorithm == hash_algorithm::crc32 ||
+      config_.algorithm == hash_algorithm::xor16) {
+    // Affine hashes: H_seed(m) = H_0(m) ^ (H_seed(0^len) ^ H_0(0^len)).
+    offset_.assign(n, {});
+    const std::array<std::byte, max_key> zeros{};
+    for (node_id v = 0; v < n; ++v) {
+      if (t.is_host(v)) continue;
+      for (std::size_t len = 0; len <= max_key; ++len) {
+        const byte_view z(zeros.data(), len);
+        std::uint32_t with_seed = 0;
+        switch (config_.algorithm) {
+          case hash_algorithm::crc16: with_seed = crc16_ccitt(z, static_cast<std::uint16_t>(0xFFFF ^ (seeds_[v] & 0xFFFF))); break;
+          case hash_algorithm::crc32: with_seed = crc32(z, 0xFFFFFFFFu ^ seeds_[v]); break;
+          default: with_seed = static_cast<std::uint16_t>(xor_fold16(z) ^ (seeds_[v] & 0xFFFF)); break;
+        }
+        offset_[v][len] = with_seed ^ reference_hash(z);
+      }
+    }
+  }
   if (config_.algorithm == hash_algorithm::toeplitz) {
     for (node_id v = 0; v < n; ++v) {
       if (t.is_host(v)) continue;
@@ -109,6 +134,15 @@ ecmp_model::ecmp_model(const topology& t, const routes& r, hash_config config)
 }
 
 ecmp_model::~ecmp_model() = default;
+
+std::uint32_t ecmp_model::reference_hash(byte_view key) const noexcept {
+  switch (config_.algorithm) {
+    case hash_algorithm::crc16: return crc16_ccitt(key, 0xFFFF);
+    case hash_algorithm::crc32: return crc32(key, 0xFFFFFFFFu);
+    case hash_algorithm::xor16: return xor_fold16(key);
+    default: return 0;
+  }
+}
 
 std::uint32_t ecmp_model::hash(const flow_key& key, node_id sw) const {
   const field_set fields = fields_[sw];
@@ -135,27 +169,54 @@ std::size_t ecmp_model::select(std::uint32_t h, std::size_t n) const noexcept {
 
 std::size_t ecmp_model::route(const flow& f, std::span<arc_id> out) const {
   if (f.src == f.dst) return 0;
-  const node_id dst_sw = topo_.attachment(f.dst);
+  const node_id dst_sw = attach_[f.dst];
   std::size_t n = 0;
-  out[n++] = topo_.host_uplink(f.src);
-  node_id v = topo_.attachment(f.src);
-  bool have_hash = false;
-  std::uint32_t h = 0;
+  out[n++] = up_[f.src];
+  node_id v = attach_[f.src];
+  // Per field set (at most two in a flow's path): the serialized key and its seed-0 hash.
+  struct cached {
+    field_set fields{};
+    bool valid = false;
+    std::size_t len = 0;
+    std::uint32_t base = 0;
+    std::array<std::byte, 40> bytes;
+  };
+  std::array<cached, 2> cache;
+  bool have_uniform = false;
+  std::uint32_t uniform_hash = 0;
+  const bool affine = !offset_.empty();
   while (v != dst_sw) {
     const auto hops = routes_.next_hops(v, dst_sw);
     if (hops.empty()) throw topology_error(fmt::format("no route from {} to {}", topo_.nodes()[v].name, topo_.nodes()[dst_sw].name));
     arc_id next = hops[0];
     if (hops.size() > 1) {
-      if (!uniform_ || !have_hash) {
-        h = hash(f.key, v);
-        have_hash = true;
+      std::uint32_t h = 0;
+      if (uniform_ && have_uniform) {
+        h = uniform_hash;
+      } else if (config_.algorithm == hash_algorithm::linux_hash) {
+        h = linux_multipath_hash(f.key, fields_[v], seeds_[v]);
+      } else {
+        cached* c = nullptr;
+        for (auto& slot : cache) {
+          if (slot.valid && slot.fields == fields_[v]) c = &slot;
+        }
+        if (!c) {
+          c = cache[0].valid ? &cache[1] : &cache[0];
+          c->fields = fields_[v];
+          c->len = serialize_key(f.key, c->fields, c->bytes);
+          if (affine) c->base = reference_hash(byte_view(c->bytes.data(), c->len));
+          c->valid = true;
+        }
+        h = affine ? c->base ^ offset_[v][c->len] : (*tables_[v])(byte_view(c->bytes.data(), c->len));
       }
+      uniform_hash = h;
+      have_uniform = true;
       next = hops[select(h, hops.size())];
     }
     out[n++] = next;
     v = topo_.arc_to(next);
   }
-  out[n++] = topo_.host_uplink(f.dst) ^ 1u;
+  out[n++] = up_[f.dst] ^ 1u;
   return n;
 }
 

@@ -7,6 +7,7 @@
 #include "netlib/dc/hash.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cstring>
 
 namespace netlib::dc {
@@ -34,6 +35,28 @@ constexpr std::array<std::uint32_t, 256> make_crc32_table() {
 
 constexpr auto crc16_table = make_crc16_table();
 constexpr auto crc32_table = make_crc32_table();
+
+// Two bytes at a time: with x = register ^ (b0 << 8 | b1), the register after both bytes is
+// T2[x >> 8] ^ T[x & 0xff], where T2[i] = (T[i] << 8) ^ T[T[i] >> 8] (the CRC is linear).
+constexpr std::array<std::uint16_t, 256> make_crc16_table2() {
+  std::array<std::uint16_t, 256> t{};
+  for (unsigned i = 0; i < 256; ++i) {
+    t[i] = static_cast<std::uint16_t>(((crc16_table[i] & 0xff) << 8) ^ crc16_table[crc16_table[i] >> 8]);
+  }
+  return t;
+}
+constexpr auto crc16_table2 = make_crc16_table2();
+
+// Four bytes at a time (slicing by 4): table k advances a byte through k more zero bytes.
+constexpr std::array<std::array<std::uint32_t, 256>, 4> make_crc32_slices() {
+  std::array<std::array<std::uint32_t, 256>, 4> t{};
+  t[0] = crc32_table;
+  for (std::size_t k = 1; k < 4; ++k) {
+    for (unsigned i = 0; i < 256; ++i) t[k][i] = (t[k - 1][i] >> 8) ^ crc32_table[t[k - 1][i] & 0xff];
+  }
+  return t;
+}
+constexpr auto crc32_slices = make_crc32_slices();
 
 constexpr std::array<std::uint8_t, 40> microsoft_key_40{
     0x6d, 0x5a, 0x56, 0xda, 0x25, 0x5b, 0x0e, 0xc2, 0x41, 0x67, 0x25, 0x3d, 0x43, 0xa3,
@@ -68,8 +91,9 @@ struct sip_state {
 };
 
 std::uint64_t load_le64(const std::byte* p) noexcept {
-  std::uint64_t v = 0;
-  for (int i = 7; i >= 0; --i) v = (v << 8) | std::to_integer<std::uint64_t>(p[i]);
+  std::uint64_t v;
+  std::memcpy(&v, p, 8);
+  if constexpr (std::endian::native == std::endian::big) v = __builtin_bswap64(v);
   return v;
 }
 
@@ -81,14 +105,28 @@ constexpr std::size_t fk_proto = 2, fk_ports = 28, fk_addrs = 36;
 }  // namespace
 
 std::uint16_t crc16_ccitt(byte_view data, std::uint16_t init) noexcept {
-  std::uint16_t c = init;
-  for (auto b : data) c = static_cast<std::uint16_t>((c << 8) ^ crc16_table[((c >> 8) ^ std::to_integer<unsigned>(b)) & 0xff]);
-  return c;
+  unsigned c = init;
+  const std::byte* p = data.data();
+  std::size_t n = data.size();
+  for (; n >= 2; n -= 2, p += 2) {
+    const unsigned x = c ^ ((std::to_integer<unsigned>(p[0]) << 8) | std::to_integer<unsigned>(p[1]));
+    c = crc16_table2[(x >> 8) & 0xff] ^ crc16_table[x & 0xff];
+  }
+  if (n) c = ((c << 8) ^ crc16_table[((c >> 8) ^ std::to_integer<unsigned>(p[0])) & 0xff]) & 0xffff;
+  return static_cast<std::uint16_t>(c);
 }
 
 std::uint32_t crc32(byte_view data, std::uint32_t init) noexcept {
   std::uint32_t c = init;
-  for (auto b : data) c = (c >> 8) ^ crc32_table[(c ^ std::to_integer<std::uint32_t>(b)) & 0xff];
+  const std::byte* p = data.data();
+  std::size_t n = data.size();
+  for (; n >= 4; n -= 4, p += 4) {
+    c ^= std::to_integer<std::uint32_t>(p[0]) | (std::to_integer<std::uint32_t>(p[1]) << 8) |
+         (std::to_integer<std::uint32_t>(p[2]) << 16) | (std::to_integer<std::uint32_t>(p[3]) << 24);
+    c = crc32_slices[3][c & 0xff] ^ crc32_slices[2][(c >> 8) & 0xff] ^ crc32_slices[1][(c >> 16) & 0xff] ^
+        crc32_slices[0][c >> 24];
+  }
+  for (; n; --n, ++p) c = (c >> 8) ^ crc32_table[(c ^ std::to_integer<std::uint32_t>(*p)) & 0xff];
   return c ^ 0xFFFFFFFFu;
 }
 
@@ -160,11 +198,16 @@ std::uint32_t toeplitz_table::operator()(byte_view data) const noexcept {
 }
 
 std::size_t serialize_key(const flow_key& key, field_set fields, std::array<std::byte, 40>& out) noexcept {
-  const std::size_t alen = key.src.v6 ? 16 : 4;
   std::size_t n = 0;
-  std::memcpy(out.data(), key.src.octets.data(), alen);
-  std::memcpy(out.data() + alen, key.dst.octets.data(), alen);
-  n = 2 * alen;
+  if (!key.src.v6) {
+    std::memcpy(out.data(), key.src.octets.data(), 4);
+    std::memcpy(out.data() + 4, key.dst.octets.data(), 4);
+    n = 8;
+  } else {
+    std::memcpy(out.data(), key.src.octets.data(), 16);
+    std::memcpy(out.data() + 16, key.dst.octets.data(), 16);
+    n = 32;
+  }
   if (fields == field_set::four || fields == field_set::five) {
     out[n++] = std::byte(key.src_port >> 8);
     out[n++] = std::byte(key.src_port & 0xff);

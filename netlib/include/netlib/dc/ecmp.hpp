@@ -70,13 +70,18 @@ class ecmp_model {
   ecmp_model(const ecmp_model&) = delete;
   ecmp_model& operator=(const ecmp_model&) = delete;
 
-  // The hash switch `sw` computes for a flow, and the next hop it picks among n.
+  // The hash switch `sw` computes for a flow (from the definition, byte by byte), and the next
+  // hop it picks among n.
   [[nodiscard]] std::uint32_t hash(const flow_key& key, node_id sw) const;
   [[nodiscard]] std::size_t select(std::uint32_t hash, std::size_t n) const noexcept;
   [[nodiscard]] std::uint32_t seed_of(node_id sw) const noexcept { return seeds_[sw]; }
   [[nodiscard]] field_set fields_of(node_id sw) const noexcept { return fields_[sw]; }
   // The arcs of a flow's path from its source host to its destination host, written to `out`
   // (max_path() entries are enough); returns how many. 0 when both ends are the same host.
+  // Each switch's choice is select(hash(key, switch), n), computed faster: the key's bytes are
+  // serialized once per field set, and a CRC or XOR hash once per field set too, since another
+  // seed only XORs a constant into it (the hash is affine; the constant is the difference of the
+  // two seeds' hashes of as many zero bytes, kept per switch and length).
   std::size_t route(const flow& f, std::span<arc_id> out) const;
   [[nodiscard]] std::size_t max_path() const noexcept { return routes_.diameter() + 2; }
   [[nodiscard]] const topology& fabric() const noexcept { return topo_; }
@@ -91,6 +96,12 @@ class ecmp_model {
   std::vector<const toeplitz_table*> tables_;  // per node (Toeplitz only)
   std::vector<std::unique_ptr<toeplitz_table>> owned_tables_;
   bool uniform_ = true;                // every switch computes the same hash: compute it once per flow
+  static constexpr std::size_t max_key = 40;
+  std::vector<std::array<std::uint32_t, max_key + 1>> offset_;  // per node and key length: CRC/XOR seed offsets
+  std::vector<node_id> attach_;        // per node: a host's switch
+  std::vector<arc_id> up_;             // per node: a host's uplink
+  // The hash with seed 0 (CRC, XOR): what every switch's offset is relative to.
+  [[nodiscard]] std::uint32_t reference_hash(byte_view key) const noexcept;
 };
 
 // A Toeplitz key drawn from a seed (seed 0: Microsoft's key).
