@@ -52,6 +52,11 @@ std::string tiers_text(const dc::topology& t, const dc::load_summary& s) {
   std::string out;
   for (const auto& f : s.tiers) {
     if (f.uplinks == 0) continue;
+    if (f.unused_uplinks == f.uplinks && f.unused_downlinks == f.downlinks) {
+      out += fmt::format("{} -> {} links: none of the {} carries traffic\n", role_name(t, f.tier), role_name(t, f.tier + 1),
+                         f.uplinks + f.downlinks);
+      continue;
+    }
     out += fmt::format("{} -> {} uplinks: {} of {} unused ({:.0f}%), Jain's index {:.3f}; downlinks: {} of {} unused, "
                        "Jain {:.3f}; busiest {:.1f}%\n",
                        role_name(t, f.tier), role_name(t, f.tier + 1), f.unused_uplinks, f.uplinks,
