@@ -1,8 +1,9 @@
 // Theory of operation: sockets are opened inside the namespaces (netns_scope switches this
 // thread in and back), then one thread drives them all with poll(2): UDP in rounds of one
-// datagram per unfinished flow, the receivers drained after each round so that no receive
-// buffer fills; TCP with non-blocking connects, writes and reads until every connection has seen
-// its end of stream.
+// datagram per unfinished flow, the receivers drained after each round, and no new round while
+// more than max_in_flight datagrams are sent but not yet received (so neither a receive buffer
+// nor the kernel's per-CPU backlog of 1000 packets can overflow when the machine is busy); TCP
+// with non-blocking connects, writes and reads until every connection has seen its end of stream.
 #include "live_traffic.hpp"
 
 #include <arpa/inet.h>
@@ -132,8 +133,15 @@ traffic_result send_udp(const netns_fabric& fabric, std::span<const dc::flow> fl
       }
     }
   };
+  std::vector<pollfd> fds(n);
+  for (std::size_t i = 0; i < n; ++i) fds[i] = {receivers[i].get(), POLLIN, 0};
+  constexpr std::uint64_t max_in_flight = 256;
   bool left = true;
   while (left && !interrupted) {
+    while (out.datagrams_sent - out.datagrams_received > max_in_flight && !interrupted && seconds_since(t0) < deadline_s) {
+      if (::poll(fds.data(), fds.size(), 20) < 0 && errno != EINTR) fail("poll");
+      drain();
+    }
     left = false;
     for (std::size_t i = 0; i < n; ++i) {
       if (sent[i] >= datagrams[i]) continue;
@@ -158,8 +166,6 @@ traffic_result send_udp(const netns_fabric& fabric, std::span<const dc::flow> fl
     if (seconds_since(t0) > deadline_s) break;
   }
   // Wait (poll, bounded) for what is still in flight.
-  std::vector<pollfd> fds(n);
-  for (std::size_t i = 0; i < n; ++i) fds[i] = {receivers[i].get(), POLLIN, 0};
   while (!interrupted && out.datagrams_received < out.datagrams_sent && seconds_since(t0) < deadline_s) {
     const int rc = ::poll(fds.data(), fds.size(), 50);
     if (rc < 0 && errno != EINTR) fail("poll");
