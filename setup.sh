@@ -16,7 +16,7 @@ cd "$(dirname "$0")"
 
 # What building needs.
 build_packages=(g++ cmake ninja-build pkg-config libssl-dev libpcap-dev libfmt-dev libcli11-dev
-                nlohmann-json3-dev libgtest-dev libgmock-dev libbenchmark-dev openssl ccache)
+                nlohmann-json3-dev libgtest-dev libgmock-dev libbenchmark-dev openssl ccache libglpk-dev)
 # Boost: 1.81 unless a Boost 1.74 development package is already installed (both work).
 if dpkg-query -W -f='${Status}' libboost1.74-dev 2>/dev/null | grep -q 'install ok installed'; then
   build_packages+=(libboost1.74-dev)
@@ -26,11 +26,11 @@ fi
 # Real peers the tour uses.
 tour_packages=(curl python3)
 # Peers the benchmarks measure against (tests/bench/run).
-bench_packages=(wrk nginx-light h2o vsftpd postfix python3-aiosmtpd curl iperf3)
+bench_packages=(wrk nginx-light h2o vsftpd postfix python3-aiosmtpd curl iperf3 time)
 # Real peers and tools the tests use.
 test_packages=(curl wget python3 python3-pyftpdlib python3-aiosmtpd swaks tshark iproute2 iputils-ping
                clang libclang-rt-14-dev procps chromium nginx-light vsftpd postfix
-               s-nail getmail6 mpop fetchmail dovecot-pop3d netcat-openbsd libnet-ssleay-perl)
+               s-nail getmail6 mpop fetchmail dovecot-pop3d netcat-openbsd libnet-ssleay-perl lftp)
 
 missing_packages() {
   local p

@@ -12,6 +12,7 @@
 #include "pop3_suite.hpp"
 #include "smtp_suite.hpp"
 #include "switch_suite.hpp"
+#include "dc_suite.hpp"
 #include "netlib/app/process.hpp"
 #include "netlib/app/program.hpp"
 #include "output.hpp"
@@ -263,6 +264,52 @@ void add_switch_command(CLI::App& app) {
   });
 }
 
+void add_dc_command(CLI::App& app) {
+  struct state {
+    dc_options o;
+    std::string topology = "leaf-spine:4x2", hash = "crc16", fields, seed = "same", pattern = "uniform", size, protocol;
+    std::size_t flows = 50;
+    std::uint64_t traffic_seed = 1;
+    std::uint32_t hash_seed = 0;
+    output_options out;
+  };
+  auto s = std::make_shared<state>();
+  auto* cmd = netlib::app::add_command(
+      app, "dc", "Grade a student's ECMP hashes, paths or per-link bytes for a set of flows against the reference model "
+                 "(lab-dc ecmp)",
+      "netlab-grade dc --answers student.json --topology leaf-spine:4x2 --flows 50 --hash crc16 --grade hash,path");
+  cmd->add_option("--answers", s->o.answers,
+                  "The student's JSON: {\"flows\": [{\"flow\": 0, \"hash\": N, \"path\": [\"h1\", \"leaf1\", ...]}], "
+                  "\"links\": [{\"a\": \"leaf1\", \"b\": \"spine1\", \"a_to_b\": BYTES, \"b_to_a\": BYTES}]}")
+      ->required();
+  cmd->add_option("--grade", s->o.grade, "What to grade: hash, path, loads (default path)")
+      ->delimiter(',')
+      ->check(CLI::IsMember({"hash", "path", "loads"}));
+  cmd->add_option("--topology", s->topology, "As lab-dc ecmp --topology")->capture_default_str();
+  cmd->add_option("--flows", s->flows, "As lab-dc ecmp --flows")->capture_default_str();
+  cmd->add_option("--pattern", s->pattern, "As lab-dc ecmp --pattern")->capture_default_str();
+  cmd->add_option("--size", s->size, "As lab-dc ecmp --size");
+  cmd->add_option("--protocol", s->protocol, "As lab-dc ecmp --protocol");
+  cmd->add_option("--traffic-seed", s->traffic_seed, "As lab-dc ecmp --traffic-seed")->capture_default_str();
+  cmd->add_option("--hash", s->hash, "As lab-dc ecmp --hash")->capture_default_str();
+  cmd->add_option("--fields", s->fields, "As lab-dc ecmp --fields");
+  cmd->add_option("--seed", s->seed, "As lab-dc ecmp --seed (same or per-switch)")->capture_default_str();
+  cmd->add_option("--hash-seed", s->hash_seed, "As lab-dc ecmp --hash-seed")->capture_default_str();
+  cmd->add_option("--lab-dc", s->o.lab_dc, "The reference lab-dc binary (default: next to netlab-grade)");
+  add_output_options(*cmd, s->out);
+  netlib::app::set_action(*cmd, [s]() {
+    auto o = s->o;
+    if (o.lab_dc.empty()) o.lab_dc = netlib::app::own_directory() + "/lab-dc";
+    o.ecmp_args = {"--topology", s->topology, "--flows", std::to_string(s->flows), "--pattern", s->pattern,
+                   "--traffic-seed", std::to_string(s->traffic_seed), "--hash", s->hash, "--seed", s->seed,
+                   "--hash-seed", std::to_string(s->hash_seed)};
+    if (!s->fields.empty()) o.ecmp_args.insert(o.ecmp_args.end(), {"--fields", s->fields});
+    if (!s->size.empty()) o.ecmp_args.insert(o.ecmp_args.end(), {"--size", s->size});
+    if (!s->protocol.empty()) o.ecmp_args.insert(o.ecmp_args.end(), {"--protocol", s->protocol});
+    return emit(run_dc_suite(o), s->out);
+  });
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -275,6 +322,7 @@ int main(int argc, char** argv) {
   add_pop3_command(*app);
   add_ftp_command(*app);
   add_switch_command(*app);
+  add_dc_command(*app);
   add_questions_command(*app);
   app->require_subcommand(1);
   return netlib::app::run(*app, argc, argv);
