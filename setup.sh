@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # netlab set-up: the one entry point behind the README's two commands.
 #
-#   ./setup.sh tour   install what is missing, build (Release), run netlab-tour
+#   ./setup.sh tour   install what is missing, build the programs (Release), run netlab-tour
 #   ./setup.sh test   install what is missing, build (Release), run every test with ctest
 #   ./setup.sh bench  install what is missing, run tests/bench/run (netlab against nginx, vsftpd,
 #                     aiosmtpd, smtp-sink and a bare libpcap loop; extra arguments go to it)
@@ -16,7 +16,7 @@ cd "$(dirname "$0")"
 
 # What building needs.
 build_packages=(g++ cmake ninja-build pkg-config libssl-dev libpcap-dev libfmt-dev libcli11-dev
-                nlohmann-json3-dev libgtest-dev libgmock-dev libbenchmark-dev openssl ccache)
+                nlohmann-json3-dev libgtest-dev libgmock-dev libbenchmark-dev openssl ccache libglpk-dev)
 # Boost: 1.81 unless a Boost 1.74 development package is already installed (both work).
 if dpkg-query -W -f='${Status}' libboost1.74-dev 2>/dev/null | grep -q 'install ok installed'; then
   build_packages+=(libboost1.74-dev)
@@ -26,10 +26,11 @@ fi
 # Real peers the tour uses.
 tour_packages=(curl python3)
 # Peers the benchmarks measure against (tests/bench/run).
-bench_packages=(wrk nginx-light vsftpd postfix python3-aiosmtpd curl)
+bench_packages=(wrk nginx-light h2o vsftpd postfix python3-aiosmtpd curl iperf3 time)
 # Real peers and tools the tests use.
 test_packages=(curl wget python3 python3-pyftpdlib python3-aiosmtpd swaks tshark iproute2 iputils-ping
-               clang libclang-rt-14-dev procps chromium nginx-light vsftpd postfix)
+               clang libclang-rt-14-dev procps chromium nginx-light vsftpd postfix
+               s-nail getmail6 mpop fetchmail dovecot-pop3d netcat-openbsd libnet-ssleay-perl lftp)
 
 missing_packages() {
   local p
@@ -53,7 +54,7 @@ install_packages() {
   echo "wireshark-common wireshark-common/install-setuid boolean false" | debconf-set-selections
   # Postfix is installed only for smtp-sink and smtp-source: no mail system is configured.
   echo "postfix postfix/main_mailer_type select No configuration" | debconf-set-selections
-  # Keep packages from starting daemons on the user's ports (80, 21, 25).
+  # Keep packages from starting daemons on the user's ports (80, 21, 25, 110).
   local policy=/usr/sbin/policy-rc.d created_policy=0
   if [ ! -e "$policy" ]; then
     printf '#!/bin/sh\nexit 101\n' > "$policy" && chmod +x "$policy" && created_policy=1
@@ -67,15 +68,16 @@ install_packages() {
 # ccache (found by CMakeLists.txt) keys on paths relative to the checkout, so clones share objects.
 export CCACHE_BASEDIR="$PWD" CCACHE_NOHASHDIR=1
 
+# build [TARGET]: configure (once) and build TARGET, or everything.
 build() {
   cmake --preset release >/dev/null
-  cmake --build --preset release
+  cmake --build --preset release ${1:+--target "$1"}
 }
 
 case "${1:-}" in
   tour)
     install_packages "${build_packages[@]}" "${tour_packages[@]}"
-    build
+    build netlab_programs  # the labs and tools the tour runs, not the test suite
     exec ./build/release/bin/netlab-tour
     ;;
   test)

@@ -19,3 +19,24 @@ function(netlab_program name)
   install(TARGETS ${name} RUNTIME DESTINATION bin)
   set_property(GLOBAL APPEND PROPERTY NETLAB_PROGRAMS ${name})
 endfunction()
+
+# netlab_write_program_manifest(): after every program is declared, adds the target
+# netlab_programs (every program) and writes
+# program_sources.txt in the build folder: each program's folder, its sources and its own include
+# folders, as the build really has them. tests/scripts/program_sources.sh checks that no program
+# compiles or includes a file of another program's folder (shared code lives in a library).
+function(netlab_write_program_manifest)
+  get_property(programs GLOBAL PROPERTY NETLAB_PROGRAMS)
+  set(manifest "")
+  foreach(p ${programs})
+    string(APPEND manifest
+      "program ${p}\n"
+      "folder $<TARGET_PROPERTY:${p},SOURCE_DIR>\n"
+      "sources $<JOIN:$<TARGET_PROPERTY:${p},SOURCES>,|>\n"
+      "includes $<JOIN:$<TARGET_PROPERTY:${p},INCLUDE_DIRECTORIES>,|>\n")
+  endforeach()
+  file(GENERATE OUTPUT ${CMAKE_BINARY_DIR}/program_sources.txt CONTENT "${manifest}")
+  # `cmake --build --preset release --target netlab_programs`: every lab and tool, no test
+  # (./setup.sh tour builds this, so that the tour starts without waiting for the test suite).
+  add_custom_target(netlab_programs DEPENDS ${programs})
+endfunction()

@@ -10,10 +10,11 @@
 #include "commands.hpp"
 #include "netlib/app/program.hpp"
 #include "netlib/calc/end_to_end.hpp"
+#include "netlib/calc/input_error.hpp"
 #include "netlib/calc/nodal.hpp"
 #include "netlib/calc/queueing.hpp"
 #include "netlib/core/units.hpp"
-#include "report.hpp"
+#include "common/report.hpp"
 
 namespace netlab::lab_delay {
 namespace {
@@ -91,13 +92,21 @@ struct e2e_flags : common_flags {
   std::vector<std::string> link_texts;
   double length = 0, rate = 0, distance = 0, speed = 2e8, processing = 0, message = 0;
   long long packets = 1;
-  CLI::Option* message_opt = nullptr;
+  CLI::Option *message_opt = nullptr, *packets_opt = nullptr, *links_opt = nullptr, *rate_opt = nullptr,
+              *distance_opt = nullptr, *processing_opt = nullptr;
 
   std::vector<netlib::calc::link_spec> path() const {
     std::vector<netlib::calc::link_spec> out;
     for (const auto& t : link_texts) out.push_back(parse_link(t, speed));
     if (!out.empty() && links != 0 && links != static_cast<long long>(out.size()))
       throw netlib::app::usage_error("--links disagrees with the number of --link options");
+    if (!out.empty()) {
+      // Each --link carries its own rate, distance and processing delay.
+      for (const auto* o : {rate_opt, distance_opt, processing_opt})
+        if (o->count() > 0)
+          throw netlib::app::usage_error(o->get_name() + " is not used with --link: write it into each --link "
+                                         "RATE[,DISTANCE[,PROCESSING]]");
+    }
     if (out.empty()) {
       if (links < 1) throw netlib::app::usage_error("give --links N with --rate, or one --link per link");
       if (rate <= 0) throw netlib::app::usage_error("--links needs --rate");
@@ -113,11 +122,14 @@ int run_e2e(const e2e_flags& f) {
   report out;
   if (f.message_opt->count() > 0) {
     if (f.length <= 0) throw netlib::app::usage_error("--message needs --length (the payload per packet)");
+    if (f.packets_opt->count() > 0)
+      throw netlib::app::usage_error("--packets is not used with --message: the number of packets is the message "
+                                     "size divided by --length");
     const auto s = netlib::calc::segmentation(path, f.message, f.length);
     out.json = {{"total_s", s.segmented_s}, {"segmented_s", s.segmented_s},
                 {"whole_message_s", s.whole_message_s}, {"packets", s.packets}, {"links", path.size()}};
     out.row("message sent whole", format_seconds(s.whole_message_s));
-    out.row(fmt::format("in {} packets", s.packets), format_seconds(s.segmented_s));
+    out.row("in " + netlib::calc::count_of(s.packets, "packet", "packets"), format_seconds(s.segmented_s));
     out.explanation = s.explanation;
     return labs::emit(out, f.json, f.explain);
   }
@@ -140,14 +152,17 @@ void add_e2e(CLI::App& app) {
       "lab-delay e2e --links 3 --length 1500B --rate 2Mbps --packets 4 --explain\n"
       "  lab-delay e2e --link 2Mbps,5000km --link 1Mbps,4000km,3ms --length 1500B --speed 2.5e8m/s\n"
       "  lab-delay e2e --links 3 --rate 2Mbps --message 8Mb --length 10kb   (segmentation, P31)");
-  cmd->add_option("--links", f->links, "Number of equal links N (with --rate)")->check(CLI::Range(1, 10000));
+  f->links_opt = cmd->add_option("--links", f->links, "Number of equal links N (with --rate)")->check(CLI::Range(1, 10000));
   cmd->add_option("--link", f->link_texts, "One link: RATE[,DISTANCE[,PROCESSING]]; repeat per link")->type_name("LINK");
   add_quantity(*cmd, "--length", f->length, units::parse_bits, "Packet length L (or payload per packet with --message)");
-  add_quantity(*cmd, "--rate", f->rate, units::parse_rate_bps, "Rate of each of the --links links");
-  cmd->add_option("--packets", f->packets, "Packets P sent back to back (default 1)")->check(CLI::Range(1LL, 1'000'000'000LL));
-  add_quantity(*cmd, "--distance", f->distance, units::parse_distance_m, "Length of each of the --links links (default 0)");
+  f->rate_opt = add_quantity(*cmd, "--rate", f->rate, units::parse_rate_bps, "Rate of each of the --links links");
+  f->packets_opt = cmd->add_option("--packets", f->packets, "Packets P sent back to back (default 1)")
+                       ->check(CLI::Range(1LL, 1'000'000'000LL));
+  f->distance_opt = add_quantity(*cmd, "--distance", f->distance, units::parse_distance_m,
+                                 "Length of each of the --links links (default 0)");
   add_quantity(*cmd, "--speed", f->speed, units::parse_speed_mps, "Propagation speed (default 2e8m/s)");
-  add_quantity(*cmd, "--processing", f->processing, units::parse_duration_s, "Processing delay at each router (default 0)");
+  f->processing_opt = add_quantity(*cmd, "--processing", f->processing, units::parse_duration_s,
+                                   "Processing delay at each router (default 0)");
   f->message_opt = add_quantity(*cmd, "--message", f->message, units::parse_bits,
                                 "Compare sending this message whole with segmenting it into --length packets");
   f->add(*cmd);
@@ -158,23 +173,50 @@ void add_queue(CLI::App& app) {
   struct flags : common_flags {
     double length = 0, rate = 0, arrivals = 0;
     std::string model = "mm1";
-    long long buffer = 0;
+    long long capacity = 0;
+    CLI::Option* buffer_opt = nullptr;
   };
   auto f = std::make_shared<flags>();
-  auto* cmd = netlib::app::add_command(app, "queue", "Traffic intensity and average queueing delay (M/M/1, M/D/1)",
-                                       "lab-delay queue --length 1500B --rate 10Mbps --arrival-rate 500/s --model md1 --explain");
+  auto* cmd = netlib::app::add_command(app, "queue", "Traffic intensity and average queueing delay (M/M/1, M/D/1, M/M/1/K)",
+                                       "lab-delay queue --length 1500B --rate 10Mbps --arrival-rate 500/s --model md1 --explain\n"
+                                       "  lab-delay queue --length 1500B --rate 10Mbps --arrival-rate 800/s --buffer 10");
   add_quantity(*cmd, "--length", f->length, units::parse_bits, "Packet length L")->required();
   add_quantity(*cmd, "--rate", f->rate, units::parse_rate_bps, "Link rate R")->required();
   add_quantity(*cmd, "--arrival-rate", f->arrivals, units::parse_per_second, "Packet arrival rate a (500/s)")->required();
   cmd->add_option("--model", f->model, "mm1 (exponential sizes, default) or md1 (fixed sizes)")
       ->check(CLI::IsMember({"mm1", "md1"}));
-  cmd->add_option("--buffer", f->buffer, "Also give the loss probability with room for K packets (M/M/1/K)")
-      ->check(CLI::Range(1LL, 1'000'000'000LL));
+  f->buffer_opt = cmd->add_option("--buffer", f->capacity,
+                                  "K: packets the system holds, the one being sent included; gives the M/M/1/K "
+                                  "delay and loss (with --model mm1)")
+                      ->check(CLI::Range(1LL, 10'000'000LL));
   f->add(*cmd);
   netlib::app::set_action(*cmd, labs::calc_action([f] {
     const auto model = *netlib::calc::parse_model(f->model);
+    if (f->buffer_opt->count() > 0 && model != netlib::calc::queue_model::mm1)
+      throw netlib::app::usage_error("--buffer gives M/M/1/K (exponential sizes); there is no M/D/1/K formula here: "
+                                     "drop --model md1, or simulate fixed sizes with 'lab-delay simulate --sizes fixed --buffer K'");
     const auto r = netlib::calc::queueing_delay(f->length, f->rate, f->arrivals, model);
     report out;
+    out.explanation = r.explanation;
+    if (f->buffer_opt->count() > 0) {
+      // A finite buffer: the delay of the packets that get in, and the fraction that does not.
+      const auto k = f->capacity;
+      const auto fin = netlib::calc::finite_buffer_delay(f->length, f->rate, f->arrivals, k);
+      const auto loss = netlib::calc::finite_buffer_loss(r.traffic_intensity, k);
+      out.json = {{"model", fmt::format("M/M/1/{}", k)}, {"traffic_intensity", r.traffic_intensity},
+                  {"transmission_s", r.transmission_s}, {"capacity_packets", k}, {"unbounded", false},
+                  {"queueing_delay_s", fin.queueing_delay_s}, {"total_s", fin.queueing_delay_s + r.transmission_s},
+                  {"loss_probability", loss.loss_probability},
+                  {"infinite_buffer_queueing_delay_s", labs::or_null(r.queueing_delay_s)}};
+      out.row("model", fmt::format("M/M/1/K, K = {} (the one being sent and {} waiting)", k, k - 1));
+      out.row("traffic intensity La/R", fmt::format("{:.6g}", r.traffic_intensity));
+      out.row("transmission L/R", format_seconds(r.transmission_s));
+      out.row("average queueing delay", format_seconds(fin.queueing_delay_s) + " (of the packets that get in)");
+      out.row("loss probability", fmt::format("{:.6g}", loss.loss_probability));
+      out.row("without the limit (M/M/1)", r.unbounded ? "unbounded (I >= 1)" : format_seconds(*r.queueing_delay_s));
+      out.explanation += "\n" + fin.explanation + "\n" + loss.explanation;
+      return labs::emit(out, f->json, f->explain);
+    }
     out.json = {{"model", netlib::calc::model_name(model)}, {"traffic_intensity", r.traffic_intensity},
                 {"transmission_s", r.transmission_s},       {"unbounded", r.unbounded},
                 {"queueing_delay_s", labs::or_null(r.queueing_delay_s)}, {"total_s", labs::or_null(r.total_s)}};
@@ -182,14 +224,6 @@ void add_queue(CLI::App& app) {
     out.row("traffic intensity La/R", fmt::format("{:.6g}", r.traffic_intensity));
     out.row("transmission L/R", format_seconds(r.transmission_s));
     out.row("average queueing delay", r.unbounded ? "unbounded (I >= 1)" : format_seconds(*r.queueing_delay_s));
-    out.explanation = r.explanation;
-    if (f->buffer > 0) {
-      const auto loss = netlib::calc::finite_buffer_loss(r.traffic_intensity, f->buffer);
-      out.json["capacity_packets"] = f->buffer;
-      out.json["loss_probability"] = loss.loss_probability;
-      out.row(fmt::format("loss with K = {} (M/M/1/K)", f->buffer), fmt::format("{:.6g}", loss.loss_probability));
-      out.explanation += "\n" + loss.explanation;
-    }
     return labs::emit(out, f->json, f->explain);
   }));
 }

@@ -48,7 +48,8 @@ struct pending_reply {
 int run_echo(const echo_flags& f) {
   io::udp_socket socket(f.listen.host, f.listen.port);
   io::install_stop_signals();
-  std::cout << "listening on " << io::to_string(socket.local_endpoint()) << std::endl;
+  // With --json, stdout holds only the one JSON document: the readiness line goes to stderr.
+  (f.json ? std::cerr : std::cout) << "listening on " << io::to_string(socket.local_endpoint()) << std::endl;
   netlib::calc::prng g(f.seed);
   const auto delay = std::chrono::duration_cast<steady::duration>(std::chrono::duration<double>(f.delay));
   std::deque<pending_reply> pending;

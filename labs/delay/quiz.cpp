@@ -19,7 +19,7 @@
 #include "netlib/calc/throughput.hpp"
 #include "netlib/calc/web_cache.hpp"
 #include "netlib/core/units.hpp"
-#include "report.hpp"
+#include "common/report.hpp"
 
 namespace netlab::lab_delay {
 namespace {

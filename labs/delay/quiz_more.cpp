@@ -14,7 +14,7 @@
 #include "netlib/calc/web_cache.hpp"
 #include "netlib/core/units.hpp"
 #include "quiz.hpp"
-#include "report.hpp"
+#include "common/report.hpp"
 
 namespace netlab::lab_delay {
 

@@ -12,10 +12,11 @@
 
 #include "commands.hpp"
 #include "netlib/app/program.hpp"
+#include "netlib/calc/input_error.hpp"
 #include "netlib/calc/queue_simulation.hpp"
 #include "netlib/calc/queueing.hpp"
 #include "netlib/core/units.hpp"
-#include "report.hpp"
+#include "common/report.hpp"
 #include "svg_plot.hpp"
 
 namespace netlab::lab_delay {
@@ -27,10 +28,11 @@ using netlib::units::format_seconds;
 struct flags {
   double length = 12000, rate = 10e6;
   std::string arrivals = "poisson", sizes = "exponential", trace_file, svg_file;
-  long long buffer = 100, packets = 100000, warmup = -1;  // -1: a tenth of the run, at most 1000
+  long long capacity = 100, packets = 100000, warmup = -1;  // warmup -1: a tenth of the run, at most 1000
   std::uint64_t seed = 1;
   std::vector<double> intensities;
   bool json = false;
+  CLI::Option *length_opt = nullptr, *sizes_opt = nullptr, *trace_opt = nullptr;
 };
 
 struct prediction {
@@ -39,20 +41,21 @@ struct prediction {
   std::optional<double> loss;
 };
 
-prediction predict(const flags& f, const calc::simulation_config& c, double intensity) {
-  const double service = f.length / f.rate;
-  const long long k = f.buffer + 1;
+// `mean_length`: E[L] of the packets served (the trace's own lengths when it has them).
+prediction predict(const flags& f, const calc::simulation_config& c, double intensity, double mean_length) {
+  const double service = mean_length / f.rate;
+  const long long k = f.capacity;
   if (c.arrivals == calc::arrival_process::poisson && c.sizes == calc::size_distribution::exponential) {
-    const auto r = calc::finite_buffer_delay(f.length, f.rate, c.arrival_rate, k);
+    const auto r = calc::finite_buffer_delay(mean_length, f.rate, c.arrival_rate, k);
     return {fmt::format("M/M/1/{}", k), r.queueing_delay_s, r.loss_probability};
   }
   if (c.arrivals == calc::arrival_process::poisson) {
-    const auto r = calc::queueing_delay(f.length, f.rate, c.arrival_rate, calc::queue_model::md1);
+    const auto r = calc::queueing_delay(mean_length, f.rate, c.arrival_rate, calc::queue_model::md1);
     return {"M/D/1 (infinite buffer)", r.queueing_delay_s, std::nullopt};
   }
   if (c.arrivals == calc::arrival_process::deterministic && c.sizes == calc::size_distribution::fixed) {
     if (intensity <= 1) return {"D/D/1", 0.0, 0.0};
-    return {"D/D/1", double(f.buffer) * service, 1 - 1 / intensity};  // the buffer stays full
+    return {"D/D/1", double(k - 1) * service, 1 - 1 / intensity};  // the buffer stays full
   }
   return {};
 }
@@ -77,12 +80,17 @@ std::vector<calc::trace_arrival> read_trace(const std::string& path) {
   return out;
 }
 
-void write_svg(const flags& f, const std::string& model, const std::vector<double>& xs, const nlohmann::json& points) {
+std::string length_text(double bits) {
+  return bits == std::floor(bits / 8) * 8 ? fmt::format("{:g} B", bits / 8) : fmt::format("{:g} b", bits);
+}
+
+void write_svg(const flags& f, const std::string& model, double mean_length, const std::vector<double>& xs,
+               const nlohmann::json& points) {
   plot_series sim{"simulated mean ±95% CI", "#1f77b4", false, xs, {}, {}};
   plot_series p99{"simulated p99", "#ff7f0e", false, xs, {}, {}};
   plot_series formula{model.empty() ? "no formula" : model, "#d62728", true, {}, {}, {}};
   plot_series loss{"simulated loss", "#1f77b4", false, xs, {}, {}};
-  plot_series loss_formula{"formula loss", "#d62728", true, {}, {}, {}};
+  plot_series loss_formula{model.empty() ? "no formula" : model, "#d62728", true, {}, {}, {}};
   for (const auto& p : points) {
     sim.y.push_back(p["mean_queueing_s"].get<double>() * 1e3);
     sim.error.push_back(p["ci95_half_width_s"].get<double>() * 1e3);
@@ -97,10 +105,29 @@ void write_svg(const flags& f, const std::string& model, const std::vector<doubl
       loss_formula.y.push_back(p["formula_loss"].get<double>());
     }
   }
-  const std::string title = fmt::format("FIFO queue, {} arrivals, {} sizes, L = {} b, R = {}, buffer {} packets",
-                                        f.arrivals, f.sizes, f.length, netlib::units::format_bps(f.rate), f.buffer);
-  const std::string svg = render_svg(title, {{"Queueing delay", "traffic intensity La/R", "ms", {formula, sim, p99}, 0},
-                                             {"Loss rate", "traffic intensity La/R", "fraction lost", {loss_formula, loss}, 0}});
+  // A formula that gives no value here (M/D/1 has no loss formula, no formula above I = 1) is
+  // named in a note under the legend instead of a legend entry with no line in the chart.
+  std::vector<plot_series> delay_series{sim, p99};
+  std::vector<plot_series> loss_series{loss};
+  std::vector<std::string> delay_notes, loss_notes;
+  if (!formula.x.empty()) delay_series.insert(delay_series.begin(), formula);
+  else delay_notes.push_back(model.empty() ? "no formula for this queue" : "no delay formula: " + model);
+  if (!loss_formula.x.empty()) loss_series.insert(loss_series.begin(), loss_formula);
+  else loss_notes.push_back(model.empty() ? "no formula for this queue" : "no loss formula: " + model);
+  // Each "name = value" is kept on one line of the title (no-break spaces); the title wraps between them.
+  const auto keep = [](std::string text) {
+    std::string out;
+    for (char c : text) out += c == ' ' ? std::string("\u00a0") : std::string(1, c);
+    return out;
+  };
+  const std::string title = fmt::format("FIFO queue: {}, {}, {}, {}, {}", keep(f.arrivals + " arrivals"),
+                                        keep((f.arrivals == "trace" ? std::string("trace") : f.sizes) + " sizes"),
+                                        keep("L = " + length_text(mean_length)),
+                                        keep("R = " + netlib::units::format_bps(f.rate)),
+                                        keep(fmt::format("K = {} packets", f.capacity)));
+  const std::string svg =
+      render_svg(title, {{"Queueing delay", "traffic intensity La/R", "ms", delay_series, 0, delay_notes},
+                         {"Loss rate", "traffic intensity La/R", "fraction lost", loss_series, 0, loss_notes}});
   std::ofstream out(f.svg_file);
   if (!(out << svg)) throw netlib::app::failure("cannot write '" + f.svg_file + "'");
 }
@@ -111,12 +138,19 @@ calc::simulation_config make_config(const flags& f) {
                                         : f.arrivals == "deterministic" ? calc::arrival_process::deterministic
                                                                         : calc::arrival_process::trace,
                             .sizes = f.sizes == "fixed" ? calc::size_distribution::fixed : calc::size_distribution::exponential,
-                            .trace = {}, .buffer_packets = f.buffer, .packets = f.packets,
+                            .trace = {}, .buffer_packets = f.capacity - 1, .packets = f.packets,
                             .warmup = f.warmup >= 0 ? f.warmup : std::min(1000LL, f.packets / 10), .seed = f.seed};
   if (c.warmup >= c.packets) throw netlib::app::usage_error("--warmup must be smaller than --packets");
+  if (c.arrivals != calc::arrival_process::trace && f.trace_opt->count() > 0)
+    throw netlib::app::usage_error("--trace is only read with --arrivals trace");
   if (c.arrivals == calc::arrival_process::trace) {
     if (f.trace_file.empty()) throw netlib::app::usage_error("--arrivals trace needs --trace FILE");
     c.trace = read_trace(f.trace_file);
+    const bool every_length = std::all_of(c.trace.begin(), c.trace.end(), [](const auto& a) { return a.length_bits > 0; });
+    if (every_length && f.length_opt->count() > 0)
+      throw netlib::app::usage_error("--length is not used: the trace gives every packet's length");
+    if (every_length && f.sizes_opt->count() > 0)
+      throw netlib::app::usage_error("--sizes is not used: the trace gives every packet's length");
   }
   return c;
 }
@@ -131,43 +165,54 @@ nlohmann::json point_json(double x, const calc::simulation_config& c, const calc
           {"formula_loss", labs::or_null(p.loss)}};
 }
 
-void print_row(double x, const calc::simulation_result& r, const prediction& p) {
-  std::cout << fmt::format("{:>5.2f}  {:>10} ± {:<8}  {:>10}  {:>10}  {:>10}  {:>9.4f}  {:>9}\n", x,
-                           format_seconds(r.mean_queueing_s), format_seconds(r.ci95_half_width_s),
-                           p.queueing_s ? format_seconds(*p.queueing_s) : (p.model.empty() ? "-" : "unbounded"),
-                           format_seconds(r.p95_queueing_s), format_seconds(r.p99_queueing_s), r.loss_rate,
-                           p.loss ? fmt::format("{:.4f}", *p.loss) : "-");
+// The sweep as a table; every time column in one unit so that the decimal points line up.
+std::string render_table(const nlohmann::json& points) {
+  double largest = 0;
+  for (const auto& p : points) {
+    for (const char* key : {"mean_queueing_s", "p95_queueing_s", "p99_queueing_s"}) largest = std::max(largest, p[key].get<double>());
+    if (!p["formula_queueing_s"].is_null()) largest = std::max(largest, p["formula_queueing_s"].get<double>());
+  }
+  const labs::time_column t(largest);
+  const std::string u = " (" + t.unit + ")";
+  labs::table out{{"I", "sim mean" + u, "±95% CI" + u, "formula" + u, "sim p95" + u, "sim p99" + u, "sim loss", "formula loss"}, {}};
+  for (const auto& p : points) {
+    const auto& f = p["formula_queueing_s"];
+    out.rows.push_back({fmt::format("{:.2f}", p["traffic_intensity"].get<double>()), t(p["mean_queueing_s"]),
+                        t(p["ci95_half_width_s"]), f.is_null() ? "-" : t(f.get<double>()), t(p["p95_queueing_s"]),
+                        t(p["p99_queueing_s"]), fmt::format("{:.4f}", p["loss_rate"].get<double>()),
+                        p["formula_loss"].is_null() ? "-" : fmt::format("{:.4f}", p["formula_loss"].get<double>())});
+  }
+  return out.render();
 }
 
 int run(const flags& f) {
   auto c = make_config(f);
+  const double mean_length = calc::served_mean_length_bits(c);
   auto xs = f.intensities;
   if (xs.empty())
     for (int i = 1; i <= 12; ++i) xs.push_back(i / 10.0);
   nlohmann::json points = nlohmann::json::array();
   std::string model;
-  if (!f.json)
-    std::cout << fmt::format("{:>5}  {:>21}  {:>10}  {:>10}  {:>10}  {:>9}  {:>9}\n", "I", "sim mean ± 95% CI",
-                             "formula", "sim p95", "sim p99", "sim loss", "formula");
   for (double x : xs) {
-    c.arrival_rate = x * f.rate / f.length;
+    c.arrival_rate = x * f.rate / mean_length;  // I = a · E[L] / R with the lengths actually served
     const auto r = calc::simulate_queue(c);
-    const auto p = predict(f, c, x);
+    const auto p = predict(f, c, x, mean_length);
     model = p.model;
-    points.push_back(point_json(x, c, r, p));
-    if (!f.json) print_row(x, r, p);
+    points.push_back(point_json(r.traffic_intensity, c, r, p));
   }
-  if (!f.svg_file.empty()) write_svg(f, model, xs, points);
+  if (!f.svg_file.empty()) write_svg(f, model, mean_length, xs, points);
   if (f.json) {
     netlib::app::print_json({{"model", model.empty() ? nlohmann::json(nullptr) : nlohmann::json(model)},
                              {"arrivals", f.arrivals}, {"sizes", f.sizes}, {"length_bits", f.length},
-                             {"rate_bps", f.rate}, {"buffer_packets", f.buffer}, {"packets", f.packets},
-                             {"warmup", c.warmup}, {"seed", f.seed}, {"points", points}});
+                             {"mean_length_bits", mean_length}, {"rate_bps", f.rate}, {"capacity_packets", f.capacity},
+                             {"packets", f.packets}, {"warmup", c.warmup}, {"seed", f.seed}, {"points", points}});
     return netlib::app::exit_ok;
   }
-  std::cout << fmt::format("\nformula: {}; buffer {} packets (K = {} with the one being sent); {} packets per "
-                           "point, seed {}\n", model.empty() ? "none for this combination" : model, f.buffer,
-                           f.buffer + 1, f.packets, f.seed);
+  std::cout << render_table(points);
+  std::cout << fmt::format("\nformula: {}; K = {} packets in the system (the one being sent and {} waiting); "
+                           "E[L] = {}; {} per point, seed {}\n",
+                           model.empty() ? "none for this combination" : model, f.capacity, f.capacity - 1,
+                           length_text(mean_length), calc::count_of(f.packets, "packet", "packets"), f.seed);
   if (!f.svg_file.empty()) std::cout << "plot written to " << f.svg_file << '\n';
   return netlib::app::exit_ok;
 }
@@ -179,14 +224,19 @@ void add_simulate_command(CLI::App& app) {
   auto* cmd = netlib::app::add_command(
       app, "simulate", "Discrete-event simulation of one FIFO queue with a finite buffer, beside the formula",
       "lab-delay simulate --length 1500B --rate 10Mbps --arrivals poisson --sizes exponential --buffer 50 --svg sweep.svg");
-  netlib::app::add_quantity(*cmd, "--length", f->length, netlib::units::parse_bits, "(Mean) packet length L (default 1500B)");
+  f->length_opt = netlib::app::add_quantity(*cmd, "--length", f->length, netlib::units::parse_bits,
+                                            "(Mean) packet length L (default 1500B; a trace's own lengths take its place)");
   netlib::app::add_quantity(*cmd, "--rate", f->rate, netlib::units::parse_rate_bps, "Link rate R (default 10Mbps)");
   cmd->add_option("--arrivals", f->arrivals, "poisson (default), deterministic, or trace")
       ->check(CLI::IsMember({"poisson", "deterministic", "trace"}));
-  cmd->add_option("--trace", f->trace_file, "Arrival trace: one 'TIME_S [LENGTH_BYTES]' per line, time-scaled to each intensity");
-  cmd->add_option("--sizes", f->sizes, "exponential (default) or fixed packet sizes")->check(CLI::IsMember({"fixed", "exponential"}));
-  cmd->add_option("--buffer", f->buffer, "Waiting room B in packets, the one being sent not counted (default 100)")
-      ->check(CLI::Range(0LL, 10'000'000LL));
+  f->trace_opt = cmd->add_option("--trace", f->trace_file,
+                                 "Arrival trace: one 'TIME_S [LENGTH_BYTES]' per line, time-scaled to each intensity")
+                     ->check(netlib::app::input_file());
+  f->sizes_opt = cmd->add_option("--sizes", f->sizes, "exponential (default) or fixed packet sizes")
+                     ->check(CLI::IsMember({"fixed", "exponential"}));
+  cmd->add_option("--buffer", f->capacity,
+                  "K: packets the system holds, the one being sent included (M/M/1/K; default 100)")
+      ->check(CLI::Range(1LL, 10'000'000LL));
   cmd->add_option("--packets", f->packets, "Arrivals simulated per intensity (default 100000)")->check(CLI::Range(100LL, 20'000'000LL));
   cmd->add_option("--warmup", f->warmup, "Arrivals not measured at the start (default: a tenth of --packets, at most 1000)")->check(CLI::Range(0LL, 10'000'000LL));
   cmd->add_option("--seed", f->seed, "Random seed (default 1)");

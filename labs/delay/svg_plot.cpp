@@ -1,6 +1,10 @@
 // Theory of operation: each panel maps its data box [0, x_max] × [0, y_max] linearly onto a fixed
 // pixel rectangle; points outside the y range are clipped to the top edge (a line leaving the
-// chart means "unbounded"). Text is escaped for XML.
+// chart means "unbounded"). Both axes end on a tick, so the largest value is labelled, and tick
+// values are computed as i × step (not summed, which drifts). Text never leaves the picture: the
+// title and legend entries are wrapped at spaces to the room they have, measured with a
+// conservative estimate of the width of a sans-serif character (tests/integration/delay measure the
+// result in Chromium). Text is escaped for XML.
 #include "svg_plot.hpp"
 
 #include <fmt/format.h>
@@ -11,7 +15,9 @@
 namespace netlab::lab_delay {
 namespace {
 
-constexpr double width = 760, panel_height = 300, left = 80, right = 200, top = 40, bottom = 50;
+constexpr double width = 820, panel_height = 300, margin_left = 80, margin_right = 240, margin_top = 40,
+                 margin_bottom = 50;
+constexpr double title_size = 16, title_line = 20, legend_size = 12, legend_line = 15;
 
 std::string escape(const std::string& s) {
   std::string out;
@@ -24,13 +30,72 @@ std::string escape(const std::string& s) {
   return out;
 }
 
-// A "nice" tick step for a range.
+// Characters as drawn (UTF-8 continuation bytes are part of the previous character).
+std::size_t glyphs(const std::string& s) {
+  std::size_t n = 0;
+  for (unsigned char c : s) n += (c & 0xC0) != 0x80 ? 1 : 0;
+  return n;
+}
+
+// A generous width of text in a sans-serif font: 0.62 em per character (0.68 em in bold) is
+// wider than the average of DejaVu Sans and Liberation Sans, the fonts Chromium picks on Linux.
+double text_width(const std::string& s, double size, bool bold = false) {
+  return double(glyphs(s)) * size * (bold ? 0.68 : 0.62);
+}
+
+// Splits text at spaces into lines no wider than `room`; a word wider than the room is cut.
+std::vector<std::string> wrap(const std::string& text, double room, double size, bool bold = false) {
+  std::vector<std::string> lines;
+  std::string line;
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    const auto space = text.find(' ', start);
+    std::string word = text.substr(start, space == std::string::npos ? std::string::npos : space - start);
+    while (text_width(word, size, bold) > room && word.size() > 1) word.pop_back();
+    const std::string candidate = line.empty() ? word : line + " " + word;
+    if (!line.empty() && text_width(candidate, size, bold) > room) {
+      lines.push_back(line);
+      line = word;
+    } else {
+      line = candidate;
+    }
+    if (space == std::string::npos) break;
+    start = space + 1;
+  }
+  if (!line.empty() || lines.empty()) lines.push_back(line);
+  return lines;
+}
+
+std::string text_lines(double x, double y, double line_height, double size, const std::vector<std::string>& lines,
+                       const char* extra = "") {
+  std::string out = fmt::format(R"svg(<text x="{:.1f}" y="{:.1f}" font-size="{}"{}>)svg", x, y, size, extra);
+  for (std::size_t i = 0; i < lines.size(); ++i)
+    out += fmt::format(R"svg(<tspan x="{:.1f}" dy="{}">{}</tspan>)svg", x, i == 0 ? 0.0 : line_height, escape(lines[i]));
+  return out + "</text>";
+}
+
+// A "nice" tick step giving four to eight intervals over [0, range].
 double tick_step(double range) {
-  const double raw = range / 5;
+  const double raw = range / 6;
   const double mag = std::pow(10, std::floor(std::log10(raw)));
-  for (double m : {1.0, 2.0, 5.0, 10.0})
-    if (raw <= m * mag) return m * mag;
+  for (double m : {1.0, 2.0, 2.5, 5.0, 10.0})
+    if (raw <= m * mag * 1.0000001) return m * mag;
   return 10 * mag;
+}
+
+// The axis end: the smallest multiple of the step at or above `value`.
+double axis_end(double value, double step) { return std::ceil(value / step * (1 - 1e-9)) * step; }
+
+std::string tick_label(double value, double step) {
+  // As many decimals as the step has (0.25 -> 2, 0.2 -> 1, 5 -> 0), and no "-0".
+  const std::string step_text = fmt::format("{:.6g}", step);
+  const auto point = step_text.find('.');
+  const int decimals = step_text.find('e') != std::string::npos ? 3
+                       : point == std::string::npos          ? 0
+                                                             : int(step_text.size() - point - 1);
+  if (std::abs(value) < step * 1e-6) value = 0;
+  if (value >= 1e6) return fmt::format("{:.3g}", value);
+  return fmt::format("{:.{}f}", value, decimals);
 }
 
 struct box {
@@ -39,30 +104,38 @@ struct box {
   [[nodiscard]] double py(double y) const { return y0 + h - h * std::min(y, y_max) / y_max; }
 };
 
-void axes(std::string& out, const box& b, const plot_panel& p) {
+void axes(std::string& out, const box& b, double x_step, double y_step, const plot_panel& p) {
   out += fmt::format(R"svg(<rect x="{}" y="{}" width="{}" height="{}" fill="none" stroke="#444"/>)svg", b.x0, b.y0, b.w, b.h);
-  const double xs = tick_step(b.x_max), ys = tick_step(b.y_max);
-  for (double x = 0; x <= b.x_max * 1.0001; x += xs)
-    out += fmt::format(R"svg(<text x="{:.1f}" y="{:.1f}" font-size="11" text-anchor="middle">{:g}</text>)svg", b.px(x),
-                       b.y0 + b.h + 15, x);
-  for (double y = 0; y <= b.y_max * 1.0001; y += ys)
-    out += fmt::format(R"svg(<line x1="{:.1f}" x2="{:.1f}" y1="{:.1f}" y2="{:.1f}" stroke="#ddd"/><text x="{:.1f}" y="{:.1f}" font-size="11" text-anchor="end">{:.3g}</text>)svg",
-                       b.x0, b.x0 + b.w, b.py(y), b.py(y), b.x0 - 5, b.py(y) + 4, y);
+  const int x_ticks = int(std::lround(b.x_max / x_step)), y_ticks = int(std::lround(b.y_max / y_step));
+  for (int i = 0; i <= x_ticks; ++i) {
+    const double x = i * x_step;
+    out += fmt::format(R"svg(<line x1="{:.1f}" x2="{:.1f}" y1="{:.1f}" y2="{:.1f}" stroke="#444"/><text class="xtick" x="{:.1f}" y="{:.1f}" font-size="11" text-anchor="middle">{}</text>)svg",
+                       b.px(x), b.px(x), b.y0 + b.h, b.y0 + b.h + 4, b.px(x), b.y0 + b.h + 16, tick_label(x, x_step));
+  }
+  for (int i = 0; i <= y_ticks; ++i) {
+    const double y = i * y_step;
+    out += fmt::format(R"svg(<line x1="{:.1f}" x2="{:.1f}" y1="{:.1f}" y2="{:.1f}" stroke="#ddd"/><text class="ytick" x="{:.1f}" y="{:.1f}" font-size="11" text-anchor="end">{}</text>)svg",
+                       b.x0, b.x0 + b.w, b.py(y), b.py(y), b.x0 - 5, b.py(y) + 4, tick_label(y, y_step));
+  }
   out += fmt::format(R"svg(<text x="{:.1f}" y="{:.1f}" font-size="13" text-anchor="middle">{}</text>)svg", b.x0 + b.w / 2,
-                     b.y0 + b.h + 35, escape(p.x_label));
+                     b.y0 + b.h + 36, escape(p.x_label));
   out += fmt::format(R"svg(<text x="{:.1f}" y="{:.1f}" font-size="13" text-anchor="middle" transform="rotate(-90 {:.1f} {:.1f})">{}</text>)svg",
-                     b.x0 - 55, b.y0 + b.h / 2, b.x0 - 55, b.y0 + b.h / 2, escape(p.y_label));
+                     b.x0 - 60, b.y0 + b.h / 2, b.x0 - 60, b.y0 + b.h / 2, escape(p.y_label));
   out += fmt::format(R"svg(<text x="{:.1f}" y="{:.1f}" font-size="14" font-weight="bold">{}</text>)svg", b.x0, b.y0 - 10, escape(p.title));
 }
 
+// Each drawn element names its series (data-series), so a legend entry can be matched to what it
+// stands for.
 void draw_series(std::string& out, const box& b, const plot_series& s) {
+  const std::string name = escape(s.name);
   if (s.line) {
     std::string pts;
     for (std::size_t i = 0; i < s.x.size(); ++i) {
       if (!std::isfinite(s.y[i])) continue;
       pts += fmt::format("{:.1f},{:.1f} ", b.px(s.x[i]), b.py(s.y[i]));
     }
-    out += fmt::format(R"svg(<polyline fill="none" stroke="{}" stroke-width="2" points="{}"/>)svg", s.color, pts);
+    out += fmt::format(R"svg(<polyline data-series="{}" fill="none" stroke="{}" stroke-width="2" points="{}"/>)svg", name,
+                       s.color, pts);
     return;
   }
   for (std::size_t i = 0; i < s.x.size(); ++i) {
@@ -71,33 +144,44 @@ void draw_series(std::string& out, const box& b, const plot_series& s) {
     if (i < s.error.size() && s.error[i] > 0)
       out += fmt::format(R"svg(<line x1="{:.1f}" x2="{:.1f}" y1="{:.1f}" y2="{:.1f}" stroke="{}"/>)svg", x, x,
                          b.py(s.y[i] - s.error[i]), b.py(s.y[i] + s.error[i]), s.color);
-    out += fmt::format(R"svg(<circle cx="{:.1f}" cy="{:.1f}" r="3.5" fill="{}"/>)svg", x, y, s.color);
+    out += fmt::format(R"svg(<circle data-series="{}" cx="{:.1f}" cy="{:.1f}" r="3.5" fill="{}"/>)svg", name, x, y, s.color);
   }
 }
 
+// Legend right of the chart: one entry per series drawn (its line or marker, then its name,
+// wrapped), then the panel's notes in grey.
 void legend(std::string& out, const box& b, const plot_panel& p) {
+  const double x = b.x0 + b.w + 15;
+  const double room = width - (x + 26) - 8;
   double y = b.y0 + 10;
   for (const auto& s : p.series) {
-    const double x = b.x0 + b.w + 15;
+    out += fmt::format(R"svg(<g class="legend-entry" data-series="{}">)svg", escape(s.name));
     if (s.line)
       out += fmt::format(R"svg(<line x1="{:.1f}" x2="{:.1f}" y1="{:.1f}" y2="{:.1f}" stroke="{}" stroke-width="2"/>)svg", x, x + 20, y, y, s.color);
     else
       out += fmt::format(R"svg(<circle cx="{:.1f}" cy="{:.1f}" r="3.5" fill="{}"/>)svg", x + 10, y, s.color);
-    out += fmt::format(R"svg(<text x="{:.1f}" y="{:.1f}" font-size="12">{}</text>)svg", x + 26, y + 4, escape(s.name));
-    y += 20;
+    const auto lines = wrap(s.name, room, legend_size);
+    out += text_lines(x + 26, y + 4, legend_line, legend_size, lines) + "</g>";
+    y += double(lines.size()) * legend_line + 6;
+  }
+  for (const auto& note : p.notes) {
+    const auto lines = wrap(note, width - x - 8, legend_size);
+    out += text_lines(x, y + 4, legend_line, legend_size, lines, R"svg( class="note" fill="#666")svg");
+    y += double(lines.size()) * legend_line + 6;
   }
 }
 
 }  // namespace
 
 std::string render_svg(const std::string& title, const std::vector<plot_panel>& panels) {
-  const double height = 40 + panel_height * double(panels.size());
+  const auto title_lines = wrap(title, width - 2 * margin_left + 40, title_size, true);
+  const double header = 14 + title_line * double(title_lines.size());
+  const double height = header + panel_height * double(panels.size());
   std::string out = fmt::format(
-      R"svg(<svg xmlns="http://www.w3.org/2000/svg" width="{}" height="{}" viewBox="0 0 {} {}" font-family="sans-serif">)svg"
-      "\n<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
-      R"svg(<text x="{}" y="24" font-size="16" font-weight="bold">{}</text>)svg"
-      "\n",
-      width, height, width, height, left, escape(title));
+      R"svg(<svg xmlns="http://www.w3.org/2000/svg" width="{}" height="{:.0f}" viewBox="0 0 {} {:.0f}" font-family="sans-serif">)svg"
+      "\n<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n",
+      width, height, width, height);
+  out += text_lines(margin_left - 20, 24, title_line, title_size, title_lines, R"svg( font-weight="bold")svg") + "\n";
   for (std::size_t i = 0; i < panels.size(); ++i) {
     const auto& p = panels[i];
     double x_max = 0, y_max = p.y_max;
@@ -109,12 +193,15 @@ std::string render_svg(const std::string& title, const std::vector<plot_panel>& 
       }
     if (x_max <= 0) x_max = 1;
     if (y_max <= 0) y_max = 1;
-    const box b{left, 40 + double(i) * panel_height + top, width - left - right, panel_height - top - bottom, x_max,
-                y_max * 1.05};
-    axes(out, b, p);
+    const double x_step = tick_step(x_max), y_step = tick_step(y_max * 1.05);
+    const box b{margin_left, header + double(i) * panel_height + margin_top, width - margin_left - margin_right,
+                panel_height - margin_top - margin_bottom,
+                axis_end(x_max, x_step), axis_end(y_max * 1.05, y_step)};
+    out += R"svg(<g class="panel">)svg";
+    axes(out, b, x_step, y_step, p);
     for (const auto& s : p.series) draw_series(out, b, s);
     legend(out, b, p);
-    out += "\n";
+    out += "</g>\n";
   }
   out += "</svg>\n";
   return out;

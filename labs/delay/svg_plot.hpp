@@ -19,6 +19,7 @@ struct plot_panel {
   std::string x_label, y_label;
   std::vector<plot_series> series;
   double y_max = 0;                          // 0: fit to the data
+  std::vector<std::string> notes;            // shown under the legend (e.g. "no loss formula: M/D/1")
 };
 
 // The SVG document for the panels, one above the other.

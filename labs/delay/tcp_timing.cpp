@@ -50,83 +50,125 @@ std::optional<double> connection_timing::handshake_rtt_s() const {
   return *syn_to_synack_s + *synack_to_ack_s;
 }
 
-tcp_timing::live& tcp_timing::get(const netlib::packet::tcp_conversation& c) {
-  auto [it, inserted] = live_.try_emplace(c.id);
-  if (inserted) {
-    it->second.timing.id = c.id;
-    it->second.timing.client = c.client.to_string();
-    it->second.timing.server = c.server.to_string();
+// The connection's state, made when first needed. A client SYN that opened the connection left
+// no state: its time is the connection's first packet's.
+tcp_timing::live& tcp_timing::get(const netlib::packet::tcp_conversation& c, bool opened_by_syn) {
+  auto& slot = live_[c.id];
+  if (!slot) {
+    slot = std::make_unique<live>();
+    if (opened_by_syn) slot->syn = c.first_ts;
   }
-  return it->second;
+  return *slot;
 }
 
 void tcp_timing::on_segment(const netlib::packet::tcp_conversation& c, tcp_direction d,
                             const netlib::packet::tcp_header& tcp, netlib::time_point ts) {
-  live& l = get(c);
   const int i = index_of(d);
-  (i == 0 ? l.timing.to_server : l.timing.to_client).packets++;
-  // Handshake: SYN (client), SYN-ACK (server), then the client's first ACK.
-  if (tcp.has(flag::syn) && !tcp.has(flag::ack) && i == 0 && !l.syn) l.syn = ts;
-  if (tcp.has(flag::syn) && tcp.has(flag::ack) && i == 1 && l.syn && !l.synack) {
-    l.synack = ts;
-    l.timing.syn_to_synack_s = seconds(ts - *l.syn);
+  const bool syn = tcp.has(flag::syn), ack = tcp.has(flag::ack);
+  const bool client_syn = syn && !ack && i == 0;
+  live* found = nullptr;
+  if (const auto it = live_.find(c.id); it != live_.end()) found = it->second.get();
+  if (found == nullptr) {
+    // Only a segment that starts something needs state: data, a client SYN other than the one
+    // that opened the connection, a SYN-ACK answering a captured SYN. (A pure ACK without state
+    // neither completes a handshake nor acknowledges data this side has seen.)
+    if (client_syn && c.packets == 1) return;
+    if (tcp.payload.empty() && !client_syn && !(syn && ack && i == 1 && c.handshake_seen)) return;
   }
-  if (!tcp.has(flag::syn) && tcp.has(flag::ack) && i == 0 && l.synack && !l.handshake_done) {
+  // Without state, a captured client SYN is the opening one: only a connection opened by a SYN
+  // is still in syn_sent when another SYN comes (a retransmission).
+  live& l = found != nullptr ? *found
+                             : get(c, c.handshake_seen && (!client_syn || c.state == netlib::packet::tcp_conversation_state::syn_sent));
+  // Handshake: SYN (client), SYN-ACK (server), then the client's first ACK.
+  if (client_syn && !l.syn) l.syn = ts;
+  if (syn && ack && i == 1 && l.syn && !l.synack) {
+    l.synack = ts;
+    l.syn_to_synack_s = seconds(ts - *l.syn);
+  }
+  if (!syn && ack && i == 0 && l.synack && !l.handshake_done) {
     l.handshake_done = true;
-    l.timing.synack_to_ack_s = seconds(ts - *l.synack);
+    l.synack_to_ack_s = seconds(ts - *l.synack);
   }
   if (!tcp.payload.empty()) on_data_segment(l, i, tcp, ts);
-  if (tcp.has(flag::ack)) on_ack(l, 1 - i, tcp.ack, ts);
+  if (ack) on_ack(l, 1 - i, tcp.ack, ts);
 }
 
 void tcp_timing::on_data_segment(live& l, int d, const netlib::packet::tcp_header& tcp, netlib::time_point ts) {
   sender& s = l.senders[d];
-  direction_timing& t = d == 0 ? l.timing.to_server : l.timing.to_client;
-  ++t.data_segments;
-  if (s.last_data) t.interarrival_s.add(seconds(ts - *s.last_data));
+  ++s.data_segments;
+  if (s.last_data) s.interarrival_s.add(seconds(ts - *s.last_data));
   s.last_data = ts;
   const std::uint32_t end = tcp.seq + static_cast<std::uint32_t>(tcp.payload.size());
   if (s.high && seq_before(tcp.seq, *s.high)) {
     // Karn: this resends bytes already sent; no sample from anything it may be confused with.
-    std::erase_if(s.pending, [&](const auto& p) { return seq_before(tcp.seq, p.first); });
+    const auto first = s.pending.begin() + static_cast<std::ptrdiff_t>(s.head);
+    s.pending.erase(std::remove_if(first, s.pending.end(), [&](const auto& p) { return seq_before(tcp.seq, p.first); }),
+                    s.pending.end());
     if (seq_before(*s.high, end)) s.high = end;
     return;
   }
   s.high = end;
-  if (s.pending.size() >= max_pending_samples) s.pending.pop_front();
+  if (s.pending.size() - s.head >= max_pending_samples) ++s.head;
+  if (s.head > 4096 && s.head * 2 > s.pending.size()) {  // keep the FIFO's storage bounded
+    s.pending.erase(s.pending.begin(), s.pending.begin() + static_cast<std::ptrdiff_t>(s.head));
+    s.head = 0;
+  }
   s.pending.emplace_back(end, ts);
 }
 
 void tcp_timing::on_ack(live& l, int acked_direction, std::uint32_t ack, netlib::time_point ts) {
   sender& s = l.senders[acked_direction];
   std::optional<netlib::time_point> newest;
-  while (!s.pending.empty() && !seq_before(ack, s.pending.front().first)) {
-    newest = s.pending.front().second;
-    s.pending.pop_front();
+  while (s.head < s.pending.size() && !seq_before(ack, s.pending[s.head].first)) {
+    newest = s.pending[s.head].second;
+    ++s.head;
   }
-  if (newest) (acked_direction == 0 ? l.timing.to_server : l.timing.to_client).rtt_s.add(seconds(ts - *newest));
+  if (s.head == s.pending.size()) {
+    s.pending.clear();
+    s.head = 0;
+  }
+  if (newest) s.rtt_s.add(seconds(ts - *newest));
 }
 
 void tcp_timing::on_data(const netlib::packet::tcp_conversation& c, tcp_direction d, netlib::byte_view,
                          netlib::time_point ts) {
-  direction_timing& t = index_of(d) == 0 ? get(c).timing.to_server : get(c).timing.to_client;
-  if (!t.first_data) t.first_data = ts;
-  t.last_data = ts;
+  sender& s = get(c, c.handshake_seen).senders[index_of(d)];
+  if (!s.first_data) s.first_data = ts;
+  s.last_delivered = ts;
 }
 
 void tcp_timing::on_close(const netlib::packet::tcp_conversation& c) {
-  auto it = live_.find(c.id);
-  if (it == live_.end()) return;
-  connection_timing t = std::move(it->second.timing);
-  live_.erase(it);
-  t.state = std::string(netlib::packet::state_name(c.state));
-  t.to_server.bytes = c.to_server.payload_bytes;
-  t.to_server.retransmitted_bytes = c.to_server.retransmitted_bytes;
-  t.to_client.bytes = c.to_client.payload_bytes;
-  t.to_client.retransmitted_bytes = c.to_client.retransmitted_bytes;
+  std::unique_ptr<live> l;
+  if (auto it = live_.find(c.id); it != live_.end()) {
+    l = std::move(it->second);
+    live_.erase(it);
+  }
   if (done_.size() >= max_connections_kept) {
     ++dropped_;
     return;
+  }
+  connection_timing t;
+  t.id = c.id;
+  t.client = c.client.to_string();
+  t.server = c.server.to_string();
+  t.state = std::string(netlib::packet::state_name(c.state));
+  const auto fill = [&](direction_timing& out, const netlib::packet::tcp_direction_stats& st, const sender* s) {
+    out.packets = st.packets;
+    out.bytes = st.payload_bytes;
+    out.retransmitted_bytes = st.retransmitted_bytes;
+    out.missing_bytes = st.gap_bytes;
+    if (s == nullptr) return;
+    out.data_segments = s->data_segments;
+    out.rtt_s = s->rtt_s;
+    out.interarrival_s = s->interarrival_s;
+    out.first_data = s->first_data;
+    out.last_data = s->last_delivered;
+  };
+  fill(t.to_server, c.to_server, l ? &l->senders[0] : nullptr);
+  fill(t.to_client, c.to_client, l ? &l->senders[1] : nullptr);
+  if (l) {
+    t.syn_to_synack_s = l->syn_to_synack_s;
+    t.synack_to_ack_s = l->synack_to_ack_s;
   }
   done_.push_back(std::move(t));
 }

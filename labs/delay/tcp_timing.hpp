@@ -6,9 +6,13 @@
 //     sent more than once give no sample (Karn's rule);
 //   - goodput per direction: in-order payload bytes from the first to the last data segment;
 //   - inter-arrival of data segments per direction.
+// Memory: a connection gets state here only once it needs some (its SYN-ACK, its data, a SYN
+// that did not open it); a connection that is only a SYN, the first packet of a scan, costs
+// nothing until it closes, and every state goes when its connection is released.
 #include <cstdint>
-#include <deque>
 #include <map>
+#include <memory>
+#include <unordered_map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -27,6 +31,7 @@ struct running_stats {
 
 struct direction_timing {
   std::uint64_t packets = 0, bytes = 0, retransmitted_bytes = 0, data_segments = 0;
+  std::uint64_t missing_bytes = 0;  // payload the capture never saw (gaps): not in `bytes`
   std::optional<netlib::time_point> first_data, last_data;
   running_stats rtt_s;          // samples of data sent in this direction
   running_stats interarrival_s; // between data segments of this direction
@@ -59,20 +64,25 @@ class tcp_timing : public netlib::packet::tcp_visitor {
 
  private:
   struct sender {  // RTT sampling state of one direction's data
-    std::deque<std::pair<std::uint32_t, netlib::time_point>> pending;  // (sequence end, sent at)
+    // (sequence end, sent at) of data not yet acknowledged: a FIFO from `head`.
+    std::vector<std::pair<std::uint32_t, netlib::time_point>> pending;
+    std::size_t head = 0;
     std::optional<std::uint32_t> high;  // highest sequence end sent
     std::optional<netlib::time_point> last_data;
+    std::uint64_t data_segments = 0;
+    running_stats rtt_s, interarrival_s;
+    std::optional<netlib::time_point> first_data, last_delivered;
   };
   struct live {
-    connection_timing timing;
     std::optional<netlib::time_point> syn, synack;
+    std::optional<double> syn_to_synack_s, synack_to_ack_s;
     bool handshake_done = false;
     sender senders[2];
   };
-  live& get(const netlib::packet::tcp_conversation& c);
+  live& get(const netlib::packet::tcp_conversation& c, bool opened_by_syn);
   void on_data_segment(live& l, int d, const netlib::packet::tcp_header& tcp, netlib::time_point ts);
   void on_ack(live& l, int acked_direction, std::uint32_t ack, netlib::time_point ts);
-  std::map<std::uint64_t, live> live_;
+  std::unordered_map<std::uint64_t, std::unique_ptr<live>> live_;
   std::vector<connection_timing> done_;
   std::uint64_t dropped_ = 0;
 };

@@ -1,14 +1,15 @@
 // `lab-ftp analyze CAPTURE`: prints each FTP session's control dialogue and its transfers, or
 // with --json the document {"capture", "packets", "sessions": [{"client", "server", "commands":
 // [{"verb", "argument", "reply_code"}], "transfers": [{"command", "path", "bytes", "sha256",
-// "mode", ...}]}]}.
+// "mode", ...}]}], "truncated", "missing_bytes"}. A truncated capture or bytes missing from the
+// streams are also one line on stderr.
 #include "analyze_command.hpp"
 
 #include <iostream>
 
 #include <fmt/format.h>
 
-#include "capture_sessions.hpp"
+#include "netlib/capture/ftp_sessions.hpp"
 #include "netlib/app/program.hpp"
 #include "netlib/capture/packet_record.hpp"
 #include "netlib/core/units.hpp"
@@ -16,9 +17,10 @@
 namespace lab_ftp {
 namespace {
 
-nlohmann::json to_json(const std::string& path, const capture_report& r) {
+nlohmann::json to_json(const std::string& path, const netlib::capture::ftp_capture_report& r) {
   nlohmann::json doc{{"capture", path}, {"packets", r.packets}, {"tcp_conversations", r.conversations},
-                     {"decode_errors", r.decode_errors}, {"sessions", nlohmann::json::array()}};
+                     {"decode_errors", r.decode_errors}, {"sessions", nlohmann::json::array()},
+                     {"truncated", r.stats.truncated_records > 0}, {"missing_bytes", r.stats.missing_bytes}};
   for (const auto& s : r.sessions) {
     nlohmann::json session{{"client", s.control.client.to_string()},
                            {"server", s.control.server.to_string()},
@@ -46,7 +48,7 @@ nlohmann::json to_json(const std::string& path, const capture_report& r) {
   return doc;
 }
 
-void print_text(const capture_report& r) {
+void print_text(const netlib::capture::ftp_capture_report& r) {
   std::cout << fmt::format("{} packets, {} TCP conversations, {} FTP sessions\n", r.packets, r.conversations,
                            r.sessions.size());
   for (const auto& s : r.sessions) {
@@ -83,18 +85,21 @@ void add_analyze_command(CLI::App& app) {
   auto* cmd = netlib::app::add_command(
       app, "analyze", "FTP sessions in a capture: control dialogue, data connections matched to their commands",
       "lab-ftp analyze captures/ftp/passive-active.pcap --json");
-  cmd->add_option("CAPTURE", *path, "pcap or pcapng file")->required();
+  cmd->add_option("CAPTURE", *path, "pcap or pcapng file")->required()->check(netlib::app::input_file());
   cmd->add_option("--control-port", *port, "TCP port of the control connection (a 220 greeting is also recognised)")
       ->capture_default_str();
   netlib::app::add_json_flag(*cmd, *json);
   netlib::app::set_action(*cmd, [path, json, port] {
     if (*port == 0 || *port > 65535) throw netlib::app::usage_error("--control-port must be 1..65535");
-    capture_report r;
+    netlib::capture::ftp_capture_report r;
     try {
-      r = analyze_capture(*path, static_cast<std::uint16_t>(*port));
+      r = netlib::capture::find_ftp_sessions(*path, static_cast<std::uint16_t>(*port));
+      netlib::capture::require_some_packet(*path, r.stats);
     } catch (const netlib::capture::capture_error& e) {
       throw netlib::app::failure(e.what());
     }
+    if (const auto note = netlib::capture::damage_note(*path, r.stats))
+      std::cerr << netlib::app::program_name() << ": warning: " << *note << '\n';
     if (*json) netlib::app::print_json(to_json(*path, r));
     else print_text(r);
     return netlib::app::exit_ok;

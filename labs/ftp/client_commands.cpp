@@ -30,7 +30,7 @@ void add_common(CLI::App& cmd, common_options& o) {
   cmd.add_flag("--active", o.active, "Active mode: EPRT, falling back to PORT (default passive: EPSV, then PASV)");
   cmd.add_flag("--trace", o.trace, "Show the control dialogue on stderr as it happens");
   cmd.add_flag("--ascii", o.ascii, "TYPE A (line ends converted) instead of TYPE I");
-  cmd.add_option("--timeout", o.timeout_s, "Seconds any step may take")->capture_default_str();
+  netlib::app::add_duration(cmd, "--timeout", o.timeout_s, "Time any step may take (default 20s)", 0.001, 3600);
   netlib::app::add_json_flag(cmd, o.json);
 }
 
@@ -164,11 +164,11 @@ void add_client_commands(CLI::App& app) {
   auto it_timeout = std::make_shared<double>(20);
   auto target = std::make_shared<std::string>();
   auto* client = netlib::app::add_command(
-      app, "client", "Interactive client: open user ls cd pwd get put mkdir delete passive binary ascii quit",
-      "lab-ftp client 127.0.0.1:2121 --trace   (then: user anonymous x, ls, get big.bin, quit)");
+      app, "client", "Interactive client: open user ls cd pwd get put mkdir delete passive binary ascii quote feat quit",
+      "lab-ftp client 127.0.0.1:2121 --trace   (then: user anonymous x, ls, get big.bin, put ~/notes.txt, feat, quit)");
   client->add_option("HOST[:PORT]", *target, "Open this server at start");
   client->add_flag("--trace", *it_trace, "Show the control dialogue");
-  client->add_option("--timeout", *it_timeout, "Seconds any step may take")->capture_default_str();
+  netlib::app::add_duration(*client, "--timeout", *it_timeout, "Time any step may take (default 20s)", 0.001, 3600);
   netlib::app::set_action(*client, [it_trace, it_timeout, target] { return run_interactive(*it_trace, *it_timeout, *target); });
 }
 

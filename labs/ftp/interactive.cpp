@@ -1,8 +1,13 @@
 // `lab-ftp client`: a small interactive shell in the style of the classic ftp(1) program. Reads
 // commands from stdin (a prompt is shown when stdin is a terminal); an error in one command is
-// printed and the shell goes on; exit status 1 when any command failed.
+// printed and the shell goes on; exit status 1 when any command failed. Local file names start
+// with ~ or ~user the way lftp and tnftp take them (the home folder); `quote CMD` sends a raw
+// command line and shows the reply (a 4yz/5yz reply counts as a failed command), `feat` is
+// `quote FEAT` (RFC 2389).
+#include <pwd.h>
 #include <unistd.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -23,6 +28,37 @@ std::vector<std::string> words(const std::string& line) {
   std::vector<std::string> out;
   for (std::string w; in >> w;) out.push_back(w);
   return out;
+}
+
+// "~", "~/x", "~user/x" -> the home folder (HOME, else the password database) followed by the rest;
+// anything else, and ~user of an unknown user, unchanged.
+std::string expand_home(const std::string& path) {
+  if (path.empty() || path.front() != '~') return path;
+  const auto slash = path.find('/');
+  const std::string user = path.substr(1, slash == std::string::npos ? std::string::npos : slash - 1);
+  const std::string rest = slash == std::string::npos ? "" : path.substr(slash);
+  const char* home = nullptr;
+  if (user.empty()) {
+    home = std::getenv("HOME");
+    if (home == nullptr || *home == '\0') {
+      const passwd* pw = ::getpwuid(::getuid());
+      home = pw != nullptr ? pw->pw_dir : nullptr;
+    }
+  } else {
+    const passwd* pw = ::getpwnam(user.c_str());
+    home = pw != nullptr ? pw->pw_dir : nullptr;
+  }
+  return home == nullptr ? path : std::string(home) + rest;
+}
+
+// The text after the first word of a line ("quote SITE HELP" -> "SITE HELP"), spaces kept.
+std::string after_first_word(const std::string& line) {
+  const auto start = line.find_first_not_of(" \t");
+  const auto gap = line.find_first_of(" \t", start);
+  const auto rest = line.find_first_not_of(" \t", gap);
+  if (rest == std::string::npos) return "";
+  auto end = line.find_last_not_of(" \t\r");
+  return line.substr(rest, end - rest + 1);
 }
 
 struct shell {
@@ -56,7 +92,7 @@ struct shell {
 
   void get(const std::vector<std::string>& w) {
     if (w.size() < 2) throw failure("usage: get REMOTE [LOCAL]");
-    const std::string local = w.size() > 2 ? w[2] : std::filesystem::path(w[1]).filename().string();
+    const std::string local = w.size() > 2 ? expand_home(w[2]) : std::filesystem::path(w[1]).filename().string();
     std::ofstream out(local + ".part", std::ios::binary);
     if (!out) throw failure("cannot write " + local);
     transfer_stats s;
@@ -73,14 +109,29 @@ struct shell {
 
   void put(const std::vector<std::string>& w) {
     if (w.size() < 2) throw failure("usage: put LOCAL [REMOTE]");
-    std::ifstream in(w[1], std::ios::binary);
-    if (!in) throw failure("cannot read " + w[1]);
-    const auto s = client().store(w.size() > 2 ? w[2] : std::filesystem::path(w[1]).filename().string(), in);
+    const std::string local = expand_home(w[1]);
+    std::ifstream in(local, std::ios::binary);
+    if (!in) throw failure("cannot read " + local);
+    const auto s = client().store(w.size() > 2 ? w[2] : std::filesystem::path(local).filename().string(), in);
     std::cout << fmt::format("{} bytes sent in {:.3f} s ({})\n", s.bytes, s.seconds, s.data_command);
   }
 
-  // Returns false on quit.
-  bool execute(const std::vector<std::string>& w) {
+  // Sends one raw command line and shows the reply as the server wrote it.
+  void quote(const std::string& command_line) {
+    if (command_line.empty()) throw failure("usage: quote COMMAND [ARGUMENTS] (e.g. quote FEAT)");
+    const auto space = command_line.find_first_of(" \t");
+    const auto argument_at = command_line.find_first_not_of(" \t", space);
+    const std::string verb = command_line.substr(0, space);
+    const std::string argument = argument_at == std::string::npos ? "" : command_line.substr(argument_at);
+    const netlib::ftp::reply r = client().command(verb, argument);
+    std::string shown = netlib::ftp::serialize(r);
+    std::erase(shown, '\r');
+    std::cout << shown;
+    if (r.failure()) throw failure(fmt::format("{}: the server answered {}", verb, r.code));
+  }
+
+  // Returns false on quit. `line` is the whole line, for commands that take it raw (quote).
+  bool execute(const std::vector<std::string>& w, const std::string& line) {
     const std::string& v = w[0];
     const std::string arg = w.size() > 1 ? w[1] : "";
     if (v == "quit" || v == "bye" || v == "exit") {
@@ -100,6 +151,8 @@ struct shell {
     else if (v == "pwd") std::cout << client().pwd() << "\n";
     else if (v == "get") get(w);
     else if (v == "put") put(w);
+    else if (v == "quote") quote(after_first_word(line));
+    else if (v == "feat") quote("FEAT");
     else if (v == "mkdir") client().expect_ok("MKD", arg);
     else if (v == "delete" || v == "rm") client().expect_ok("DELE", arg);
     else if (v == "passive") {
@@ -112,7 +165,9 @@ struct shell {
       std::cout << "transfers in TYPE " << (ascii ? "A" : "I") << "\n";
     } else if (v == "help" || v == "?") {
       std::cout << "commands: open HOST [PORT], user NAME [PASS], ls [DIR], cd DIR, pwd, get REMOTE [LOCAL],\n"
-                   "          put LOCAL [REMOTE], mkdir DIR, delete FILE, passive [on|off], binary, ascii, quit\n";
+                   "          put LOCAL [REMOTE], mkdir DIR, delete FILE, passive [on|off], binary, ascii,\n"
+                   "          quote COMMAND [ARGS] (a raw command, its reply shown), feat, quit\n"
+                   "          (local names may start with ~ or ~user: the home folder)\n";
     } else {
       throw failure(fmt::format("unknown command '{}' (try help)", v));
     }
@@ -140,7 +195,7 @@ int run_interactive(bool trace, double timeout_s, const std::string& target) {
     const auto w = words(line);
     if (w.empty()) continue;
     try {
-      if (!sh.execute(w)) break;
+      if (!sh.execute(w, line)) break;
     } catch (const std::exception& e) {
       std::cerr << "lab-ftp: error: " << e.what() << "\n";
       any_failed = true;

@@ -26,6 +26,7 @@ struct serve_options {
   std::string users_file;
   bool anonymous = false;
   bool writable = false;
+  bool anonymous_full_write = false;
   std::string pasv_ports;
   double data_timeout_s = 30, login_delay_s = 1;
   std::size_t max_failed_logins = 3;
@@ -70,6 +71,9 @@ int run_serve(const serve_options& o) {
   netlib::io::ftp_server_settings settings;
   settings.session.users = load_users(o);
   settings.session.writable = o.writable;
+  if (o.anonymous_full_write && !(o.anonymous && o.writable))
+    throw netlib::app::usage_error("--anonymous-full-write needs --anonymous and --write");
+  settings.session.anonymous_full_write = o.anonymous_full_write;
   settings.session.idle_timeout = std::chrono::duration_cast<netlib::duration>(ms(o.server.idle_timeout_s));
   settings.session.login_delay = std::chrono::duration_cast<netlib::duration>(ms(o.login_delay_s));
   settings.session.max_failed_logins = o.max_failed_logins;
@@ -104,18 +108,25 @@ void add_serve_command(CLI::App& app) {
       app, "serve", "FTP server over a folder (RFC 959/2428/3659/2389, RFC 2577 checks, explicit FTPS)",
       "lab-ftp serve --root ./files --anonymous\n"
       "  lab-ftp serve --root ./files --users users.txt --write --listen 127.0.0.1:2121 --pasv-ports 50000-50100");
-  cmd->add_option("--root", o->root, "Folder served as / (nothing outside it is reachable)")->required();
+  cmd->add_option("--root", o->root, "Folder served as / (nothing outside it is reachable)")
+      ->required()
+      ->check(netlib::app::input_folder());
   netlib::server_cli::add_server_flags(*cmd, o->server,
                                       {.max_connections_flag = "--max-sessions",
                                        .max_connections = "Control connections at once (421 beyond)",
                                        .idle_timeout = "Seconds a control connection may stay idle",
                                        .tls_cert = "PEM certificate: offer AUTH TLS (explicit FTPS, RFC 4217)"});
-  cmd->add_option("--users", o->users_file, "File of name:password lines");
+  cmd->add_option("--users", o->users_file, "File of name:password lines")->check(netlib::app::input_file());
   cmd->add_flag("--anonymous", o->anonymous, "Admit 'anonymous' and 'ftp' with any password");
-  cmd->add_flag("--write", o->writable, "Allow STOR APPE MKD RMD DELE RNFR/RNTO (read-only otherwise)");
+  cmd->add_flag("--write", o->writable,
+                "Allow STOR APPE MKD RMD DELE RNFR/RNTO (read-only otherwise); anonymous users may only upload new files and make folders");
+  cmd->add_flag("--anonymous-full-write", o->anonymous_full_write,
+                "With --anonymous --write: anonymous users may also delete, rename, remove folders and overwrite (like named users)");
   cmd->add_option("--pasv-ports", o->pasv_ports, "Passive data ports A-B (default: any free port)");
-  cmd->add_option("--data-timeout", o->data_timeout_s, "Seconds a data connection may stall (and wait to be opened)")->capture_default_str();
-  cmd->add_option("--login-delay", o->login_delay_s, "Seconds before the n-th failed login's 530, times n")->capture_default_str();
+  netlib::app::add_duration(*cmd, "--data-timeout", o->data_timeout_s,
+                            "Time a data connection may stall (and wait to be opened; default 30s)", 0.001, 86400);
+  netlib::app::add_duration(*cmd, "--login-delay", o->login_delay_s,
+                            "Delay before the n-th failed login's 530, times n (default 1s)", 0, 60);
   cmd->add_option("--max-failed-logins", o->max_failed_logins, "Failed logins before 421 and close")->capture_default_str();
   netlib::server_cli::add_auth_flags(*cmd, o->auth, "USER/PASS");
   cmd->add_flag("--verbose", o->verbose, "Log replies and transfers on stderr");

@@ -2,7 +2,11 @@
 // feeds each TCP conversation to a netlib::http::transaction_analyzer; the transactions of all
 // conversations are listed in the order their requests were sent. --json gives
 // {"capture", "packets", "tcp_conversations", "http_connections", "transactions": [{"method",
-// "target", "status", "body_bytes", "connection", ...}], counters}.
+// "target", "status", "body_bytes", "connection", ...}], counters, "truncated", "missing_bytes"}.
+// A truncated capture or bytes missing from the streams are also one line on stderr each.
+// Memory: a conversation's analyzer (parsers and buffers) is made on its first byte and freed when
+// the conversation is released, so connections without payload cost only the reassembler's
+// compact form and closed connections cost nothing but their transactions.
 #include "analyze_command.hpp"
 
 #include <algorithm>
@@ -10,6 +14,7 @@
 
 #include <fmt/format.h>
 
+#include "netlib/app/json_stream.hpp"
 #include "netlib/app/program.hpp"
 #include "netlib/capture/tcp_replay.hpp"
 #include "netlib/http/transaction_analyzer.hpp"
@@ -27,25 +32,32 @@ struct report {
   http::analyzer_counters totals;
 };
 
-// One conversation's adapter: bytes to the analyzer; at the end, its transactions to the report.
+// One conversation's adapter: bytes to the analyzer (made on the first byte or gap); at the end,
+// its transactions to the report.
 struct http_consumer final : netlib::capture::stream_consumer {
-  http::transaction_analyzer analyzer;
+  std::unique_ptr<http::transaction_analyzer> analyzer;
+  std::uint64_t id;
   report& out;
-  http_consumer(std::uint64_t id, report& r) : analyzer(id), out(r) {}
+  http_consumer(std::uint64_t conversation, report& r) : id(conversation), out(r) {}
+  http::transaction_analyzer& get() {
+    if (!analyzer) analyzer = std::make_unique<http::transaction_analyzer>(id);
+    return *analyzer;
+  }
   void on_bytes(packet::tcp_direction d, netlib::byte_view b, netlib::time_point ts) override {
-    d == packet::tcp_direction::client_to_server ? analyzer.client_bytes(b, ts) : analyzer.server_bytes(b, ts);
+    d == packet::tcp_direction::client_to_server ? get().client_bytes(b, ts) : get().server_bytes(b, ts);
   }
   void on_gap(packet::tcp_direction d, std::uint64_t, netlib::time_point) override {
-    d == packet::tcp_direction::client_to_server ? analyzer.client_gap() : analyzer.server_gap();
+    d == packet::tcp_direction::client_to_server ? get().client_gap() : get().server_gap();
   }
   void on_end_of_stream(packet::tcp_direction d, netlib::time_point ts) override {
-    d == packet::tcp_direction::server_to_client ? analyzer.server_end_of_stream(ts) : analyzer.client_end_of_stream(ts);
+    if (!analyzer) return;  // no byte: nothing to end
+    d == packet::tcp_direction::server_to_client ? analyzer->server_end_of_stream(ts) : analyzer->client_end_of_stream(ts);
   }
   void on_close(const packet::tcp_conversation&) override {
-    if (!analyzer.is_http()) return;
+    if (!analyzer || !analyzer->is_http()) return;
     ++out.http_connections;
-    for (const auto& t : analyzer.transactions()) out.transactions.push_back(t);
-    const auto& k = analyzer.counters();
+    for (const auto& t : analyzer->transactions()) out.transactions.push_back(t);
+    const auto& k = analyzer->counters();
     out.totals.malformed_requests += k.malformed_requests;
     out.totals.malformed_responses += k.malformed_responses;
     out.totals.responses_without_request += k.responses_without_request;
@@ -67,29 +79,31 @@ report analyze(const std::string& path) {
 
 double since(netlib::time_point t, netlib::time_point base) { return netlib::to_seconds(t - base); }
 
-nlohmann::json to_json(const std::string& path, const report& r) {
-  nlohmann::json list = nlohmann::json::array();
-  for (const auto& t : r.transactions) {
-    nlohmann::json j{{"method", t.method}, {"target", t.target},
-                     {"status", t.status ? nlohmann::json(*t.status) : nlohmann::json(nullptr)},
-                     {"body_bytes", t.response_body_bytes}, {"connection", t.connection},
-                     {"request_header_bytes", t.request_header_bytes}, {"request_body_bytes", t.request_body_bytes},
-                     {"response_header_bytes", t.response_header_bytes}, {"interim", t.interim},
-                     {"transfer", t.transfer}, {"complete", t.response_complete},
-                     {"request_time_s", since(t.request_ts, r.stats.first_ts)},
-                     {"conditional", t.conditional}, {"not_modified", t.status == 304},
-                     {"cookies_sent", t.cookies_sent}, {"cookies_set", t.cookies_set}};
-    if (t.status) {
-      j["wait_s"] = since(t.response_ts, t.request_ts);
-      if (t.response_complete) j["total_s"] = since(t.response_end_ts, t.request_ts);
-    }
-    list.push_back(std::move(j));
+nlohmann::json transaction_json(const http::http_transaction& t, netlib::time_point first_ts) {
+  nlohmann::json j{{"method", t.method}, {"target", t.target},
+                   {"status", t.status ? nlohmann::json(*t.status) : nlohmann::json(nullptr)},
+                   {"body_bytes", t.response_body_bytes}, {"connection", t.connection},
+                   {"request_header_bytes", t.request_header_bytes}, {"request_body_bytes", t.request_body_bytes},
+                   {"response_header_bytes", t.response_header_bytes}, {"interim", t.interim},
+                   {"transfer", t.transfer}, {"complete", t.response_complete},
+                   {"request_time_s", since(t.request_ts, first_ts)},
+                   {"conditional", t.conditional}, {"not_modified", t.status == 304},
+                   {"cookies_sent", t.cookies_sent}, {"cookies_set", t.cookies_set}};
+  if (t.status) {
+    j["wait_s"] = since(t.response_ts, t.request_ts);
+    if (t.response_complete) j["total_s"] = since(t.response_end_ts, t.request_ts);
   }
+  return j;
+}
+
+// The document without its transactions (written one at a time by print_json_with_array).
+nlohmann::json to_json(const std::string& path, const report& r) {
   return {{"capture", path}, {"packets", r.stats.packets}, {"tcp_conversations", r.stats.conversations},
-          {"http_connections", r.http_connections}, {"transactions", list},
+          {"http_connections", r.http_connections}, {"transactions", nlohmann::json::array()},
           {"malformed_requests", r.totals.malformed_requests}, {"malformed_responses", r.totals.malformed_responses},
           {"responses_without_request", r.totals.responses_without_request}, {"gaps", r.totals.gaps},
-          {"decode_errors", r.stats.decode_errors}};
+          {"decode_errors", r.stats.decode_errors}, {"truncated", r.stats.truncated_records > 0},
+          {"missing_bytes", r.stats.missing_bytes}};
 }
 
 void print_text(const report& r) {
@@ -120,17 +134,25 @@ void add_analyze_command(CLI::App& app) {
   auto json = std::make_shared<bool>(false);
   auto* cmd = netlib::app::add_command(app, "analyze", "Every HTTP transaction in a pcap/pcapng capture",
                                        "lab-http analyze captures/net/loopback-http.pcapng --json");
-  cmd->add_option("CAPTURE", *path, "pcap or pcapng file")->required();
+  cmd->add_option("CAPTURE", *path, "pcap or pcapng file")->required()->check(netlib::app::input_file());
   netlib::app::add_json_flag(*cmd, *json);
   netlib::app::set_action(*cmd, [path, json] {
     report r;
     try {
       r = analyze(*path);
+      netlib::capture::require_some_packet(*path, r.stats);
     } catch (const std::exception& e) {
       throw netlib::app::failure(e.what());
     }
-    if (*json) netlib::app::print_json(to_json(*path, r));
-    else print_text(r);
+    if (const auto note = netlib::capture::damage_note(*path, r.stats))
+      std::cerr << netlib::app::program_name() << ": warning: " << *note << '\n';
+    if (*json) {
+      netlib::app::print_json_with_array(to_json(*path, r), "transactions", r.transactions.size(), [&](std::size_t i) {
+        return transaction_json(r.transactions[i], r.stats.first_ts);
+      });
+    } else {
+      print_text(r);
+    }
     return netlib::app::exit_ok;
   });
 }

@@ -25,9 +25,9 @@ double fetch_session::elapsed() const {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0_).count();
 }
 
-std::optional<double> fetch_session::rtt() const {
+std::optional<connect_timing> fetch_session::first_connect() const {
   std::lock_guard lock(mutex_);
-  return rtt_;
+  return first_connect_;
 }
 int fetch_session::connections() const {
   std::lock_guard lock(mutex_);
@@ -36,10 +36,10 @@ int fetch_session::connections() const {
 
 std::unique_ptr<origin_connection> fetch_session::connect(const http::url& u, int& index) {
   auto c = std::make_unique<origin_connection>(u, settings_.timeout, settings_.verify_tls, settings_.ca_file);
-  const double t = c->connect();
+  const connect_timing t = c->connect();
   std::lock_guard lock(mutex_);
   index = ++connections_;
-  if (!rtt_) rtt_ = t;
+  if (!first_connect_) first_connect_ = t;
   return c;
 }
 

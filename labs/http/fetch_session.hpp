@@ -38,12 +38,13 @@ class fetch_session {
  public:
   fetch_session(fetch_settings settings, netlib::http::cookie_jar* jar, client_cache* cache);
   [[nodiscard]] double elapsed() const;
-  // A new connection to the URL's origin; records the first connect time as the measured RTT.
+  // A new connection to the URL's origin; records the first connection's timing as the measured RTT.
   std::unique_ptr<origin_connection> connect(const netlib::http::url& u, int& index);
   netlib::http::request_head make_request(const netlib::http::url& u, bool close);
   // Cookies and cache for a received response; fills the record.
   void absorb(const netlib::http::url& u, received_response& r, object_result& out);
-  [[nodiscard]] std::optional<double> rtt() const;
+  // The first connection's handshake timing (nullopt before any connection).
+  [[nodiscard]] std::optional<connect_timing> first_connect() const;
   [[nodiscard]] int connections() const;
 
  private:
@@ -52,7 +53,7 @@ class fetch_session {
   client_cache* cache_;
   std::chrono::steady_clock::time_point t0_ = std::chrono::steady_clock::now();
   mutable std::mutex mutex_;
-  std::optional<double> rtt_;
+  std::optional<connect_timing> first_connect_;
   int connections_ = 0;
 };
 

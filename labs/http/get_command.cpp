@@ -1,9 +1,15 @@
 // `lab-http get URL`: fetch the base page (and with --objects the objects it references on the
-// same server) in one of the textbook's modes, print per-object timing, the measured RTT (the TCP
-// handshake of the first connection) and the response time the model of textbook §2.2.2 predicts
-// for that RTT (netlib::calc::http_response_time, the delay lab's calculator).
+// same server) in one of the textbook's modes, print per-object timing, the measured RTT and the
+// response time the model of textbook §2.2.2 predicts for that RTT
+// (netlib::calc::http_response_time, the delay lab's calculator). The RTT is the first
+// connection's handshake as the kernel measured it (TCP_INFO right after connect: SYN to
+// SYN-ACK), not the time of the connect() call, which on the loopback is about 20 times longer
+// (name resolution, socket set-up, waking this thread); the report says which one it shows (the
+// connect() call only when the kernel gave no sample). With `-o -` the body is the only thing on
+// stdout and the report goes to stderr.
 #include "get_command.hpp"
 
+#include <cstdio>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -67,32 +73,46 @@ nlohmann::json object_json(const object_result& r) {
   return j;
 }
 
-void print_report(const get_options& o, const std::vector<object_result>& all, double total, double rtt,
+// The RTT the model is given: the kernel's handshake sample, else the connect() call.
+double rtt_of(const connect_timing& t) { return t.handshake_rtt_s.value_or(t.connect_call_s); }
+
+void print_report(const get_options& o, const std::vector<object_result>& all, double total, const connect_timing& rtt,
                   const calc::http_timing_result& model, int connections) {
   if (o.json) {
     nlohmann::json objs = nlohmann::json::array();
     for (const auto& r : all) objs.push_back(object_json(r));
     netlib::app::print_json({{"url", o.url}, {"mode", std::string(calc::mode_name(mode_of(o)))},
                              {"objects", objs}, {"referenced_objects", all.size() - 1}, {"connections", connections},
-                             {"rtt_s", rtt}, {"total_s", total},
+                             {"rtt_s", rtt_of(rtt)}, {"rtt_source", rtt.handshake_rtt_s ? "tcp_handshake" : "connect_call"},
+                             {"connect_call_s", rtt.connect_call_s}, {"total_s", total},
                              {"model", {{"total_s", model.total_s}, {"rtts", model.rtts}, {"explanation", model.explanation}}}});
     return;
   }
+  // With the body on stdout (-o -), the report goes to stderr.
+  std::FILE* out = o.output == "-" ? stderr : stdout;
   for (const auto& r : all) {
     if (!r.error.empty()) {
-      fmt::print("{:<50} error: {}\n", r.url, r.error);
+      fmt::print(out, "{:<50} error: {}\n", r.url, r.error);
       continue;
     }
-    fmt::print("{:<50} {} {:>9} conn {} {:>10} -> {:>10}{}\n", r.url, r.status, netlib::units::format_bytes(double(r.body_bytes)),
-               r.connection, netlib::units::format_seconds(r.start_s), netlib::units::format_seconds(r.end_s),
-               r.cache.empty() ? "" : " (" + r.cache + ")");
+    fmt::print(out, "{:<50} {} {:>9} conn {} {:>10} -> {:>10}{}\n", r.url, r.status,
+               netlib::units::format_bytes(double(r.body_bytes)), r.connection, netlib::units::format_seconds(r.start_s),
+               netlib::units::format_seconds(r.end_s), r.cache.empty() ? "" : " (" + r.cache + ")");
   }
-  fmt::print("mode {}, {} referenced objects, {} TCP connection(s)\n", calc::mode_name(mode_of(o)), all.size() - 1, connections);
-  fmt::print("measured RTT (TCP handshake) {}\n", netlib::units::format_seconds(rtt));
-  fmt::print("total measured {}, model (textbook §2.2.2) {} = {} RTT\n", netlib::units::format_seconds(total),
+  fmt::print(out, "mode {}, {} referenced objects, {} TCP connection(s)\n", calc::mode_name(mode_of(o)), all.size() - 1,
+             connections);
+  if (rtt.handshake_rtt_s)
+    fmt::print(out, "measured RTT {} (the first TCP handshake, SYN to SYN-ACK, as the kernel timed it: TCP_INFO); "
+                    "the whole connect() call took {}\n",
+               netlib::units::format_seconds(*rtt.handshake_rtt_s), netlib::units::format_seconds(rtt.connect_call_s));
+  else
+    fmt::print(out, "measured RTT {} (the whole connect() call: the kernel gave no handshake sample)\n",
+               netlib::units::format_seconds(rtt.connect_call_s));
+  fmt::print(out, "total measured {}, model (textbook §2.2.2) {} = {} RTT\n", netlib::units::format_seconds(total),
              netlib::units::format_seconds(model.total_s), model.rtts);
   std::istringstream lines(model.explanation);
-  for (std::string line; std::getline(lines, line);) fmt::print("  {}\n", line);
+  for (std::string line; std::getline(lines, line);) fmt::print(out, "  {}\n", line);
+  std::fflush(out);
 }
 
 int run_get(const get_options& o) {
@@ -100,6 +120,8 @@ int run_get(const get_options& o) {
   if (!base) throw netlib::app::usage_error("URL " + o.url + ": expected http://HOST[:PORT]/PATH or https://...");
   if ((o.non_persistent ? 1 : 0) + (o.parallel > 0 ? 1 : 0) + (o.pipelined ? 1 : 0) > 1)
     throw netlib::app::usage_error("choose one of --non-persistent, --parallel N, --pipelined");
+  if (o.json && o.output == "-")
+    throw netlib::app::usage_error("-o - and --json both write to stdout: write the body to a file (-o FILE)");
   http::cookie_jar jar;
   if (!o.cookie_jar.empty()) {
     std::ifstream in(o.cookie_jar);
@@ -132,11 +154,12 @@ int run_get(const get_options& o) {
   if (conn) conn->close();
   results.insert(results.end(), std::make_move_iterator(rest.begin()), std::make_move_iterator(rest.end()));
   calc::http_timing_input in;
-  in.rtt_s = session.rtt().value_or(0);
+  const connect_timing rtt = session.first_connect().value_or(connect_timing{});
+  in.rtt_s = rtt_of(rtt);
   in.objects = static_cast<long long>(objects.size());
   in.mode = mode;
   in.parallel = o.parallel > 0 ? o.parallel : 1;
-  print_report(o, results, total, in.rtt_s, calc::http_response_time(in), session.connections());
+  print_report(o, results, total, rtt, calc::http_response_time(in), session.connections());
   if (!o.cookie_jar.empty()) {
     std::ofstream out(o.cookie_jar);
     if (!(out << jar.save())) throw netlib::app::failure("cannot write the cookie jar " + o.cookie_jar);
@@ -163,8 +186,9 @@ void add_get_command(CLI::App& app) {
   cmd->add_flag("--pipelined", o->pipelined, "One persistent connection, all object requests sent back to back");
   cmd->add_option("--cookie-jar", o->cookie_jar, "Read and update cookies in this file (Netscape format)");
   cmd->add_option("--cache", o->cache_dir, "Keep a local cache in this folder and revalidate with it");
-  cmd->add_option("-o,--output", o->output, "Write the base page's body to FILE ('-' for stdout)");
-  cmd->add_option("--timeout", o->timeout_s, "Seconds allowed for each connect, read and write")->capture_default_str();
+  cmd->add_option("-o,--output", o->output, "Write the base page's body to FILE ('-': stdout, and the report to stderr)");
+  netlib::app::add_duration(*cmd, "--timeout", o->timeout_s, "Time allowed for each connect, read and write (default 10s)",
+                            0.001, 3600);
   cmd->add_option("--cacert", o->ca_file, "Trust this PEM certificate for https (e.g. a self-signed one)");
   cmd->add_flag("-k,--insecure", o->insecure, "Do not verify the https server's certificate");
   netlib::app::add_json_flag(*cmd, o->json);

@@ -19,17 +19,19 @@ origin_connection::origin_connection(const http::url& origin, std::chrono::milli
                                      const std::string& ca_file)
     : origin_(origin), verify_tls_(verify_tls), ca_file_(ca_file), client_(timeout) {}
 
-double origin_connection::connect() {
+connect_timing origin_connection::connect() {
   const auto t0 = std::chrono::steady_clock::now();
   try {
     client_.connect(origin_.host, origin_.port);
   } catch (const netlib::io::io_error& e) {
     throw netlib::app::failure(e.what());
   }
-  const double rtt = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  connect_timing timing;
+  timing.connect_call_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  if (const auto rtt = client_.kernel_rtt()) timing.handshake_rtt_s = std::chrono::duration<double>(*rtt).count();
   if (origin_.secure()) client_.start_tls(netlib::io::make_client_tls(verify_tls_, ca_file_), origin_.host);
   open_ = true;
-  return rtt;
+  return timing;
 }
 
 void origin_connection::send(const http::request_head& request) {

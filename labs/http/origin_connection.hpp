@@ -4,6 +4,7 @@
 // to back (pipelining); responses are received in order.
 #include <chrono>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -21,13 +22,20 @@ struct received_response {
   bool connection_closes = false;   // the server closes after it (or it was close-delimited)
 };
 
+// The round-trip time of a TCP handshake, as the kernel measured it (TCP_INFO right after the
+// connect: SYN to SYN-ACK), and how long the whole connect() call took (name resolution, socket
+// set-up, the handshake and the wake-up of this thread: on the loopback 20 times the handshake).
+struct connect_timing {
+  std::optional<double> handshake_rtt_s;  // nullopt when the kernel gave no sample
+  double connect_call_s = 0;
+};
+
 class origin_connection {
  public:
   origin_connection(const netlib::http::url& origin, std::chrono::milliseconds timeout, bool verify_tls,
                     const std::string& ca_file);
-  // Connects (and does the TLS handshake for https); returns the TCP connect time in seconds,
-  // which is one round-trip time (SYN, SYN-ACK).
-  double connect();
+  // Connects (and does the TLS handshake for https); returns how long the handshake took.
+  connect_timing connect();
   void send(const netlib::http::request_head& request);
   // Pipelining: every request in one write, so the server finds them all in its first read.
   void send_all(const std::vector<netlib::http::request_head>& requests);

@@ -1,4 +1,5 @@
-// `lab-http proxy [--listen H:P] [--cache-size 64MB] [--max-object-size 8MB]`.
+// `lab-http proxy [--listen H:P] [--cache-size 64MB] [--max-object-size 8MB] [--origin-timeout 10]
+// [--head-timeout 10] [--allow-ports 80,1025-65535]`: netlib::http::proxy_session driven by netlib::io's proxy driver.
 #include "proxy_command.hpp"
 
 #include <iostream>
@@ -7,9 +8,9 @@
 
 #include "netlib/app/program.hpp"
 #include "netlib/core/units.hpp"
+#include "netlib/io/proxy_driver.hpp"
 #include "netlib/io/tcp_server.hpp"
 #include "netlib/server_cli/server_flags.hpp"
-#include "proxy_driver.hpp"
 
 namespace lab_http {
 namespace {
@@ -17,7 +18,8 @@ namespace {
 struct proxy_options {
   netlib::server_cli::server_flags server{.max_connections = 1024, .idle_timeout_s = 30};
   std::string cache_size = "64MB", max_object = "8MB";
-  double origin_timeout_s = 10;
+  double origin_timeout_s = 10, head_timeout_s = 10;
+  std::string allow_ports = "80,1025-65535";
   unsigned fetch_threads = 16;
 };
 
@@ -33,16 +35,27 @@ std::size_t bytes_option(const std::string& text, const char* flag) {
 
 int run_proxy(const proxy_options& o) {
   if (o.fetch_threads == 0 || o.fetch_threads > 256) throw netlib::app::usage_error("--fetch-threads must be 1..256");
-  proxy_context ctx(bytes_option(o.cache_size, "--cache-size"), bytes_option(o.max_object, "--max-object-size"), o.fetch_threads);
-  ctx.session.server_name = "netlab-proxy";
-  ctx.origin_timeout = std::chrono::milliseconds(static_cast<long long>(o.origin_timeout_s * 1000));
+  if (!(o.origin_timeout_s > 0 && o.origin_timeout_s <= 86400))
+    throw netlib::app::usage_error("--origin-timeout must be more than 0 and at most 86400 seconds");
+  if (!(o.head_timeout_s > 0 && o.head_timeout_s <= 86400))
+    throw netlib::app::usage_error("--head-timeout must be more than 0 and at most 86400 seconds");
+  netlib::http::proxy_options core;
+  core.head_timeout = std::chrono::milliseconds(static_cast<long long>(o.head_timeout_s * 1000));
+  core.name = "netlab-proxy";
+  core.origin_timeout = std::chrono::milliseconds(static_cast<long long>(o.origin_timeout_s * 1000));
+  const auto ports = netlib::http::parse_port_ranges(o.allow_ports);
+  if (!ports)
+    throw netlib::app::usage_error(
+        fmt::format("--allow-ports {}: expected ports and ranges such as 80,1025-65535 (1..65535)", o.allow_ports));
+  core.allowed_ports = *ports;
+  netlib::io::proxy_context ctx(bytes_option(o.cache_size, "--cache-size"), bytes_option(o.max_object, "--max-object-size"),
+                                std::move(core));
   auto so = netlib::server_cli::make_server_options(o.server);
-  netlib::io::tcp_server server(so, [&ctx](netlib::io::connection& c) { return handle_proxy_connection(c, ctx); });
+  netlib::io::tcp_server server(so, [&ctx](netlib::io::connection& c) { return netlib::io::run_proxy_connection(c, ctx); });
   server.run();
-  ctx.pool.join();
-  std::cerr << fmt::format("lab-http proxy: {} hits, {} misses, {} revalidated, {} origin errors\n",
-                           ctx.counters.hits.load(), ctx.counters.misses.load(), ctx.counters.revalidated.load(),
-                           ctx.counters.errors.load());
+  const auto& n = ctx.shared.counters;
+  std::cerr << fmt::format("lab-http proxy: {} hits, {} misses, {} revalidated, {} origin errors\n", n.hits, n.misses,
+                           n.revalidated, n.errors);
   return netlib::app::exit_ok;
 }
 
@@ -60,9 +73,19 @@ void add_proxy_command(CLI::App& app) {
                                        .idle_timeout = "Seconds a client connection may stay idle",
                                        .tls = false});
   cmd->add_option("--cache-size", o->cache_size, "Total size of cached responses")->capture_default_str();
-  cmd->add_option("--max-object-size", o->max_object, "Largest response that is cached")->capture_default_str();
-  cmd->add_option("--origin-timeout", o->origin_timeout_s, "Seconds for each origin connect/read (504 after)")->capture_default_str();
-  cmd->add_option("--fetch-threads", o->fetch_threads, "Origin fetches running at once")->capture_default_str();
+  cmd->add_option("--max-object-size", o->max_object, "Largest response that is cached (larger ones stream through)")
+      ->capture_default_str();
+  netlib::app::add_duration(*cmd, "--origin-timeout", o->origin_timeout_s,
+                            "Time for an origin exchange up to the response head: connect, send, wait, head (504 "
+                            "after); then the longest the origin may stay silent while the body streams (default 10s)",
+                            0.001, 86400);
+  netlib::app::add_duration(*cmd, "--head-timeout", o->head_timeout_s,
+                            "Time a client's whole request head may take (slowloris; default 10s)", 0.001, 86400);
+  cmd->add_option("--allow-ports", o->allow_ports, "Origin ports the proxy connects to (others: 403)")
+      ->capture_default_str();
+  cmd->add_option("--fetch-threads", o->fetch_threads,
+                  "Ignored: origin fetches are asynchronous, with no pool to size (accepted so old command lines work)")
+      ->capture_default_str();
   netlib::app::set_action(*cmd, [o] { return run_proxy(*o); });
 }
 

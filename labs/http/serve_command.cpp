@@ -1,4 +1,5 @@
-// `lab-http serve --root DIR`: options -> serve_context -> netlib::io::tcp_server.
+// `lab-http serve --root DIR`: options -> netlib::io::http_serve_context -> netlib::io::tcp_server,
+// each connection driven by netlib::io::http_handle_connection.
 #include "serve_command.hpp"
 
 #include <csignal>
@@ -12,10 +13,10 @@
 #include "netlib/core/units.hpp"
 #include "netlib/http/server_session.hpp"
 #include "netlib/http/target_path.hpp"
+#include "netlib/io/http_serve_driver.hpp"
 #include "netlib/io/live_clock.hpp"
 #include "netlib/io/tcp_server.hpp"
 #include "netlib/server_cli/server_flags.hpp"
-#include "serve_driver.hpp"
 
 namespace lab_http {
 namespace {
@@ -46,26 +47,33 @@ std::string random_id() {
   return fmt::format("{:08x}{:08x}{:08x}{:08x}", rd(), rd(), rd(), rd());
 }
 
-std::optional<netlib::http::basic_auth_rule> auth_rule(const serve_options& o) {
+// The rule protects the folder by its name and, when that name is a symbolic link, where it
+// really is; every file served is checked on its resolved path too (static_site).
+std::optional<netlib::http::basic_auth_rule> auth_rule(const serve_options& o, const netlib::io::http_disk_files& files) {
   if (o.auth_dir.empty() && o.auth_users.empty()) return std::nullopt;
   if (o.auth_dir.empty() || o.auth_users.empty())
     throw netlib::app::usage_error("--auth-dir and --auth-users go together");
   const auto decoded = netlib::http::decode_target("/" + o.auth_dir);
   if (!decoded.value || decoded.value->path.empty()) throw netlib::app::usage_error("--auth-dir " + o.auth_dir + ": not a folder path");
   netlib::http::basic_auth_rule rule{decoded.value->path, "netlab", netlib::http::parse_users(read_file(o.auth_users, "--auth-users"))};
+  if (auto real = files.real_folder(rule.prefix); real && *real != rule.prefix) rule.real_prefix = *real;
   if (rule.users.empty()) throw netlib::app::usage_error("--auth-users " + o.auth_users + ": no user:password lines");
   return rule;
 }
 
-std::unique_ptr<serve_context> make_context(const serve_options& o) {
-  auto ctx = std::make_unique<serve_context>();
+std::unique_ptr<netlib::io::http_serve_context> make_context(const serve_options& o) {
+  auto ctx = std::make_unique<netlib::io::http_serve_context>();
   ctx->session.limits.max_body = o.max_body;
   if (o.file_cache_bytes < 0 || o.file_cache_settle_s < 0)
     throw netlib::app::usage_error("--file-cache and --file-cache-settle must not be negative");
-  ctx->files = std::make_unique<disk_files>(o.root, static_cast<std::size_t>(o.file_cache_bytes),
-                                            static_cast<std::int64_t>(o.file_cache_settle_s * 1e9));
+  try {
+    ctx->files = std::make_unique<netlib::io::http_disk_files>(o.root, static_cast<std::size_t>(o.file_cache_bytes),
+                                                               static_cast<std::int64_t>(o.file_cache_settle_s * 1e9));
+  } catch (const netlib::io::io_error& e) {
+    throw netlib::app::usage_error(std::string("--root: ") + e.what());
+  }
   netlib::http::site_options site;
-  site.auth = auth_rule(o);
+  site.auth = auth_rule(o, *ctx->files);
   if (site.auth) {
     ctx->guard = netlib::server_cli::make_credentials_guard(o.auth);
     site.guard = ctx->guard.get();
@@ -75,7 +83,7 @@ std::unique_ptr<serve_context> make_context(const serve_options& o) {
     ctx->sessions = std::make_unique<netlib::http::session_store>(
         std::chrono::duration_cast<netlib::duration>(std::chrono::duration<double>(o.session_ttl_s)), 100000, random_id);
   ctx->site = std::make_unique<netlib::http::static_site>(site, *ctx->files, ctx->sessions.get());
-  ctx->log = std::make_unique<access_log>(o.access_log);
+  ctx->log = std::make_unique<netlib::io::http_access_log>(o.access_log);
   ctx->head_timeout = std::chrono::milliseconds(static_cast<long long>(o.head_timeout_s * 1000));
   return ctx;
 }
@@ -88,10 +96,11 @@ int run_serve(const serve_options& o) {
   so.implicit_tls = so.tls != nullptr;
   so.defer_accept = true;  // HTTP and TLS clients speak first
   auto ctx = make_context(o);
+  so.initial_deadline = ctx->head_timeout;  // the first request head's deadline, armed with the connection
   so.busy_reply = netlib::http::make_text_response(503, "503 Service Unavailable: too many connections\n", true,
                                                    netlib::io::read_clock(), "netlab-http");
   auto* raw = ctx.get();
-  netlib::io::tcp_server server(so, [raw](netlib::io::connection& c) { return handle_connection(c, *raw); });
+  netlib::io::tcp_server server(so, [raw](netlib::io::connection& c) { return netlib::io::http_handle_connection(c, *raw); });
   server.run();
   return netlib::app::exit_ok;
 }
@@ -105,25 +114,31 @@ void add_serve_command(CLI::App& app) {
       "lab-http serve --root ./site --listen 127.0.0.1:8080 --access-log access.log\n"
       "  lab-http serve --root ./site --cookies --auth-dir private --auth-users users.txt\n"
       "  lab-http serve --root ./site --tls-cert cert.pem --tls-key key.pem");
-  cmd->add_option("--root", o->root, "Document root (files are served from here, never from outside)")->required();
+  cmd->add_option("--root", o->root, "Document root (files are served from here, never from outside)")
+      ->required()
+      ->check(netlib::app::input_folder());
   netlib::server_cli::add_server_flags(*cmd, o->server,
                                       {.max_connections = "Connections served at once (503 beyond)",
                                        .idle_timeout = "Seconds a keep-alive connection may stay idle",
                                        .tls_cert = "PEM certificate chain: serve HTTPS"});
   cmd->add_flag("--cookies", o->cookies, "Cookie lab: session cookie and a visit counter at /visits");
   cmd->add_option("--auth-dir", o->auth_dir, "Folder under the root that needs Basic authentication (e.g. private)");
-  cmd->add_option("--auth-users", o->auth_users, "File of user:password lines for --auth-dir");
+  cmd->add_option("--auth-users", o->auth_users, "File of user:password lines for --auth-dir")
+      ->check(netlib::app::input_file());
   netlib::server_cli::add_auth_flags(*cmd, o->auth, "--auth-dir");
   cmd->add_option("--access-log", o->access_log, "Append a Common Log Format line per request to this file");
-  cmd->add_option("--head-timeout", o->head_timeout_s, "Seconds the whole request head may take (slowloris)")->capture_default_str();
-  cmd->add_option("--session-ttl", o->session_ttl_s, "Seconds a cookie session lives without visits")->capture_default_str();
-  cmd->add_option("--max-body", o->max_body, "Largest request body in bytes (413 beyond)")->capture_default_str();
+  netlib::app::add_duration(*cmd, "--head-timeout", o->head_timeout_s,
+                            "Time the whole request head may take (slowloris; default 10s)", 0.001, 3600);
+  netlib::app::add_duration(*cmd, "--session-ttl", o->session_ttl_s,
+                            "Time a cookie session lives without visits (default 30min)", 0.001, 1e7);
+  netlib::app::add_byte_count(*cmd, "--max-body", o->max_body, "Largest request body (413 beyond; default 1MiB)");
   netlib::app::add_quantity(*cmd, "--file-cache", o->file_cache_bytes, netlib::units::parse_bytes,
                             "Memory for files up to 32 KiB, revalidated by one stat per request (e.g. 16MiB; 0B: none)")
       ->default_str("16MiB");
-  cmd->add_option("--file-cache-settle", o->file_cache_settle_s,
-                  "Seconds since a file's last change before it is cached (coarse file-system clocks)")
-      ->capture_default_str();
+  netlib::app::add_duration(*cmd, "--file-cache-settle", o->file_cache_settle_s,
+                            "Time since a file's last change before it is cached (coarse file-system clocks; "
+                            "default " + netlib::units::format_seconds(o->file_cache_settle_s) + ")",
+                            0, 3600);
   netlib::app::set_action(*cmd, [o] { return run_serve(*o); });
 }
 

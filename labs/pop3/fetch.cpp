@@ -62,7 +62,7 @@ int fetch(const fetch_options& o) {
   });
   if (o.json)
     netlib::app::print_json({{"messages", saved}, {"deleted", r.deleted}, {"total_bytes", bytes}, {"error", r.error}});
-  else
+  else if (r.error.empty() || r.retrieved > 0)  // a failed login saved nothing: only the error is said
     std::cout << fmt::format("saved {} message(s), {} bytes, to {}{}\n", r.retrieved, bytes, o.out,
                              o.remove ? fmt::format(" ({} deleted on the server)", r.deleted) : "");
   if (!r.error.empty()) throw netlib::app::failure(r.error);
@@ -86,7 +86,7 @@ void add_fetch(CLI::App& app) {
   cmd->add_flag("--insecure", o->insecure, "With --stls: do not verify the server certificate");
   cmd->add_option("--ca-file", o->ca_file, "With --stls: verify the server against this PEM CA file");
   cmd->add_flag("--trace", o->trace, "Show the POP3 dialogue on stderr (C: client, S: server)");
-  cmd->add_option("--timeout", o->timeout_s, "Seconds to wait for each response")->capture_default_str();
+  netlib::app::add_duration(*cmd, "--timeout", o->timeout_s, "Time to wait for each response (default 30s)", 0.001, 3600);
   netlib::app::add_json_flag(*cmd, o->json);
 }
 

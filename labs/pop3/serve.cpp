@@ -2,7 +2,7 @@
 #include <memory>
 
 #include "commands.hpp"
-#include "mail_files.hpp"
+#include "common/mail_files.hpp"
 #include "netlib/app/program.hpp"
 #include "netlib/io/maildir_store.hpp"
 #include "netlib/io/pop3_driver.hpp"
@@ -44,7 +44,7 @@ void add_serve(CLI::App& app) {
                                        "lab-pop3 serve --maildir mail --users users.txt --listen 127.0.0.1:1110",
                                        [o] { return serve(*o); });
   cmd->add_option("--maildir", o->maildir, "Mail folder: user NAME's Maildir is DIR/NAME")->required();
-  cmd->add_option("--users", o->users, "Users file, one name:password per line")->required();
+  cmd->add_option("--users", o->users, "Users file, one name:password per line")->required()->check(netlib::app::input_file());
   cmd->add_option("--hostname", o->hostname, "Server name in the greeting")->capture_default_str();
   netlib::server_cli::add_server_flags(*cmd, o->server,
                                       {.max_connections = "Connection cap",

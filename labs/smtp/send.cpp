@@ -11,7 +11,7 @@
 #include <fmt/format.h>
 
 #include "commands.hpp"
-#include "mail_files.hpp"
+#include "common/mail_files.hpp"
 #include "netlib/app/program.hpp"
 #include "netlib/io/smtp_driver.hpp"
 #include "netlib/io/tls.hpp"
@@ -118,7 +118,7 @@ void add_send(CLI::App& app) {
   cmd->add_flag("--insecure", o->insecure, "With --starttls: do not verify the server certificate");
   cmd->add_option("--ca-file", o->ca_file, "With --starttls: verify the server against this PEM CA file");
   cmd->add_option("--ehlo", o->ehlo, "Name to give in EHLO")->capture_default_str();
-  cmd->add_option("--timeout", o->timeout_s, "Seconds to wait for each reply")->capture_default_str();
+  netlib::app::add_duration(*cmd, "--timeout", o->timeout_s, "Time to wait for each reply (default 30s)", 0.001, 3600);
   netlib::app::add_json_flag(*cmd, o->json);
 }
 

@@ -165,7 +165,7 @@ capture_recipe edge_cases() {
   rec.send(h1.port, l2::build_ethernet(l2::mac_address{{0x01, 0x00, 0x5e, 0, 0, 0xfb}}, h1.mac, 0x0800,
                                        bytes_of({0x45, 0, 0, 20})));  // IPv4 multicast: flooded
   rec.send(2, l2::build_ethernet(h1.mac, l2::mac_address{{0x03, 0, 0, 0, 0, 0x01}}, 0x88b5,
-                                 bytes_of({1, 2, 3})));  // group source address: forwarded, not learned
+                                 bytes_of({1, 2, 3})));  // group source address: dropped (as by Linux), not learned
   rec.send(h1.port, l2::build_ethernet(bridge, h1.mac, 0x88b5, bytes_of({1})));  // to the BPDU's sender
   return r;
 }

@@ -19,21 +19,30 @@ frame_source::frame_source(const std::vector<std::string>& interface_files, cons
   }
 }
 
+netlib::l2::port_id frame_source::port_of(const source& s, const netlib::capture::packet_record& rec) {
+  return s.port ? *s.port : static_cast<netlib::l2::port_id>(std::min<std::uint32_t>(rec.interface_id, 0xffff));
+}
+
 void frame_source::advance(source& s) {
   auto rec = s.reader.next();
   if (!rec) {
     s.head.reset();
     return;
   }
-  input_frame f;
-  f.ts = rec->ts;
-  f.port = s.port ? *s.port : static_cast<netlib::l2::port_id>(std::min<std::uint32_t>(rec->interface_id, 0xffff));
-  f.link = rec->link;
-  f.data = rec->data;
-  s.head = std::move(f);
+  s.head = input_frame{rec->ts, port_of(s, *rec), rec->link, rec->data};
 }
 
 std::optional<input_frame> frame_source::next() {
+  if (sources_.size() == 1) {  // one file: its frames as they come, nothing to merge or keep aside
+    source& s = sources_.front();
+    if (returned_ == nullptr) {  // the first frame, read by the constructor
+      returned_ = &s;
+      return s.head;
+    }
+    auto rec = s.reader.next();
+    if (!rec) return std::nullopt;
+    return input_frame{rec->ts, port_of(s, *rec), rec->link, rec->data};
+  }
   if (returned_ != nullptr) advance(*std::exchange(returned_, nullptr));  // its bytes are no longer in use
   source* best = nullptr;
   for (auto& s : sources_) {

@@ -42,9 +42,11 @@ class frame_source {
     std::optional<input_frame> head;
   };
   void advance(source& s);
+  static netlib::l2::port_id port_of(const source& s, const netlib::capture::packet_record& rec);
 
   std::vector<source> sources_;
   source* returned_ = nullptr;  // its head was the last frame returned: advanced on the next call
+                                // (one source: set once its first frame was returned)
   std::size_t port_count_ = 0;
 };
 

@@ -71,13 +71,17 @@ class frame_queue {
   std::deque<captured> queue_;
 };
 
-// Every frame on the port, both directions: libpcap's "inbound" filter lost the first frame of
-// a port on veth interfaces here, so our own transmissions are told apart by the transmit guard.
-netlib::capture::live_capture open_port(const std::string& iface) {
+// The receive handle of a port takes only frames that arrived on it (pcap_setdirection, not an
+// "inbound" BPF filter, whose installation flushes what was captured before it: it lost the first
+// frame of a port on veth interfaces). Frames this host sends out of the interface (IPv6 router
+// solicitations, our own injections) are not received frames: a switch port never sees them.
+// Where the platform cannot filter by direction, the transmit guard still recognises our own.
+netlib::capture::live_capture open_port(const std::string& iface, bool inbound_only) {
   netlib::capture::live_options o;
   o.interface = iface;
   o.promiscuous = true;
   o.timeout = 50ms;
+  o.inbound_only = inbound_only;
   return netlib::capture::live_capture::open(o);
 }
 
@@ -90,14 +94,26 @@ struct live_state {
   netlib::time_point start;
 };
 
+// A JSON record: printed at once (--json-lines) or kept for the document printed at exit (--json).
+void emit_json(live_state& st, const nlohmann::json& j) {
+  if (st.out.json_lines) {
+    std::puts(netlib::app::tidy_numbers(j).dump().c_str());
+    std::fflush(stdout);
+  } else if (st.totals.records.size() < max_records) {
+    st.totals.records.push_back(j);
+  } else {
+    st.totals.records_truncated = true;
+  }
+}
+
 void print_events(live_state& st, const std::vector<l2::fdb_event>& events, netlib::time_point now) {
   if (st.out.quiet) return;
   const bool aware = st.sw.config().vlan_aware;
   for (const auto& e : events) {
-    if (st.out.json) {
+    if (st.out.json || st.out.json_lines) {
       auto j = event_json(e, aware);
       j["time_s"] = netlib::to_seconds(now - st.start);
-      std::puts(j.dump().c_str());
+      emit_json(st, j);
     } else {
       std::puts(format_event(netlib::to_seconds(now - st.start), e, aware).c_str());
     }
@@ -110,11 +126,9 @@ void handle_port_failure(live_state& st, const captured& c) {
   const auto now = netlib::from_steady(std::chrono::steady_clock::now());
   fmt::print(stderr, "lab-switch: port {} is down: {}\n", c.port, c.failure);
   if (!st.out.quiet) {
-    if (st.out.json) {
-      std::puts(nlohmann::json{{"event", "port_down"}, {"port", c.port}, {"time_s", netlib::to_seconds(now - st.start)},
-                               {"reason", c.failure}}
-                    .dump()
-                    .c_str());
+    if (st.out.json || st.out.json_lines) {
+      emit_json(st, {{"event", "port_down"}, {"port", c.port}, {"time_s", netlib::to_seconds(now - st.start)},
+                     {"reason", c.failure}});
     } else {
       std::puts(fmt::format("   {:.6f} port {} down", netlib::to_seconds(now - st.start), c.port).c_str());
     }
@@ -146,8 +160,9 @@ void handle_frame(live_state& st, const captured& c) {
   }
   if (st.out.quiet) return;
   frame_report r{st.totals.frames, netlib::to_seconds(now - st.start), c.port, &d, {}};
-  if (st.out.json) {
-    std::puts(frame_json(r, st.sw.config().vlan_aware).dump().c_str());
+  if (st.out.json || st.out.json_lines) {
+    emit_json(st, frame_json(r, st.sw.config().vlan_aware));
+    return;
   } else {
     std::puts(format_frame(r).c_str());
     for (const auto& e : d.events) std::puts(format_event(r.time_s, e, st.sw.config().vlan_aware).c_str());
@@ -169,8 +184,12 @@ live_totals run_live(l2::learning_switch& sw, const std::vector<std::string>& in
   std::vector<netlib::capture::live_capture> rx;
   std::vector<netlib::capture::live_capture> tx;
   for (const auto& iface : interfaces) {
-    rx.push_back(open_port(iface));
-    tx.push_back(open_port(iface));
+    rx.push_back(open_port(iface, true));
+    tx.push_back(open_port(iface, false));
+    if (!rx.back().inbound_only()) {
+      fmt::print(stderr, "lab-switch: {}: cannot capture inbound frames only; frames this host sends out of it "
+                         "will be switched too\n", iface);
+    }
     if (rx.back().link() != netlib::packet::link_type::ethernet) {
       throw netlib::app::failure(fmt::format("{} is not an Ethernet interface", iface));
     }

@@ -6,6 +6,7 @@
 
 #include "netlib/app/program.hpp"
 #include "netlib/capture/capture_writer.hpp"
+#include "netlib/core/units.hpp"
 
 #include <fmt/format.h>
 
@@ -46,15 +47,16 @@ std::vector<port_change> parse_port_changes(const replay_options& o) {
   const auto parse = [&](const std::string& spec, bool up) {
     const auto at = spec.find('@');
     const auto bad = [&] {
-      return usage_error(fmt::format("--port-{} '{}': expected PORT@SECONDS, e.g. 1@5", up ? "up" : "down", spec));
+      return usage_error(fmt::format("--port-{} '{}': expected PORT@TIME, e.g. 1@5s or 1@500ms", up ? "up" : "down", spec));
     };
     if (at == std::string::npos) throw bad();
     unsigned port = 0;
     double seconds = 0;
     auto [p, ec] = std::from_chars(spec.data(), spec.data() + at, port);
-    auto [q, ec2] = std::from_chars(spec.data() + at + 1, spec.data() + spec.size(), seconds);
-    if (ec != std::errc{} || p != spec.data() + at || ec2 != std::errc{} || q != spec.data() + spec.size() ||
-        port > 4095 || seconds < 0) {
+    if (ec != std::errc{} || p != spec.data() + at || port > 4095) throw bad();
+    try {
+      seconds = netlib::units::parse_duration_s(std::string_view(spec).substr(at + 1));
+    } catch (const netlib::units::unit_error&) {
       throw bad();
     }
     out.push_back(port_change{seconds, static_cast<l2::port_id>(port), up});
@@ -75,7 +77,15 @@ std::vector<port_file> parse_port_files(const std::vector<std::string>& specs) {
     if (eq == std::string::npos || ec != std::errc{} || p != end || port > 4095 || eq + 1 == spec.size()) {
       throw usage_error(fmt::format("--port '{}': expected PORT=FILE, e.g. --port 0=a.pcap", spec));
     }
+    for (const auto& earlier : out) {
+      if (earlier.port == port) {
+        throw usage_error(fmt::format("--port {} is given twice ({}={} and {}): one file per port; merge the "
+                                      "files first (mergecap) or give the second another port",
+                                      port, port, earlier.path, spec));
+      }
+    }
     out.push_back(port_file{static_cast<l2::port_id>(port), spec.substr(eq + 1)});
+    netlib::app::require_input_file("--port " + spec.substr(0, eq), out.back().path);
   }
   return out;
 }
@@ -265,15 +275,15 @@ void add_replay_command(CLI::App& app) {
       "  lab-switch replay --port 0=a.pcap --port 1=b.pcap --aging 10s --json",
       [opts] { return run_replay(*opts); });
   cmd->add_option("inputs", opts->inputs, "pcapng (or pcap) files whose interface ids are the switch's ports")
-      ->check(CLI::ExistingFile);
+      ->check(netlib::app::input_file());
   cmd->add_option("--port", opts->port_files, "PORT=FILE: every frame of FILE arrives on PORT (repeatable)");
   add_switch_options(*cmd, opts->sw);
   cmd->add_flag("--table", opts->table, "Print the final table like 'bridge fdb show' (MAC, port, VLAN, age, static)");
   cmd->add_flag("--summary", opts->summary, "Print only the totals (for large captures)");
   cmd->add_option("--write-out", opts->write_out, "Write DIR/portN.pcap with the frames the switch sends to each port");
   cmd->add_option("--port-down", opts->port_down,
-                  "PORT@SECONDS: the port goes down that long after the first frame (flushes its entries)");
-  cmd->add_option("--port-up", opts->port_up, "PORT@SECONDS: the port comes back up");
+                  "PORT@TIME: the port goes down that long after the first frame (1@5s; flushes its entries)");
+  cmd->add_option("--port-up", opts->port_up, "PORT@TIME: the port comes back up (1@9s)");
   netlib::app::add_json_flag(*cmd, opts->json);
 }
 

@@ -83,11 +83,12 @@ std::string format_summary(const l2::learning_switch& sw, std::uint64_t frames, 
   const auto& ev = c.events;
   return fmt::format(
       "frames {} (skipped {})\n"
-      "decisions forward {} flood {} filter {} drop {} (malformed {}, link-local {}, port-down {}, vlan {})\n"
+      "decisions forward {} flood {} filter {} drop {} (malformed {}, link-local {}, port-down {}, vlan {}, "
+      "invalid-source {})\n"
       "events learn {} move {} age {} evict {} flush {} refuse {}\n"
       "table {} entries ({} dynamic)\n",
       frames, skipped, d.forward, d.flood, d.filter, d.drop, d.drop_malformed, d.drop_link_local, d.drop_port_down,
-      d.drop_vlan, ev.learned, ev.moved, ev.aged, ev.evicted, ev.flushed, ev.learn_refused, sw.table().size(),
+      d.drop_vlan, d.drop_invalid_source, ev.learned, ev.moved, ev.aged, ev.evicted, ev.flushed, ev.learn_refused, sw.table().size(),
       sw.table().dynamic_size());
 }
 
@@ -162,7 +163,7 @@ json summary_json(const l2::learning_switch& sw, std::uint64_t frames, std::uint
           {"decisions", {{"forward", d.forward}, {"flood", d.flood}, {"filter", d.filter}, {"drop", d.drop}}},
           {"drops",
            {{"malformed", d.drop_malformed}, {"link_local", d.drop_link_local}, {"port_down", d.drop_port_down},
-            {"vlan", d.drop_vlan}}},
+            {"vlan", d.drop_vlan}, {"invalid_source", d.drop_invalid_source}}},
           {"events",
            {{"learn", ev.learned}, {"move", ev.moved}, {"age", ev.aged}, {"evict", ev.evicted}, {"flush", ev.flushed},
             {"refuse", ev.learn_refused}}},

@@ -17,7 +17,7 @@ using netlib::app::usage_error;
 namespace l2 = netlib::l2;
 
 void add_switch_options(CLI::App& cmd, switch_options& opts) {
-  cmd.add_option("--aging", opts.aging, "Aging time of learned entries, e.g. 300s, 5min; 0 = never")
+  cmd.add_option("--aging", opts.aging, "Aging time of learned entries, e.g. 300s, 5min (a bare number is seconds); 0 = never")
       ->capture_default_str();
   cmd.add_option("--capacity", opts.capacity, "Most learned (dynamic) entries, all VLANs together")
       ->capture_default_str();
@@ -28,23 +28,21 @@ void add_switch_options(CLI::App& cmd, switch_options& opts) {
   cmd.add_option("--vlan-config", opts.vlan_config_file,
                  "VLAN configuration file (makes the switch VLAN-aware), lines like 'port 0 access 10', "
                  "'port 3 trunk 10,20 native 30'")
-      ->check(CLI::ExistingFile);
+      ->check(netlib::app::input_file());
   cmd.add_option("--hairpin", opts.hairpin, "Port that may send a frame back out of its ingress (repeatable)");
 }
 
 namespace {
 
+// Durations as every netlab flag takes them (netlib::units): 300s, 5min, 0; a bare number is seconds.
 netlib::duration parse_aging(const std::string& text) {
   double seconds = 0;
-  auto [p, ec] = std::from_chars(text.data(), text.data() + text.size(), seconds);
-  if (ec != std::errc{} || p != text.data() + text.size()) {
-    try {
-      seconds = netlib::units::parse_duration_s(text);
-    } catch (const std::exception&) {
-      throw usage_error(fmt::format("--aging '{}': expected a duration like 300s or 5min (0 = never)", text));
-    }
+  try {
+    seconds = netlib::units::parse_duration_s(text);
+  } catch (const netlib::units::unit_error& e) {
+    throw usage_error(fmt::format("--aging: {}", e.what()));
   }
-  if (seconds < 0) throw usage_error("--aging must not be negative");
+  if (seconds > 1e9) throw usage_error("--aging: at most 1e9s (about 31 years); 0 means never");
   return std::chrono::duration_cast<netlib::duration>(std::chrono::duration<double>(seconds));
 }
 

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "commands.hpp"
-#include "delay/report.hpp"
+#include "common/report.hpp"
 #include "netlib/app/program.hpp"
 #include "netlib/calc/http_timing.hpp"
 #include "netlib/calc/switching.hpp"
@@ -39,17 +39,21 @@ void add_path(CLI::App& app) {
     std::vector<std::string> links;
     double shared = 0, file = 0;
     long long flows = 1;
-    CLI::Option *shared_opt = nullptr, *file_opt = nullptr;
+    CLI::Option *shared_opt = nullptr, *file_opt = nullptr, *flows_opt = nullptr;
   };
   auto f = std::make_shared<flags>();
   auto* cmd = netlib::app::add_command(app, "path", "Throughput of a path: its bottleneck, fair share min(Rs, Rc, R/N)",
                                        "lab-throughput path --link 2Mbps --link 1Mbps --shared 5Mbps --flows 10 --file 32Mb --explain");
   cmd->add_option("--link", f->links, "Rate of one link of the flow's own path (repeat per link)")->type_name("RATE");
   f->shared_opt = add_quantity(*cmd, "--shared", f->shared, units::parse_rate_bps, "Rate R of a link shared fairly by --flows flows");
-  cmd->add_option("--flows", f->flows, "Flows N sharing the --shared link (default 1)")->check(CLI::Range(1LL, 1'000'000'000LL));
+  f->flows_opt = cmd->add_option("--flows", f->flows, "Flows N sharing the --shared link (default 1; needs --shared)")
+                     ->check(CLI::Range(1LL, 1'000'000'000LL));
   f->file_opt = add_quantity(*cmd, "--file", f->file, units::parse_bits, "Also give the time to transfer a file of this size");
   f->add(*cmd);
   netlib::app::set_action(*cmd, labs::calc_action([f] {
+    if (f->flows_opt->count() > 0 && f->shared_opt->count() == 0)
+      throw netlib::app::usage_error("--flows is not used without --shared: the flows share the --shared link "
+                                     "(e.g. --shared 5Mbps --flows 10)");
     std::vector<double> rates;
     for (const auto& t : f->links) rates.push_back(units::parse_rate_bps(t));
     std::optional<netlib::calc::shared_link> shared;
@@ -93,7 +97,7 @@ void add_switching(CLI::App& app) {
     out.json = {{"circuit_users", r.circuit_users},
                 {"probability_more_active", r.probability_more_active},
                 {"expected_active", r.expected_active}};
-    out.row("circuit switching supports", fmt::format("{} users", r.circuit_users));
+    out.row("circuit switching supports", units::format_count(r.circuit_users, "user", "users"));
     out.row(fmt::format("P(more than {} of {} active)", r.circuit_users, f->users), fmt::format("{:.6g}", r.probability_more_active));
     out.row("expected active users", fmt::format("{:.6g}", r.expected_active));
     out.explanation = r.explanation;
@@ -105,6 +109,7 @@ void add_http(CLI::App& app) {
   struct flags : common_flags {
     netlib::calc::http_timing_input in;
     std::string mode = "nonpersistent";
+    CLI::Option *base_opt = nullptr, *object_opt = nullptr, *rate_opt = nullptr, *parallel_opt = nullptr;
   };
   auto f = std::make_shared<flags>();
   auto* cmd = netlib::app::add_command(app, "http", "HTTP response time: DNS, non-persistent, parallel, persistent, pipelined",
@@ -115,13 +120,25 @@ void add_http(CLI::App& app) {
       ->check(CLI::Range(0LL, 1'000'000LL));
   cmd->add_option("--mode", f->mode, "nonpersistent (default), parallel, persistent (no pipelining), pipelined")
       ->check(CLI::IsMember({"nonpersistent", "parallel", "persistent", "pipelined"}));
-  cmd->add_option("--parallel", f->in.parallel, "Parallel connections P for --mode parallel (default 1)")
-      ->check(CLI::Range(1LL, 1'000'000LL));
-  add_quantity(*cmd, "--base-size", f->in.base_bits, units::parse_bits, "Size of the base page (for transmission time)");
-  add_quantity(*cmd, "--object-size", f->in.object_bits, units::parse_bits, "Size of each object (for transmission time)");
-  add_quantity(*cmd, "--rate", f->in.rate_bps, units::parse_rate_bps, "Bottleneck rate (for transmission time)");
+  f->parallel_opt = cmd->add_option("--parallel", f->in.parallel, "Parallel connections P for --mode parallel (default 1)")
+                        ->check(CLI::Range(1LL, 1'000'000LL));
+  f->base_opt = add_quantity(*cmd, "--base-size", f->in.base_bits, units::parse_bits,
+                             "Size of the base page (for transmission time, with --rate)");
+  f->object_opt = add_quantity(*cmd, "--object-size", f->in.object_bits, units::parse_bits,
+                               "Size of each object (for transmission time, with --rate)");
+  f->rate_opt = add_quantity(*cmd, "--rate", f->in.rate_bps, units::parse_rate_bps,
+                             "Bottleneck rate (for transmission time, with --base-size and/or --object-size)");
   f->add(*cmd);
   netlib::app::set_action(*cmd, labs::calc_action([f] {
+    const bool sizes = f->base_opt->count() > 0 || f->object_opt->count() > 0;
+    if (sizes && f->rate_opt->count() == 0)
+      throw netlib::app::usage_error(std::string(f->base_opt->count() > 0 ? "--base-size" : "--object-size") +
+                                     " is not used without --rate: the transmission time is size / --rate");
+    if (!sizes && f->rate_opt->count() > 0)
+      throw netlib::app::usage_error("--rate is not used without --base-size or --object-size: the transmission "
+                                     "time is size / --rate");
+    if (f->parallel_opt->count() > 0 && f->mode != "parallel")
+      throw netlib::app::usage_error("--parallel is only used with --mode parallel");
     auto in = f->in;
     in.mode = *netlib::calc::parse_http_mode(f->mode);
     const auto r = netlib::calc::http_response_time(in);

@@ -3,6 +3,7 @@
 // measure (against lab-throughput serve), and prints them beside the model's prediction:
 //   RTT = 2·d (+ the probe's transmission time both ways),
 //   goodput = R · MSS / (MSS + 66) (TCP/IP headers with timestamps, 32 + 20, and Ethernet, 14).
+// The shaper's bucket holds one frame, so the path never sends faster than R (netns_path.hpp).
 #include <unistd.h>
 
 #include <fmt/format.h>
@@ -29,7 +30,7 @@ constexpr double probe_frame_bits = (14 + 20 + 8 + 40) * 8.0;  // Ethernet + IP 
 struct flags {
   double delay = 0.01, rate = 10e6, bytes = 0, rtt_tolerance = 0.2, rate_tolerance = 0.15;
   long long count = 10;
-  bool json = false, verbose = false;
+  bool json = false, verbose = false, strict = false;
 };
 
 volatile std::sig_atomic_t interrupted = 0;
@@ -131,11 +132,41 @@ void print_table(const flags& f, const netns_path& path, const measurements& m, 
   std::cout << fmt::format("{:<22} {:>12} {:>12} {:>7.1f}%  {} (±{:g}%)\n", "goodput (R·MSS/frame)",
                            format_bps(c.goodput_predicted), format_bps(c.goodput_measured), 100 * c.rate_error,
                            c.rate_ok ? "yes" : "NO", 100 * f.rate_tolerance);
-  std::cout << fmt::format("\n{} pings, {:.0f}% lost; {} transferred in {}; namespaces removed\n", f.count,
+  std::cout << fmt::format("\n{}, {:.0f}% lost; {} transferred in {}; namespaces removed\n",
+                           netlib::units::format_count(f.count, "ping", "pings"),
                            100 * m.ping["loss_rate"].get<double>(),
                            netlib::units::format_bytes(m.transfer["bytes_received"].get<double>()),
                            format_seconds(m.transfer["duration_s"].get<double>()));
   std::cout.flush();
+}
+
+// A measurement outside its tolerance is never silent: one line on stderr per quantity, saying by
+// how much and the usual reason; with --strict it also makes the exit code 1.
+int report_tolerance(const flags& f, const netns_path& path, const comparison& c) {
+  std::vector<std::string> misses;
+  if (!c.rtt_ok) {
+    misses.push_back(fmt::format("the RTT {} is {:.1f}% {} the prediction {} (tolerance ±{:g}%)",
+                                 format_seconds(c.rtt_measured), 100 * std::abs(c.rtt_error),
+                                 c.rtt_error < 0 ? "below" : "above", format_seconds(c.rtt_predicted),
+                                 100 * f.rtt_tolerance));
+  }
+  if (!c.rate_ok) {
+    const char* why = c.rate_error < 0 ? (path.netem() ? "a short transfer spends much of its time in TCP's slow start "
+                                                         "and the handshake: try more --bytes"
+                                                       : "the path or the machine is slower than R: try more --bytes or "
+                                                         "a lower --rate")
+                                       : "the shaper let more than R through";
+    misses.push_back(fmt::format("the goodput {} is {:.1f}% {} the prediction {} (tolerance ±{:g}%): {}",
+                                 format_bps(c.goodput_measured), 100 * std::abs(c.rate_error),
+                                 c.rate_error < 0 ? "below" : "above", format_bps(c.goodput_predicted),
+                                 100 * f.rate_tolerance, why));
+  }
+  for (const auto& m : misses) std::cerr << "lab-throughput: outside tolerance: " << m << '\n';
+  if (!misses.empty() && f.strict)
+    throw netlib::app::failure(fmt::format("{} outside tolerance (--strict)",
+                                           netlib::units::format_count(static_cast<long long>(misses.size()),
+                                                                       "measurement", "measurements")));
+  return netlib::app::exit_ok;
 }
 
 int run(const flags& f) {
@@ -154,7 +185,7 @@ int run(const flags& f) {
     print_json_report(f, path, m, c);
   else
     print_table(f, path, m, c);
-  return netlib::app::exit_ok;
+  return report_tolerance(f, path, c);
 }
 
 }  // namespace
@@ -163,7 +194,9 @@ void add_experiment_command(CLI::App& app) {
   auto f = std::make_shared<flags>();
   auto* cmd = netlib::app::add_command(
       app, "experiment", "As root: build a two-namespace path (delay, rate), measure RTT and goodput vs prediction",
-      "sudo lab-throughput experiment --delay 10ms --rate 10Mbps");
+      "sudo lab-throughput experiment --delay 10ms --rate 10Mbps\n\n"
+      "A measurement outside its tolerance is reported on stderr (\"outside tolerance: ...\") and as\n"
+      "within_tolerance: false in --json; --strict also makes the exit code 1.");
   netlib::app::add_quantity(*cmd, "--delay", f->delay, netlib::units::parse_duration_s, "One-way delay d of the path (default 10ms)");
   netlib::app::add_quantity(*cmd, "--rate", f->rate, netlib::units::parse_rate_bps, "Rate R of the path, each way (default 10Mbps)");
   netlib::app::add_quantity(*cmd, "--bytes", f->bytes, netlib::units::parse_bytes, "Bytes to transfer (default: 3 s at the rate)");
@@ -171,6 +204,9 @@ void add_experiment_command(CLI::App& app) {
   netlib::app::add_quantity(*cmd, "--rtt-tolerance", f->rtt_tolerance, netlib::units::parse_fraction, "Allowed RTT error (default 20%)");
   netlib::app::add_quantity(*cmd, "--rate-tolerance", f->rate_tolerance, netlib::units::parse_fraction, "Allowed goodput error (default 15%)");
   cmd->add_flag("--verbose", f->verbose, "Print each ip/tc command on stderr");
+  cmd->add_flag("--strict", f->strict,
+                "Exit 1 when a measurement is outside its tolerance (without it: exit 0, and one line on stderr "
+                "per measurement outside)");
   netlib::app::add_json_flag(*cmd, f->json);
   netlib::app::set_action(*cmd, [f] {
     if (f->rate < 100e3 || f->rate > 10e9) throw netlib::app::usage_error("--rate must be between 100kbps and 10Gbps");

@@ -53,7 +53,9 @@ io::awaitable<void> serve_one(io::connection& c, std::uint64_t max_bytes, bool j
   }
   const double took = seconds(steady::now() - start);
   if (json)
-    std::cout << nlohmann::json{{"client", io::to_string(c.remote_endpoint())}, {"bytes", request.bytes}, {"send_s", took}}.dump()
+    std::cout << netlib::app::tidy_numbers(
+                     {{"client", io::to_string(c.remote_endpoint())}, {"bytes", request.bytes}, {"send_s", took}})
+                     .dump()
               << std::endl;
   else
     std::cout << fmt::format("sent {} to {} in {}", netlib::units::format_bytes(double(request.bytes)),
@@ -71,7 +73,10 @@ int run_serve(const serve_flags& f) {
   options.port = f.listen.port;
   options.max_connections = 64;
   options.idle_timeout = std::chrono::seconds(30);
+  // --json-lines: stdout carries only the JSON lines, so the readiness line goes to stderr.
+  options.print_listening = !json;
   io::tcp_server server(options, [max, json](io::connection& c) { return serve_one(c, max, json); });
+  if (json) std::cerr << "listening on " << io::to_string(server.local_endpoint()) << std::endl;
   server.run();
   return netlib::app::exit_ok;
 }
@@ -173,7 +178,8 @@ void add_live_commands(CLI::App& app) {
   netlib::app::add_listen_option(*serve, s->listen);
   netlib::app::add_quantity(*serve, "--max-bytes", s->max_bytes, netlib::units::parse_bytes,
                             "Largest transfer a client may ask for (default 10GB)");
-  netlib::app::add_json_flag(*serve, s->json);
+  serve->add_flag("--json-lines", s->json,
+                  "One JSON object per transfer on stdout (client, bytes, send_s); the listening line goes to stderr");
   netlib::app::set_action(*serve, [s] { return run_serve(*s); });
 
   auto m = std::make_shared<measure_flags>();

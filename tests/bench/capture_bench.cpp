@@ -2,7 +2,8 @@
 // written to a fresh temporary directory and removed at the end, then, over the same file in the
 // same run:
 //   bare      a bare libpcap loop (pcap_open_offline + pcap_next_ex), the reference
-//   decode    netlib's reader + packet decoding + TCP reassembly (bytes delivered to a visitor)
+//   decode    netlib's capture driver, replay_tcp: reader + packet decoding + TCP reassembly, bytes
+//             delivered to a visitor (what every capture analyzer runs)
 //   switch    netlib's reader + the learning switch core on every frame, in this process
 //   replay    `lab-switch replay FILE --summary --json` run as a child process: the CLI's own path
 //             (frame source, switch, counters), timed from spawn to exit; its decision counts must
@@ -30,6 +31,7 @@
 
 #include "netlib/capture/capture_reader.hpp"
 #include "netlib/capture/capture_writer.hpp"
+#include "netlib/capture/tcp_replay.hpp"
 #include "netlib/l2/learning_switch.hpp"
 #include "netlib/packet/packet_decoder.hpp"
 #include "netlib/packet/tcp_reassembler.hpp"
@@ -116,21 +118,17 @@ struct counting_visitor : netlib::packet::tcp_visitor {
   }
 };
 
-measure decode(const std::string& path) {
-  measure m{"netlib decode + reassembly"};
+measure decode(const std::string& path, std::uint64_t file_bytes) {
+  measure m{"netlib decode + reassembly (replay_tcp)"};
   const auto t0 = clock_type::now();
   auto reader = netlib::capture::capture_reader::open(path);
   counting_visitor v;
-  netlib::packet::tcp_reassembler reassembler(v);
-  while (auto rec = reader.next()) {
-    ++m.frames;
-    m.bytes += rec->data.size();
-    const auto d = netlib::packet::decode_packet(rec->link, rec->data);
-    reassembler.feed(d, rec->ts);
-  }
-  reassembler.finish();
-  m.payload = v.bytes;
+  const auto stats = netlib::capture::replay_tcp(reader, v);
   m.seconds = std::chrono::duration<double>(clock_type::now() - t0).count();
+  m.frames = stats.packets;
+  m.bytes = file_bytes;  // replaced by the captured bytes (the bare loop's count) by the caller
+  m.payload = v.bytes;
+  if (stats.tcp_packets != stats.packets || stats.decode_errors != 0) throw std::runtime_error("decode errors in the capture");
   return m;
 }
 
@@ -221,7 +219,8 @@ int main(int argc, char** argv) {
     const auto file_bytes = std::filesystem::file_size(path);
     const measure b = bare(path);
     switch_counts counts;
-    const measure dec = decode(path);
+    measure dec = decode(path, file_bytes);
+    dec.bytes = b.bytes;  // the same records: captured bytes as the bare loop counted them
     const measure core = switching(path, counts);
     measure cli = replay(lab_switch, path, dir, frames, counts);
     cli.bytes = core.bytes;

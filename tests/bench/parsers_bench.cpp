@@ -234,7 +234,7 @@ void bm_smtp_data(benchmark::State& state) {
       const auto step = s.receive(rest, now);
       for (const auto& a : step.actions)
         if (const auto* d = std::get_if<netlib::smtp::deliver_message>(&a))
-          benchmark::DoNotOptimize(s.delivery_done(netlib::smtp::deliver_to_store(store, *d)));
+          benchmark::DoNotOptimize(s.delivery_done(netlib::smtp::deliver_to_store(store, *d, config.domain)));
       if (step.consumed == 0) break;
       rest = rest.subspan(step.consumed);
     }

@@ -19,6 +19,9 @@ the comment at the top of each tests/fuzz/<name>_fuzz.cpp):
   switch         flags byte + records [port][time step][length][frame] from captures/switch
   pcap           each capture cut to its first packets (classic pcap and pcapng)
   bulk_request   no capture holds one: the 12-byte wire format (NLBT + u64 BE), built here
+  proxy_session  records: control byte (length << 3 | kind) + bytes; the client's bytes with the
+                 first request made absolute-form, the server's bytes as the origin, end of stream
+  dc_parsers     lab-dc's topology and matrix texts (selector byte 0 or 1 + text), written here
 
 Each seed is cut to MAX_SEED bytes, so the committed corpus stays small. Files named regress-*
 are inputs that once made a target fail; they are kept across reruns.
@@ -151,6 +154,25 @@ def chunk_script(chunks):
     return bytes(out)
 
 
+def proxy_script(client, server):
+    """proxy_session_fuzz.cpp's format: records of a control byte (n << 3 | kind, n < 32) and n
+    bytes; kind 0 client bytes, 2 origin bytes, 4 origin end of stream. The first request line's
+    target is made absolute-form (a proxy's request), when it is not already."""
+    line_end = client.find(b"\r\n")
+    if line_end > 0:
+        parts = client[:line_end].split(b" ")
+        if len(parts) == 3 and parts[1].startswith(b"/"):
+            client = b" ".join([parts[0], b"http://127.0.0.1:8080" + parts[1], parts[2]]) + client[line_end:]
+    out = bytearray()
+    for kind, payload in ((0, client), (2, server)):
+        for i in range(0, len(payload), 31):
+            piece = payload[i:i + 31]
+            out.append(len(piece) << 3 | kind)
+            out += piece
+    out.append(4)
+    return bytes(out)
+
+
 # ------------------------------------------------------------------ seeds
 class corpus:
     def __init__(self):
@@ -185,6 +207,20 @@ def first_packets_pcap(link, frames, count=4):
     return bytes(out)
 
 
+# lab-dc's text formats (docs/labs/datacenter.md): topologies, and matrices for a 3x2 leaf-spine
+# with one host per leaf (leaf1..3, spine1..2, h1..3).
+DC_TOPOLOGIES = [
+    ("leaf-spine", "# two leaves\nswitch leaf1\nswitch leaf2\nswitch spine1 tier 2\nhost h1\nhost h2\n"
+                   "link h1 leaf1 10Gbps\nlink h2 leaf2 10Gbps\nlink leaf1 spine1 40Gbps\nlink leaf2 spine1 40Gbps\n"),
+    ("triangle", "switch a\nswitch b\nswitch c\nlink a b 10Gbps\nlink a c 2.5Gbps\nlink c b 1234bps\n"),
+    ("crlf", "switch s\r\nhost h1\r\nhost h2\r\nlink h1 s 1Gbps\r\nlink h2 s 1Gbps\r\n"),
+]
+DC_MATRICES = [
+    ("series", "# time source destination rate\n0s leaf1 leaf2 4Gbps\n0s h1 h3 1Gbps\n1s leaf2 leaf3 9Gbps\n"),
+    ("zero", "0s leaf1 leaf3 0bps\n2.5s spine1 leaf2 1kbps\n"),
+]
+
+
 def main():
     seeds = corpus()
     captures = []
@@ -214,6 +250,7 @@ def main():
             if proto == "http":
                 seeds.add("http_request", name, client)
                 seeds.add("http_response", name, b"\x00" + server)
+                seeds.add("proxy_session", name, proxy_script(client, server))
             elif proto == "ftp":
                 seeds.add("ftp_command", name, client)
                 seeds.add("ftp_reply", name, server)
@@ -228,6 +265,10 @@ def main():
                 seeds.add("pop3_analyzer", name, chunk_script(chunks))
     for n in (0, 1, 12, 1 << 20, 1 << 40, (1 << 64) - 1):
         seeds.add("bulk_request", f"n-{n}", b"NLBT" + struct.pack(">Q", n))
+    for name, text in DC_TOPOLOGIES:
+        seeds.add("dc_parsers", "topology-" + name, b"\x00" + text.encode())
+    for name, text in DC_MATRICES:
+        seeds.add("dc_parsers", "matrix-" + name, b"\x01" + text.encode())
     counts = seeds.write()
     for target in sorted(counts):
         print(f"{target}: {counts[target]} seeds")

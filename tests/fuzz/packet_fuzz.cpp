@@ -1,6 +1,7 @@
 // Fuzz target for the packet decoders and the TCP reassembler.
 //   first byte < 0x80: the rest is a frame of one of the link types (first byte picks it); the
-//     decoders must answer with decoded layers or a decode_error, never a crash or an over-read.
+//     decoders must answer with decoded layers or a decode_error, never a crash or an over-read,
+//     and decode_plain_tcp may take only a frame decode_packet decodes as the same plain TCP.
 //   first byte >= 0x80: the rest is a script of TCP segments (direction+flags, seq, length, data)
 //     fed to a tcp_reassembler with small limits; delivered bytes must never exceed what was fed.
 #include <cstddef>
@@ -30,6 +31,17 @@ void decode_frame(std::uint8_t selector, netlib::byte_view frame) {
   if (auto ip = p.src_ip()) sink += ip->to_string().size();
   if (p.error) sink += p.error->message().size();
   if (sink == 0xffffffffffff) std::abort();  // keeps the reads observable
+  // The capture driver's shortcut takes a frame only when decode_packet gives the same plain TCP.
+  ip_address src, dst;
+  tcp_header t;
+  if (decode_plain_tcp(links[selector % std::size(links)], frame, src, dst, t)) {
+    const auto* w = p.tcp();
+    if (w == nullptr || p.error || p.is_fragment() || src != *p.src_ip() || dst != *p.dst_ip() || t.seq != w->seq ||
+        t.ack != w->ack || t.flags != w->flags || t.src_port != w->src_port || t.dst_port != w->dst_port ||
+        t.payload.data() != w->payload.data() || t.payload.size() != w->payload.size()) {
+      std::abort();
+    }
+  }
 }
 
 struct counter : tcp_visitor {

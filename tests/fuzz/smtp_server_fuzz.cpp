@@ -50,7 +50,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
           if (step.consumed == 0) __builtin_trap();
           const bool fail = (d->message.size() & 1) != 0;
           (void)s.delivery_done(fail ? netlib::smtp::delivery_result{netlib::smtp::delivery_status::failed, "x"}
-                                     : netlib::smtp::deliver_to_store(store, *d));
+                                     : netlib::smtp::deliver_to_store(store, *d, cfg.domain));
           again = true;
         }
       }

@@ -2,6 +2,7 @@
 // A conformance check's outcome: named, weighted, tied to an RFC rule or lab requirement, and on
 // failure saying what was sent, what came back and what was expected.
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -41,6 +42,32 @@ struct suite_result {
   [[nodiscard]] double max_score() const;
   [[nodiscard]] bool all_passed() const;
 };
+
+// One check of a suite whose checks each run on their own connection (`Session`, built from the
+// suite's options and the check's result): what it is and the function that runs it.
+template <class Session>
+struct session_check {
+  const char* name;
+  const char* rule;
+  const char* description;
+  double weight;
+  void (*run)(Session&);
+};
+
+// Runs every check in order, each on a new Session; a check that did not finish itself is
+// finished (its connection closed) after its function returns.
+template <class Session, class Options>
+suite_result run_session_checks(std::string suite, const Options& options, std::span<const session_check<Session>> checks) {
+  suite_result result{std::move(suite), options.host + ":" + std::to_string(options.port), {}};
+  for (const auto& spec : checks) {
+    auto c = make_check(spec.name, spec.rule, spec.description, spec.weight);
+    Session s(options, c);
+    spec.run(s);
+    if (!s.finished()) s.finish();
+    result.checks.push_back(std::move(c));
+  }
+  return result;
+}
 
 // A byte string made readable for a report: CR and LF shown as \r \n, other control bytes as
 // \xNN, cut at `limit` characters with "... (N bytes)".

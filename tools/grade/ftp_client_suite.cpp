@@ -139,12 +139,40 @@ check_result data_check(const std::vector<ftp_item>& items) {
   return c.passed ? c : fail(c, "no transfer command was sent", item_list(items), "PASV, then RETR or STOR");
 }
 
+// `path` resolved against the folder `cwd` ("/a"): "." and empty segments dropped, ".." goes up
+// (never above "/"), as the server resolves it (RFC 959 §4.1.1 pathnames).
+std::string resolve_path(const std::string& cwd, const std::string& path) {
+  std::vector<std::string> parts;
+  const std::string whole = !path.empty() && path.front() == '/' ? path : cwd + "/" + path;
+  std::size_t at = 0;
+  while (at <= whole.size()) {
+    const auto slash = std::min(whole.find('/', at), whole.size());
+    const std::string part = whole.substr(at, slash - at);
+    if (part == "..") {
+      if (!parts.empty()) parts.pop_back();
+    } else if (!part.empty() && part != ".") {
+      parts.push_back(part);
+    }
+    at = slash + 1;
+  }
+  std::string out;
+  for (const auto& p : parts) out += "/" + p;
+  return out.empty() ? "/" : out;
+}
+
 check_result transfer_check(const std::vector<ftp_item>& items, const std::string& verb) {
   auto c = make_check("transfer_completed", "RFC 959 §4.2, §5.4",
-                      verb + " " + remote_name + " was answered 150/125 and then 226/250", 1);
+                      verb + " " + remote_name + " (any path naming it: /" + remote_name + ", ./" + remote_name +
+                          ") was answered 150/125 and then 226/250",
+                      1);
+  // The session starts in the root, where the file is; CWD and CDUP that succeed move it.
+  std::string cwd = "/";
   for (const auto& i : items) {
-    if (i.command.verb == verb && i.command.arg == remote_name && (i.preliminary == 150 || i.preliminary == 125) &&
-        (i.code == 226 || i.code == 250)) {
+    if (i.command.verb == "CWD" && (i.code == 250 || i.code == 200)) cwd = resolve_path(cwd, i.command.arg);
+    if ((i.command.verb == "CDUP" || i.command.verb == "XCUP") && (i.code == 250 || i.code == 200))
+      cwd = resolve_path(cwd, "..");
+    if (i.command.verb == verb && resolve_path(cwd, i.command.arg) == std::string("/") + remote_name &&
+        (i.preliminary == 150 || i.preliminary == 125) && (i.code == 226 || i.code == 250)) {
       c.passed = true;
       return c;
     }

@@ -13,7 +13,7 @@
 #include "data_channel.hpp"
 #include "netlib/ftp/data_address.hpp"
 #include "netlib/ftp/reply.hpp"
-#include "tcp_probe.hpp"
+#include "common/tcp_probe.hpp"
 
 namespace netlab::grade {
 
@@ -194,15 +194,7 @@ void quit_closes(session& s) {
   s.finish(false);
 }
 
-struct ftp_check {
-  const char* name;
-  const char* rule;
-  const char* description;
-  double weight;
-  void (*run)(session&);
-};
-
-const ftp_check checks[] = {
+const session_check<session> checks[] = {
     {"greeting_220", "RFC 959 §5.4", "a new connection is greeted with 220", 1, greeting},
     {"login_230", "RFC 959 §4.1.1 (USER, PASS)", "USER then PASS log in (331, 230)", 2, login},
     {"wrong_password_530", "RFC 959 §4.1.1, §5.4", "a wrong password answers 530", 1, wrong_password},
@@ -226,16 +218,7 @@ const ftp_check checks[] = {
 }  // namespace ftp_suite_local
 
 suite_result run_ftp_suite(const ftp_options& options) {
-  using namespace ftp_suite_local;
-  suite_result result{"ftp", options.host + ":" + std::to_string(options.port), {}};
-  for (const auto& spec : checks) {
-    auto c = make_check(spec.name, spec.rule, spec.description, spec.weight);
-    session s(options, c);
-    spec.run(s);
-    if (!s.finished()) s.finish();
-    result.checks.push_back(std::move(c));
-  }
-  return result;
+  return run_session_checks<ftp_suite_local::session>("ftp", options, ftp_suite_local::checks);
 }
 
 }  // namespace netlab::grade

@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "http_probe.hpp"
+#include "common/http_probe.hpp"
 #include "http_suite.hpp"
 
 namespace netlab::grade {

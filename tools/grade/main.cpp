@@ -12,6 +12,7 @@
 #include "pop3_suite.hpp"
 #include "smtp_suite.hpp"
 #include "switch_suite.hpp"
+#include "dc_suite.hpp"
 #include "netlib/app/process.hpp"
 #include "netlib/app/program.hpp"
 #include "output.hpp"
@@ -54,12 +55,11 @@ void add_http_command(CLI::App& app) {
                      "'python3 my_client.py {host} {port} {path}', --client 'lab-http get {url} -o {out}'");
   cmd->add_option("--root", s->client.root, "With --client: serve this folder instead of the prepared site "
                                             "(index.html, second.txt, logo.bin)")
-      ->check(CLI::ExistingDirectory);
+      ->check(netlib::app::input_folder());
   cmd->add_flag("--conditional", s->client.conditional,
                 "With --client: the client must revalidate with a conditional GET answered 304, e.g. "
                 "--client 'curl -sR -o {out} {url} && curl -sR -z {out} -o {out} {url}'");
-  cmd->add_option("--timeout", s->timeout_s, "Seconds to wait for each reply")->capture_default_str()
-      ->check(CLI::Range(0.1, 120.0));
+  netlib::app::add_duration(*cmd, "--timeout", s->timeout_s, "Time to wait for each reply (default 3s)", 0.1, 120);
   add_output_options(*cmd, s->out);
   netlib::app::set_action(*cmd, [s]() {
     require_target_or_client(s->target, s->client.client);
@@ -104,8 +104,7 @@ void add_smtp_command(CLI::App& app) {
                      "'swaks --server {host}:{port} --from {from} --to {rcpt} --data {message}', --client "
                      "'lab-smtp send --server {host}:{port} --from {from} --to {rcpt} --raw < {message}', --client "
                      "'python3 my_client.py {host} {port} {from} {rcpt} {message}'");
-  cmd->add_option("--timeout", s->timeout_s, "Seconds to wait for each reply")->capture_default_str()
-      ->check(CLI::Range(0.1, 120.0));
+  netlib::app::add_duration(*cmd, "--timeout", s->timeout_s, "Time to wait for each reply (default 3s)", 0.1, 120);
   add_output_options(*cmd, s->out);
   netlib::app::set_action(*cmd, [s]() {
     require_target_or_client(s->target, s->client.client);
@@ -157,8 +156,7 @@ void add_pop3_command(CLI::App& app) {
   cmd->add_option("--message", s->client.messages, "With --client: a message number the client must RETR "
                                                     "(1 or 2, repeat; default both)")
       ->check(CLI::Range(1, 2));
-  cmd->add_option("--timeout", s->timeout_s, "Seconds to wait for each reply")->capture_default_str()
-      ->check(CLI::Range(0.1, 120.0));
+  netlib::app::add_duration(*cmd, "--timeout", s->timeout_s, "Time to wait for each reply (default 3s)", 0.1, 120);
   add_output_options(*cmd, s->out);
   netlib::app::set_action(*cmd, [s]() {
     require_target_or_client(s->target, s->client.client);
@@ -198,8 +196,7 @@ void add_ftp_command(CLI::App& app) {
                      "'lab-ftp get {url} -o {out}', --client 'python3 my_client.py {host} {port} {user} {pass} "
                      "{file} {out}', --upload --client 'curl -s -T {local} {url}'");
   cmd->add_flag("--upload", s->client.upload, "With --client: the client must upload {local} as {file} (STOR)");
-  cmd->add_option("--timeout", s->timeout_s, "Seconds to wait for each reply")->capture_default_str()
-      ->check(CLI::Range(0.1, 120.0));
+  netlib::app::add_duration(*cmd, "--timeout", s->timeout_s, "Time to wait for each reply (default 3s)", 0.1, 120);
   add_output_options(*cmd, s->out);
   netlib::app::set_action(*cmd, [s]() {
     require_target_or_client(s->target, s->client.client);
@@ -226,6 +223,9 @@ void add_switch_command(CLI::App& app) {
     std::string aging;
     std::string vlan_config;
     std::string capacity;
+    std::string policy;
+    std::vector<std::string> statics;
+    std::vector<std::string> hairpin;
     output_options out;
   };
   auto s = std::make_shared<state>();
@@ -233,15 +233,22 @@ void add_switch_command(CLI::App& app) {
       app, "switch", "Grade a student's forwarding decisions for a capture against the reference learning switch",
       "netlab-grade switch --capture captures/switch/four_hosts.pcapng --decisions student.json --gradescope results.json");
   cmd->add_option("--capture", s->o.capture, "The capture the student's switch replayed (pcapng; interface = port)")
-      ->required()->check(CLI::ExistingFile);
+      ->required()->check(netlib::app::input_file());
   cmd->add_option("--decisions", s->o.decisions,
                   "The student's JSON: [{\"frame\": 1, \"decision\": \"flood\", \"out_ports\": [1,2,3]}, ...] "
                   "or {\"frames\": [...]} as lab-switch replay --json prints")
       ->required();
   cmd->add_option("--lab-switch", s->o.lab_switch, "The reference lab-switch binary (default: next to netlab-grade)");
   cmd->add_option("--aging", s->aging, "Aging time given to the reference switch, e.g. 10s");
-  cmd->add_option("--vlan-config", s->vlan_config, "VLAN configuration file given to the reference switch");
+  cmd->add_option("--vlan-config", s->vlan_config, "VLAN configuration file given to the reference switch")
+      ->check(netlib::app::input_file());
   cmd->add_option("--capacity", s->capacity, "Table capacity given to the reference switch");
+  cmd->add_option("--policy", s->policy,
+                  "Full-table policy of the reference switch (evict-fair or stop-learning); with --static and "
+                  "--hairpin it fixes the policy, else the student's file may declare one in \"switch\"")
+      ->check(CLI::IsMember({"evict-fair", "stop-learning"}));
+  cmd->add_option("--static", s->statics, "Static entry MAC=PORT[@VLAN] of the reference switch (repeatable)");
+  cmd->add_option("--hairpin", s->hairpin, "Hairpin port of the reference switch (repeatable)");
   add_output_options(*cmd, s->out);
   netlib::app::set_action(*cmd, [s]() {
     auto o = s->o;
@@ -249,7 +256,58 @@ void add_switch_command(CLI::App& app) {
     if (!s->aging.empty()) o.switch_args.insert(o.switch_args.end(), {"--aging", s->aging});
     if (!s->vlan_config.empty()) o.switch_args.insert(o.switch_args.end(), {"--vlan-config", s->vlan_config});
     if (!s->capacity.empty()) o.switch_args.insert(o.switch_args.end(), {"--capacity", s->capacity});
+    if (!s->policy.empty()) o.switch_args.insert(o.switch_args.end(), {"--policy", s->policy});
+    for (const auto& e : s->statics) o.switch_args.insert(o.switch_args.end(), {"--static", e});
+    for (const auto& h : s->hairpin) o.switch_args.insert(o.switch_args.end(), {"--hairpin", h});
+    o.policy_fixed = !s->policy.empty() || !s->statics.empty() || !s->hairpin.empty();
     return emit(run_switch_suite(o), s->out);
+  });
+}
+
+void add_dc_command(CLI::App& app) {
+  struct state {
+    dc_options o;
+    std::string topology = "leaf-spine:4x2", hash = "crc16", fields, seed = "same", pattern = "uniform", size, protocol;
+    std::size_t flows = 50;
+    std::uint64_t traffic_seed = 1;
+    std::uint32_t hash_seed = 0;
+    output_options out;
+  };
+  auto s = std::make_shared<state>();
+  auto* cmd = netlib::app::add_command(
+      app, "dc", "Grade a student's ECMP hashes, paths or per-link bytes for a set of flows against the reference model "
+                 "(lab-dc ecmp)",
+      "netlab-grade dc --answers student.json --topology leaf-spine:4x2 --flows 50 --hash crc16 --grade hash,path");
+  cmd->add_option("--answers", s->o.answers,
+                  "The student's JSON: {\"flows\": [{\"flow\": 0, \"hash\": N, \"path\": [\"h1\", \"leaf1\", ...]}], "
+                  "\"links\": [{\"a\": \"leaf1\", \"b\": \"spine1\", \"a_to_b\": BYTES, \"b_to_a\": BYTES}]}")
+      ->required()
+      ->check(netlib::app::input_file());
+  cmd->add_option("--grade", s->o.grade, "What to grade: hash, path, loads (default path)")
+      ->delimiter(',')
+      ->check(CLI::IsMember({"hash", "path", "loads"}));
+  cmd->add_option("--topology", s->topology, "As lab-dc ecmp --topology")->capture_default_str();
+  cmd->add_option("--flows", s->flows, "As lab-dc ecmp --flows")->capture_default_str();
+  cmd->add_option("--pattern", s->pattern, "As lab-dc ecmp --pattern")->capture_default_str();
+  cmd->add_option("--size", s->size, "As lab-dc ecmp --size");
+  cmd->add_option("--protocol", s->protocol, "As lab-dc ecmp --protocol");
+  cmd->add_option("--traffic-seed", s->traffic_seed, "As lab-dc ecmp --traffic-seed")->capture_default_str();
+  cmd->add_option("--hash", s->hash, "As lab-dc ecmp --hash")->capture_default_str();
+  cmd->add_option("--fields", s->fields, "As lab-dc ecmp --fields");
+  cmd->add_option("--seed", s->seed, "As lab-dc ecmp --seed (same or per-switch)")->capture_default_str();
+  cmd->add_option("--hash-seed", s->hash_seed, "As lab-dc ecmp --hash-seed")->capture_default_str();
+  cmd->add_option("--lab-dc", s->o.lab_dc, "The reference lab-dc binary (default: next to netlab-grade)");
+  add_output_options(*cmd, s->out);
+  netlib::app::set_action(*cmd, [s]() {
+    auto o = s->o;
+    if (o.lab_dc.empty()) o.lab_dc = netlib::app::own_directory() + "/lab-dc";
+    o.ecmp_args = {"--topology", s->topology, "--flows", std::to_string(s->flows), "--pattern", s->pattern,
+                   "--traffic-seed", std::to_string(s->traffic_seed), "--hash", s->hash, "--seed", s->seed,
+                   "--hash-seed", std::to_string(s->hash_seed)};
+    if (!s->fields.empty()) o.ecmp_args.insert(o.ecmp_args.end(), {"--fields", s->fields});
+    if (!s->size.empty()) o.ecmp_args.insert(o.ecmp_args.end(), {"--size", s->size});
+    if (!s->protocol.empty()) o.ecmp_args.insert(o.ecmp_args.end(), {"--protocol", s->protocol});
+    return emit(run_dc_suite(o), s->out);
   });
 }
 
@@ -265,6 +323,7 @@ int main(int argc, char** argv) {
   add_pop3_command(*app);
   add_ftp_command(*app);
   add_switch_command(*app);
+  add_dc_command(*app);
   add_questions_command(*app);
   app->require_subcommand(1);
   return netlib::app::run(*app, argc, argv);

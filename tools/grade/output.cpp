@@ -19,7 +19,7 @@ void add_output_options(CLI::App& cmd, output_options& out) {
 
 int emit(const suite_result& r, const output_options& out) {
   if (!out.junit.empty()) write_file(out.junit, to_junit(r));
-  if (!out.gradescope.empty()) write_file(out.gradescope, to_gradescope(r).dump(2) + "\n");
+  if (!out.gradescope.empty()) write_file(out.gradescope, netlib::app::tidy_numbers(to_gradescope(r)).dump(2) + "\n");
   if (out.json) {
     netlib::app::print_json(to_json(r));
   } else {

@@ -12,7 +12,7 @@
 #include <sstream>
 
 #include "netlib/pop3/response.hpp"
-#include "tcp_probe.hpp"
+#include "common/tcp_probe.hpp"
 
 namespace netlab::grade {
 
@@ -179,15 +179,7 @@ void quit_closes(session& s) {
   s.finish(false);
 }
 
-struct pop3_check {
-  const char* name;
-  const char* rule;
-  const char* description;
-  double weight;
-  void (*run)(session&);
-};
-
-const pop3_check checks[] = {
+const session_check<session> checks[] = {
     {"greeting_ok", "RFC 1939 §4", "a new connection is greeted with +OK", 1, greeting},
     {"user_pass_login", "RFC 1939 §7 (USER, PASS)", "USER and PASS with the right password answer +OK", 2, login},
     {"wrong_password_err", "RFC 1939 §7 (PASS)", "a wrong user or password answers -ERR", 1, wrong_password},
@@ -207,16 +199,7 @@ const pop3_check checks[] = {
 }  // namespace pop3_suite_local
 
 suite_result run_pop3_suite(const pop3_options& options) {
-  using namespace pop3_suite_local;
-  suite_result result{"pop3", options.host + ":" + std::to_string(options.port), {}};
-  for (const auto& spec : checks) {
-    auto c = make_check(spec.name, spec.rule, spec.description, spec.weight);
-    session s(options, c);
-    spec.run(s);
-    if (!s.finished()) s.finish();
-    result.checks.push_back(std::move(c));
-  }
-  return result;
+  return run_session_checks<pop3_suite_local::session>("pop3", options, pop3_suite_local::checks);
 }
 
 }  // namespace netlab::grade

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "check.hpp"
+#include "netlib/capture/tcp_replay.hpp"
 
 namespace netlab::grade {
 
@@ -46,9 +47,11 @@ struct key_options {
   std::vector<std::string> select;      // id prefixes to keep ("http.", "tcp.client.1"); empty: all
 };
 
-// Reads the capture with the analyzers and returns its questions (in protocol order).
+// Reads the capture with the analyzers and returns its questions (in protocol order); `stats`
+// receives the TCP pass's counts (truncated records, missing bytes...).
 // Throws netlib::capture::capture_error for an unreadable capture.
-std::vector<question> make_key(const std::string& capture, const key_options& options);
+std::vector<question> make_key(const std::string& capture, const key_options& options,
+                               netlib::capture::replay_stats* stats = nullptr);
 
 // A student's answers by question id. Throws netlib::app::usage_error naming the file and line
 // for a malformed file (exit 2).

@@ -25,13 +25,15 @@ struct questions_state {
   output_options out;
 };
 
-nlohmann::json key_json(const std::string& capture, const std::vector<question>& key) {
+nlohmann::json key_json(const std::string& capture, const std::vector<question>& key,
+                        const netlib::capture::replay_stats& stats) {
   nlohmann::json list = nlohmann::json::array();
   for (const auto& q : key) {
     list.push_back({{"id", q.id}, {"protocol", q.protocol}, {"text", q.text}, {"answer", q.answer},
                     {"kind", kind_name(q.kind)}});
   }
-  return {{"capture", capture}, {"count", key.size()}, {"questions", list}};
+  return {{"capture", capture}, {"count", key.size()}, {"questions", list},
+          {"truncated", stats.truncated_records > 0}, {"missing_bytes", stats.missing_bytes}};
 }
 
 std::string key_table(const std::string& capture, const std::vector<question>& key) {
@@ -56,17 +58,22 @@ int run_questions(const questions_state& s) {
   // Read the answers first: a malformed file is a usage error whatever the capture holds.
   const auto answers = s.key ? std::map<std::string, std::string>{} : read_answers(s.answers);
   std::vector<question> key;
+  netlib::capture::replay_stats stats;
   try {
-    key = make_key(s.capture, s.options);
+    key = make_key(s.capture, s.options, &stats);
+    netlib::capture::require_some_packet(s.capture, stats);
   } catch (const netlib::capture::capture_error& e) {
     throw netlib::app::failure(e.what());
   }
+  // The answers hold for the capture as it is: say when it is not all there.
+  if (const auto note = netlib::capture::damage_note(s.capture, stats))
+    std::cerr << netlib::app::program_name() << ": warning: " << *note << '\n';
   if (key.empty()) {
     throw netlib::app::failure(fmt::format("{}: no question can be answered from this capture{}", s.capture,
                                            s.options.select.empty() ? "" : " with this --select"));
   }
   if (s.key) {
-    if (s.out.json) netlib::app::print_json(key_json(s.capture, key));
+    if (s.out.json) netlib::app::print_json(key_json(s.capture, key, stats));
     else std::cout << key_table(s.capture, key) << std::flush;
     return netlib::app::exit_ok;
   }
@@ -89,7 +96,7 @@ void add_questions_command(CLI::App& app) {
       "  netlab-grade questions capture.pcapng --answers student.txt --gradescope results.json\n"
       "  (answers file: one 'id: answer' line per question, e.g. 'http.status.1: 200', or a JSON object)");
   cmd->add_option("capture", s->capture, "The capture (pcap or pcapng) the questions are about")
-      ->required()->check(CLI::ExistingFile);
+      ->required()->check(netlib::app::input_file());
   cmd->add_flag("--key", s->key, "Print the answer key: every question the capture answers, with id and answer");
   cmd->add_option("--answers", s->answers,
                   "Grade this answers file: 'id: answer' lines ('#' comments) or {\"id\": answer, ...}");

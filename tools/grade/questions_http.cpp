@@ -8,11 +8,15 @@
 // parser's consumed counts give each response's byte range in the server's stream; the segments
 // whose bytes overlap that range are the ones "carrying" it (Wireshark's reassembled segments).
 // A gap in a direction stops the parsing of that direction (what follows cannot be framed).
+// Memory: a conversation's parsers are made on its first byte (or gap) and freed when it is
+// released; of the released conversations and exchanges only counts and the first `keep` (the
+// questions ask about the first max_per_kind) are kept, in bounded heaps.
 #include "questions_http.hpp"
 
 #include <algorithm>
-#include <map>
 #include <memory>
+#include <tuple>
+#include <unordered_map>
 #include <utility>
 #include <variant>
 
@@ -126,14 +130,63 @@ std::uint64_t count_segments(const std::vector<byte_range>& segments, byte_range
   return n;
 }
 
-struct collector final : netlib::packet::tcp_visitor {
-  std::map<std::uint64_t, std::unique_ptr<http_flow>> flows;
-  tcp_capture_facts facts;
+// The `keep` smallest items under `before`, from a stream of items in any order.
+template <class T, class Before>
+class first_n {
+ public:
+  first_n(std::size_t keep, Before before) : keep_(keep), before_(before) {}
+  void add(T item) {
+    if (keep_ == 0) return;
+    if (heap_.size() < keep_) {
+      heap_.push_back(std::move(item));
+      std::push_heap(heap_.begin(), heap_.end(), before_);
+    } else if (before_(item, heap_.front())) {  // the heap's front is the largest kept
+      std::pop_heap(heap_.begin(), heap_.end(), before_);
+      heap_.back() = std::move(item);
+      std::push_heap(heap_.begin(), heap_.end(), before_);
+    }
+  }
+  std::vector<T> take_sorted() {
+    std::sort_heap(heap_.begin(), heap_.end(), before_);
+    return std::move(heap_);
+  }
 
-  void on_open(const tcp_conversation& c) override { flows[c.id] = std::make_unique<http_flow>(); }
+ private:
+  std::size_t keep_;
+  Before before_;
+  std::vector<T> heap_;
+};
+
+// The order lab-http analyze lists exchanges in: request time, then connection (then the order
+// within a connection, for requests sent at the same instant).
+struct request_order {
+  bool operator()(const std::pair<http_exchange_facts, std::size_t>& a,
+                  const std::pair<http_exchange_facts, std::size_t>& b) const {
+    return std::tie(a.first.request_ts, a.first.connection, a.second) <
+           std::tie(b.first.request_ts, b.first.connection, b.second);
+  }
+};
+struct by_id {
+  bool operator()(const tcp_conversation& a, const tcp_conversation& b) const { return a.id < b.id; }
+};
+
+struct collector final : netlib::packet::tcp_visitor {
+  std::unordered_map<std::uint64_t, std::unique_ptr<http_flow>> flows;  // conversations with bytes
+  std::uint64_t conversations = 0, exchanges = 0;
+  first_n<tcp_conversation, by_id> first_conversations;
+  first_n<std::pair<http_exchange_facts, std::size_t>, request_order> first_exchanges;
+  std::optional<std::pair<http_exchange_facts, std::size_t>> first_answered;
+
+  explicit collector(std::size_t keep) : first_conversations(keep, by_id{}), first_exchanges(keep, request_order{}) {}
+
+  http_flow& flow_of(const tcp_conversation& c) {
+    auto& f = flows[c.id];
+    if (!f) f = std::make_unique<http_flow>();
+    return *f;
+  }
 
   void on_data(const tcp_conversation& c, tcp_direction d, netlib::byte_view b, netlib::time_point ts) override {
-    http_flow& f = *flows[c.id];
+    http_flow& f = flow_of(c);
     if (f.not_http) return;
     if (d == tcp_direction::client_to_server) {
       f.client_in.append(b);
@@ -151,7 +204,7 @@ struct collector final : netlib::packet::tcp_visitor {
   }
 
   void on_gap(const tcp_conversation& c, tcp_direction d, std::uint64_t size, netlib::time_point) override {
-    http_flow& f = *flows[c.id];
+    http_flow& f = flow_of(c);
     if (d == tcp_direction::client_to_server) {
       f.client_stopped = true;
     } else {
@@ -161,21 +214,27 @@ struct collector final : netlib::packet::tcp_visitor {
   }
 
   void on_end_of_stream(const tcp_conversation& c, tcp_direction d, netlib::time_point) override {
-    http_flow& f = *flows[c.id];
+    const auto it = flows.find(c.id);
+    if (it == flows.end()) return;  // no byte: nothing to end
+    http_flow& f = *it->second;
     if (d != tcp_direction::server_to_client || f.not_http || f.server_stopped) return;
     const http::parse_step s = f.responses.receive_eof();  // ends a close-delimited body (RFC 9112 §6.3 rule 8)
     if (std::holds_alternative<http::message_complete>(s.event)) on_response_event(f, s.event);
   }
 
   void on_close(const tcp_conversation& c) override {
-    facts.conversations.push_back(c);
+    ++conversations;
+    first_conversations.add(c);
     const auto it = flows.find(c.id);
     if (it == flows.end()) return;
     http_flow& f = *it->second;
     if (!f.not_http) {
       for (std::size_t i = 0; i < f.exchanges.size(); ++i) {
         if (f.ranges[i]) f.exchanges[i].segments = count_segments(f.segments, *f.ranges[i]);
-        facts.http.push_back(std::move(f.exchanges[i]));
+        ++exchanges;
+        std::pair<http_exchange_facts, std::size_t> e{std::move(f.exchanges[i]), i};
+        if (e.first.status && (!first_answered || request_order{}(e, *first_answered))) first_answered = e;
+        first_exchanges.add(std::move(e));
       }
     }
     flows.erase(it);
@@ -184,16 +243,16 @@ struct collector final : netlib::packet::tcp_visitor {
 
 }  // namespace
 
-tcp_capture_facts collect_tcp_facts(const std::string& capture) {
-  collector c;
-  netlib::capture::replay_tcp(capture, c);
-  auto& f = c.facts;
-  std::sort(f.conversations.begin(), f.conversations.end(), [](const auto& a, const auto& b) { return a.id < b.id; });
-  // The order the requests were sent, as lab-http analyze lists them.
-  std::stable_sort(f.http.begin(), f.http.end(), [](const auto& a, const auto& b) {
-    return a.request_ts != b.request_ts ? a.request_ts < b.request_ts : a.connection < b.connection;
-  });
-  return std::move(c.facts);
+tcp_capture_facts collect_tcp_facts(const std::string& capture, std::size_t keep) {
+  collector c(keep);
+  tcp_capture_facts f;
+  f.stats = netlib::capture::replay_tcp(capture, c);
+  f.conversation_count = c.conversations;
+  f.conversations = c.first_conversations.take_sorted();
+  f.http_count = c.exchanges;
+  for (auto& [e, index] : c.first_exchanges.take_sorted()) f.http.push_back(std::move(e));
+  if (c.first_answered) f.first_answered = std::move(c.first_answered->first);
+  return f;
 }
 
 }  // namespace netlab::grade

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "netlib/capture/tcp_replay.hpp"
 #include "netlib/core/clock.hpp"
 #include "netlib/packet/tcp_conversation.hpp"
 
@@ -26,12 +27,18 @@ struct http_exchange_facts {
   std::uint64_t segments = 0;              // TCP segments carrying the response's bytes
 };
 
+// What the questions ask about, summarised in one pass: counts of everything, but only the first
+// `keep` conversations and exchanges in full, so memory does not grow with the capture.
 struct tcp_capture_facts {
-  std::vector<netlib::packet::tcp_conversation> conversations;  // by id
-  std::vector<http_exchange_facts> http;  // in the order the requests were sent
+  std::uint64_t conversation_count = 0;
+  std::vector<netlib::packet::tcp_conversation> conversations;  // the first `keep`, by id
+  std::uint64_t http_count = 0;
+  std::vector<http_exchange_facts> http;  // the first `keep`, in the order the requests were sent
+  std::optional<http_exchange_facts> first_answered;  // the first exchange (that order) with a status
+  netlib::capture::replay_stats stats;
 };
 
 // Throws netlib::capture::capture_error for an unreadable capture.
-tcp_capture_facts collect_tcp_facts(const std::string& capture);
+tcp_capture_facts collect_tcp_facts(const std::string& capture, std::size_t keep);
 
 }  // namespace netlab::grade

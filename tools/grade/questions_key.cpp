@@ -1,17 +1,22 @@
 // Theory of operation. The answer key is built from what the project's analyzers find in the
 // capture, one pass per analyzer: TCP conversations and HTTP exchanges (questions_http.cpp), FTP
-// control sessions with their matched data connections (lab-ftp analyze's capture_sessions), SMTP
+// control sessions with their matched data connections (netlib::capture::find_ftp_sessions, as lab-ftp analyze), SMTP
 // and POP3 sessions (the passive session analyzers lab-smtp/lab-pop3 analyze use, fed by
 // netlib::capture::session_feed), and ARP from the packet decoder (RFC 826). Each protocol
 // present gives its question set, numbered from 1 in capture order and cut at max_per_kind; a
 // question whose answer the capture does not hold (no response captured, no header sent) is
-// left out rather than answered with a guess.
+// left out rather than answered with a guess. Each pass keeps what its questions need, not every
+// conversation: counts, the first max_per_kind items, the sessions of the protocol it asks about;
+// a session analyzer is made only for a conversation that carries bytes.
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <functional>
+#include <memory>
+#include <type_traits>
+#include <utility>
 
-#include "../../labs/ftp/capture_sessions.hpp"
+#include "netlib/capture/ftp_sessions.hpp"
 #include "netlib/capture/capture_reader.hpp"
 #include "netlib/capture/session_feed.hpp"
 #include "netlib/packet/packet_decoder.hpp"
@@ -63,23 +68,22 @@ void http_exchange_questions(key_builder& k, const http_exchange_facts& e, std::
 }
 
 void http_questions(key_builder& k, const tcp_capture_facts& f) {
-  if (f.http.empty()) return;
-  k.add("http.requests", "http", "How many HTTP requests did the clients send?", std::to_string(f.http.size()),
+  if (f.http_count == 0) return;
+  k.add("http.requests", "http", "How many HTTP requests did the clients send?", std::to_string(f.http_count),
         answer_kind::number);
   k.add("http.client_version", "http", "Which HTTP version does the client run (the version of its first request)?",
         f.http.front().request_version, answer_kind::version);
-  const auto answered = std::find_if(f.http.begin(), f.http.end(), [](const auto& e) { return e.status.has_value(); });
-  if (answered != f.http.end()) {
+  if (f.first_answered) {
     k.add("http.server_version", "http", "Which HTTP version does the server run (the version of its first status line)?",
-          answered->response_version, answer_kind::version);
+          f.first_answered->response_version, answer_kind::version);
   }
   for (std::size_t i = 0; i < f.http.size() && k.within(i + 1); ++i) http_exchange_questions(k, f.http[i], i + 1);
 }
 
 void tcp_questions(key_builder& k, const tcp_capture_facts& f) {
-  if (f.conversations.empty()) return;
+  if (f.conversation_count == 0) return;
   k.add("tcp.conversations", "tcp", "How many TCP conversations does the capture hold?",
-        std::to_string(f.conversations.size()), answer_kind::number);
+        std::to_string(f.conversation_count), answer_kind::number);
   for (std::size_t i = 0; i < f.conversations.size() && k.within(i + 1); ++i) {
     const auto& c = f.conversations[i];
     const auto which = fmt::format("TCP conversation {} (tshark's tcp.stream == {})", i + 1, c.id);
@@ -97,7 +101,7 @@ void tcp_questions(key_builder& k, const tcp_capture_facts& f) {
 }
 
 void ftp_questions(key_builder& k, const std::string& capture) {
-  const auto report = lab_ftp::analyze_capture(capture, k.options.ftp_control_port);
+  const auto report = netlib::capture::find_ftp_sessions(capture, k.options.ftp_control_port);
   std::size_t n = 0;
   for (const auto& s : report.sessions) {
     for (const auto& t : s.transfers) {
@@ -117,19 +121,60 @@ void ftp_questions(key_builder& k, const std::string& capture) {
   }
 }
 
+// Feeds a passive session analyzer made on the conversation's first byte or gap (a conversation
+// that carries nothing needs none) and hands the conversation and its session to `done` when the
+// conversation is released.
+template <class Analyzer>
+class lazy_session_feed final : public netlib::capture::stream_consumer {
+ public:
+  using session_type = std::remove_cvref_t<decltype(std::declval<Analyzer&>().session())>;
+  using done_type = std::function<void(const netlib::packet::tcp_conversation&, const session_type&)>;
+  explicit lazy_session_feed(const done_type& done) : done_(done) {}
+  void on_bytes(netlib::packet::tcp_direction d, netlib::byte_view bytes, netlib::time_point) override {
+    if (d == netlib::packet::tcp_direction::client_to_server) get().client_bytes(bytes);
+    else get().server_bytes(bytes);
+  }
+  void on_gap(netlib::packet::tcp_direction d, std::uint64_t size, netlib::time_point) override {
+    get().gap(d == netlib::packet::tcp_direction::client_to_server, size);
+  }
+  void on_close(const netlib::packet::tcp_conversation& c) override {
+    done_(c, analyzer_ ? analyzer_->session() : Analyzer{}.session());
+  }
+
+ private:
+  Analyzer& get() {
+    if (!analyzer_) analyzer_ = std::make_unique<Analyzer>();
+    return *analyzer_;
+  }
+  const done_type& done_;
+  std::unique_ptr<Analyzer> analyzer_;
+};
+
+template <class Analyzer>
+void replay_sessions(const std::string& capture, const typename lazy_session_feed<Analyzer>::done_type& done) {
+  netlib::capture::replay_conversations(
+      capture, [&done](const auto&) { return std::make_unique<lazy_session_feed<Analyzer>>(done); });
+}
+
 void smtp_questions(key_builder& k, const std::string& capture) {
-  using feed = netlib::capture::session_feed<netlib::smtp::session_analyzer>;
-  std::vector<netlib::capture::captured_session<netlib::smtp::session_analyzer>> found;
-  netlib::capture::replay_conversations(capture, [&found](const auto&) { return std::make_unique<feed>(found); });
-  std::size_t n = 0;
-  for (const auto& f : found) {
-    const auto& s = f.session;
+  using analyzer = netlib::smtp::session_analyzer;
+  using found_session = netlib::capture::captured_session<analyzer>;
+  // The first max_per_kind SMTP sessions with a message (by conversation id) hold the first
+  // max_per_kind messages.
+  std::vector<found_session> found;
+  replay_sessions<analyzer>(capture, [&](const netlib::packet::tcp_conversation& c, const auto& s) {
     // As lab-smtp analyze: an SMTP port, or a 220 greeting answered with EHLO/HELO.
-    const bool smtp = netlib::smtp::is_smtp_port(f.conversation.server.port) ||
+    const bool smtp = netlib::smtp::is_smtp_port(c.server.port) ||
                       (s.greeting_code == 220 && !s.commands.empty() &&
                        (s.commands[0].verb == "EHLO" || s.commands[0].verb == "HELO"));
-    if (!smtp) continue;
-    for (const auto& m : s.messages) {
+    if (!smtp || s.messages.empty()) return;
+    found.push_back({c, s});
+    std::sort(found.begin(), found.end(), [](const auto& a, const auto& b) { return a.conversation.id < b.conversation.id; });
+    if (found.size() > k.options.max_per_kind) found.pop_back();
+  });
+  std::size_t n = 0;
+  for (const auto& f : found) {
+    for (const auto& m : f.session.messages) {
       if (!k.within(++n)) return;
       const auto which = fmt::format("SMTP message {} (TCP conversation {})", n, f.conversation.id + 1);
       k.add(fmt::format("smtp.sender.{}", n), "smtp", fmt::format("{}: which envelope sender (MAIL FROM)?", which),
@@ -144,18 +189,15 @@ void smtp_questions(key_builder& k, const std::string& capture) {
 }
 
 void pop3_questions(key_builder& k, const std::string& capture) {
-  using feed = netlib::capture::session_feed<netlib::pop3::session_analyzer>;
-  std::vector<netlib::capture::captured_session<netlib::pop3::session_analyzer>> found;
-  netlib::capture::replay_conversations(capture, [&found](const auto&) { return std::make_unique<feed>(found); });
   std::size_t sessions = 0, retrieved = 0;
-  for (const auto& f : found) {
-    const auto port = f.conversation.server.port;
+  replay_sessions<netlib::pop3::session_analyzer>(capture, [&](const netlib::packet::tcp_conversation& c, const auto& s) {
     // As lab-pop3 analyze: port 110 or 1110, or a +OK greeting.
-    const auto& g = f.session.greeting;
-    if (port != 110 && port != 1110 && !(g && g->rfind("+OK", 0) == 0)) continue;
+    const auto port = c.server.port;
+    const auto& g = s.greeting;
+    if (port != 110 && port != 1110 && !(g && g->rfind("+OK", 0) == 0)) return;
     ++sessions;
-    for (const auto& c : f.session.commands) retrieved += c.verb == "RETR" && c.status == "+OK" ? 1 : 0;
-  }
+    for (const auto& cmd : s.commands) retrieved += cmd.verb == "RETR" && cmd.status == "+OK" ? 1 : 0;
+  });
   if (sessions == 0) return;
   k.add("pop3.retrieved", "pop3", "How many messages did the POP3 client retrieve (RETR answered +OK)?",
         std::to_string(retrieved), answer_kind::number);
@@ -205,12 +247,14 @@ bool selected(const key_options& o, const std::string& id) {
 
 }  // namespace
 
-std::vector<question> make_key(const std::string& capture, const key_options& options) {
+std::vector<question> make_key(const std::string& capture, const key_options& options,
+                               netlib::capture::replay_stats* stats) {
   key_builder k{options, {}};
-  const auto tcp = collect_tcp_facts(capture);
-  http_questions(k, tcp);
-  tcp_questions(k, tcp);
-  if (!tcp.conversations.empty()) {
+  const auto facts = collect_tcp_facts(capture, options.max_per_kind);
+  if (stats != nullptr) *stats = facts.stats;
+  http_questions(k, facts);
+  tcp_questions(k, facts);
+  if (facts.conversation_count > 0) {
     ftp_questions(k, capture);
     smtp_questions(k, capture);
     pop3_questions(k, capture);

@@ -13,6 +13,7 @@
 
 #include "client_dialogue.hpp"
 #include "netlib/core/ascii.hpp"
+#include "netlib/mail/message_text.hpp"
 
 namespace netlab::grade {
 
@@ -160,7 +161,9 @@ check_result stored_check(const smtp_context& x) {
     const auto box = x.maildir + "/" + r.substr(0, r.find('@')) + "/new";
     std::vector<std::string> bodies;
     std::error_code ec;
-    for (const auto& e : std::filesystem::directory_iterator(box, ec)) bodies.push_back(body_of(read_whole_file(e.path())));
+    // Maildir files have LF line ends (lab-smtp serve stores them so): compared as sent, with CRLF.
+    for (const auto& e : std::filesystem::directory_iterator(box, ec))
+      bodies.push_back(body_of(netlib::mail::to_crlf(read_whole_file(e.path()))));
     if (bodies.size() == 1 && without_trailing_lines(bodies[0]) == without_trailing_lines(message_body)) continue;
     c.received = bodies.empty() ? "" : printable(bodies[0]);
     return fail(c, fmt::format("{} holds {} messages{}", r, bodies.size(), bodies.size() == 1 ? ", with another body" : ""),

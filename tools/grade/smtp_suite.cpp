@@ -7,7 +7,7 @@
 
 #include <algorithm>
 
-#include "smtp_probe.hpp"
+#include "common/smtp_probe.hpp"
 
 namespace netlab::grade {
 

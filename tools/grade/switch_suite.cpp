@@ -3,7 +3,10 @@
 // ({"frames": [...]}) or just the array, each entry {"frame": N, "decision": "forward" | "flood" |
 // "filter" | "drop", "out_ports": [..]}. A frame is right when its decision and its set of output
 // ports both match. Checks: every frame decided, then one check per decision kind present in the
-// capture, scored by the fraction of its frames decided right.
+// capture, scored by the fraction of its frames decided right. A switch that implements one of the
+// documented policies (stop-learning on a full table, static entries, hairpin ports) is graded
+// against the reference run with that policy: the instructor's flags, or, when the instructor
+// fixed none, what the student's file declares in "switch" (the report's target names it).
 #include "switch_suite.hpp"
 
 #include <fmt/format.h>
@@ -62,6 +65,37 @@ decisions_map read_decisions(const nlohmann::json& doc) {
 }
 
 std::string text(const frame_decision& d) { return fmt::format("{} {}", d.decision, d.out_ports); }
+
+// The student's declared policy ({"switch": {...}} in the decisions document) as lab-switch
+// flags; throws std::runtime_error naming what is wrong.
+std::vector<std::string> declared_args(const nlohmann::json& doc) {
+  std::vector<std::string> args;
+  if (!doc.is_object() || !doc.contains("switch")) return args;
+  const auto& s = doc["switch"];
+  if (!s.is_object()) throw std::runtime_error("\"switch\" must be an object: {\"policy\": \"stop-learning\", ...}");
+  for (const auto& [key, value] : s.items()) {
+    if (key == "policy") {
+      if (!value.is_string() || (value != "evict-fair" && value != "stop-learning"))
+        throw std::runtime_error("\"switch\".\"policy\" must be \"evict-fair\" or \"stop-learning\"");
+      args.insert(args.end(), {"--policy", value.get<std::string>()});
+    } else if (key == "static") {
+      if (!value.is_array()) throw std::runtime_error("\"switch\".\"static\" must be an array of \"MAC=PORT\"");
+      for (const auto& e : value) {
+        if (!e.is_string()) throw std::runtime_error("\"switch\".\"static\" entries are strings \"MAC=PORT[@VLAN]\"");
+        args.insert(args.end(), {"--static", e.get<std::string>()});
+      }
+    } else if (key == "hairpin") {
+      if (!value.is_array()) throw std::runtime_error("\"switch\".\"hairpin\" must be an array of port numbers");
+      for (const auto& p : value) {
+        if (!p.is_number_unsigned()) throw std::runtime_error("\"switch\".\"hairpin\" entries are port numbers");
+        args.insert(args.end(), {"--hairpin", std::to_string(p.get<unsigned>())});
+      }
+    } else {
+      throw std::runtime_error("\"switch\" declares \"" + key + "\"; only policy, static and hairpin can be declared");
+    }
+  }
+  return args;
+}
 
 struct kind_rule {
   const char* kind;
@@ -141,27 +175,48 @@ check_result complete_check(const decisions_map& reference, const decisions_map&
 
 suite_result run_switch_suite(const switch_options& o) {
   using namespace switch_suite_local;
-  std::vector<std::string> argv{o.lab_switch, "replay", o.capture, "--json"};
-  argv.insert(argv.end(), o.switch_args.begin(), o.switch_args.end());
-  const auto ref = netlib::app::run(argv);
-  if (ref.exit_code != 0) {
-    throw netlib::app::failure(fmt::format("the reference switch failed on {}: {}", o.capture,
-                                           ref.err.empty() ? "exit " + std::to_string(ref.exit_code) : ref.err.substr(0, ref.err.find('\n'))));
-  }
-  const auto reference = read_decisions(nlohmann::json::parse(ref.out));
   decisions_map student;
+  std::vector<std::string> declared;
   std::string error;
   try {
     std::ifstream in(o.decisions);
     if (!in) throw std::runtime_error("cannot open the file");
     std::stringstream s;
     s << in.rdbuf();
-    student = read_decisions(nlohmann::json::parse(s.str()));
+    const auto doc = nlohmann::json::parse(s.str());
+    student = read_decisions(doc);
+    if (!o.policy_fixed) declared = declared_args(doc);
   } catch (const std::exception& e) {
     error = e.what();
     student.clear();
+    declared.clear();
   }
-  suite_result result{"switch", o.capture, {complete_check(reference, student, error, o.decisions)}};
+  const auto replay = [&](const std::vector<std::string>& extra) {
+    std::vector<std::string> argv{o.lab_switch, "replay", o.capture, "--json"};
+    argv.insert(argv.end(), o.switch_args.begin(), o.switch_args.end());
+    argv.insert(argv.end(), extra.begin(), extra.end());
+    return netlib::app::run(argv);
+  };
+  auto ref = replay(declared);
+  if (ref.exit_code == 2 && !declared.empty()) {  // the reference switch refused the student's declaration
+    error = "the declared \"switch\" is not valid: " + ref.err.substr(0, ref.err.find('\n'));
+    student.clear();
+    declared.clear();
+    ref = replay({});
+  }
+  if (ref.exit_code != 0) {
+    throw netlib::app::failure(fmt::format("the reference switch failed on {}: {}", o.capture,
+                                           ref.err.empty() ? "exit " + std::to_string(ref.exit_code)
+                                                           : ref.err.substr(0, ref.err.find('\n'))));
+  }
+  const auto reference = read_decisions(nlohmann::json::parse(ref.out));
+  std::string target = o.capture;
+  if (!declared.empty()) {
+    std::string text;
+    for (std::size_t i = 0; i + 1 < declared.size(); i += 2) text += (text.empty() ? "" : " ") + declared[i] + " " + declared[i + 1];
+    target += " (graded for the student's declared " + text + ")";
+  }
+  suite_result result{"switch", target, {complete_check(reference, student, error, o.decisions)}};
   for (const auto& k : kind_rules) {
     const bool present = std::any_of(reference.begin(), reference.end(),
                                      [&](const auto& f) { return f.second.decision == k.kind; });

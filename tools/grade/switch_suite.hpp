@@ -14,6 +14,11 @@ struct switch_options {
   std::string decisions;                // the student's JSON file
   std::string lab_switch;               // path of the reference lab-switch binary
   std::vector<std::string> switch_args; // passed to `lab-switch replay` (--aging 10s, --vlan-config F)
+  // The instructor fixed the policy choices (--policy, --static, --hairpin). Otherwise a student's
+  // file may declare the documented policy its switch implements, {"switch": {"policy":
+  // "stop-learning", "static": ["MAC=PORT"], "hairpin": [2]}}, and is graded against the
+  // reference switch run with it.
+  bool policy_fixed = false;
 };
 
 // Throws netlib::app::failure when the reference switch cannot replay the capture.

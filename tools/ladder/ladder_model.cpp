@@ -1,7 +1,9 @@
 // Builds the ladder model in one pass over the capture: the conversation summarizer hashes every
 // conversation, and for the selected one each segment becomes an event. RTTs follow Karn's rule
 // (RFC 6298 §3): an ACK that newly covers a segment sent once is annotated with the time since
-// that segment; retransmitted segments give no sample.
+// that segment; retransmitted segments give no sample. A segment that starts beyond the highest
+// sequence number seen in its direction marks a capture gap: the bytes in between were sent (the
+// peer's ACKs cover them) but are not in the capture.
 #include "ladder_model.hpp"
 
 #include <algorithm>
@@ -54,6 +56,7 @@ class ladder_visitor : public netlib::capture::conversation_summarizer {
       netlib::packet::label_context ctx{d, c.server.port, e.seq};
       e.label = labels_.label(t.payload, ctx);
     }
+    if (me.highest_end && !seq_le(t.seq, *me.highest_end)) e.missing_before = t.seq - *me.highest_end;
     track_sent(me, t, ts, e);
     if (t.has(tcp_flag::ack)) e.rtt_s = take_rtt(peer, t.ack, ts);
     m_.events.push_back(std::move(e));

@@ -23,6 +23,13 @@ struct ladder_event {
   std::string label;  // application label of the payload, empty without payload
   bool retransmission = false;
   std::optional<double> rtt_s;  // on an ACK: time since the segment it acknowledges was sent
+  std::uint32_t missing_before = 0;  // bytes of this direction the capture lacks just before this segment
+};
+
+// How the ladder is drawn.
+struct ladder_layout {
+  bool by_time = false;          // rows spaced by the time between segments (plus a minimum gap)
+  std::size_t page_size = 100;   // SVG: segments per page (0: one page whatever the length)
 };
 
 struct ladder_model {
@@ -45,8 +52,11 @@ ladder_model build_model(const std::filesystem::path& file, std::optional<std::u
 const netlib::capture::conversation_summary& selected_summary(const ladder_model& m);
 
 std::string render_conversations_text(const ladder_model& m);
-std::string render_ladder_text(const ladder_model& m);
-std::string render_ladder_svg(const ladder_model& m);
+std::string render_ladder_text(const ladder_model& m, const ladder_layout& layout = {});
+// Number of SVG pages the selected conversation needs.
+std::size_t svg_pages(const ladder_model& m, const ladder_layout& layout);
+// Page `page` (0-based) of the SVG ladder.
+std::string render_ladder_svg(const ladder_model& m, const ladder_layout& layout = {}, std::size_t page = 0);
 std::string render_json(const ladder_model& m);
 
 }  // namespace netlab::ladder

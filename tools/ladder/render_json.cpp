@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "ladder_model.hpp"
+#include "netlib/app/program.hpp"
 
 namespace netlab::ladder {
 
@@ -13,6 +14,9 @@ std::string render_json(const ladder_model& m) {
   doc["tcp_packets"] = m.stats.tcp_packets;
   doc["decode_errors"] = m.stats.decode_errors;
   doc["truncated_records"] = m.stats.truncated_records;
+  doc["truncated"] = m.stats.truncated_records > 0;
+  doc["missing_bytes"] = m.stats.missing_bytes;
+  doc["late_packets"] = m.stats.late_packets;
   doc["capture_start_epoch_s"] = netlib::to_seconds(m.capture_start);
   auto& list = doc["conversations"] = nlohmann::json::array();
   for (const auto& s : m.conversations) {
@@ -54,12 +58,13 @@ std::string render_json(const ladder_model& m) {
       if (e.ack) item["ack"] = *e.ack;
       if (!e.label.empty()) item["label"] = e.label;
       if (e.rtt_s) item["rtt_s"] = *e.rtt_s;
+      if (e.missing_before > 0) item["missing_bytes_before"] = e.missing_before;
       ladder.push_back(std::move(item));
     }
     doc["conversation"] = *m.selected;
     doc["ladder_truncated"] = m.events_truncated;
   }
-  return doc.dump(2);
+  return netlib::app::tidy_numbers(doc).dump(2);
 }
 
 }  // namespace netlab::ladder

@@ -39,7 +39,9 @@ int record_plain(const netlib::capture::live_options& live, const std::string& o
   netlab::record::recorder rec(live, output);
   std::signal(SIGINT, on_signal);
   std::signal(SIGTERM, on_signal);
-  std::cout << "capturing on " << live.interface << (live.filter.empty() ? "" : " (" + live.filter + ")") << std::endl;
+  // With --json, stdout holds only the one JSON document: this line goes to stderr.
+  (json ? std::cerr : std::cout) << "capturing on " << live.interface
+                                 << (live.filter.empty() ? "" : " (" + live.filter + ")") << std::endl;
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
   while (!stop_requested && (count == 0 || rec.packets() < count) &&
          (seconds == 0 || std::chrono::steady_clock::now() < deadline)) {
@@ -75,8 +77,9 @@ int main(int argc, char** argv) {
   app->add_option("--filter,-f", live.filter, "BPF filter, as for tcpdump (e.g. 'tcp port 80')");
   auto* out_opt = app->add_option("--output,-o", output, "Output file: .pcap or .pcapng");
   app->add_option("--count,-c", count, "Stop after this many packets")->check(CLI::PositiveNumber);
-  auto* sec_opt = app->add_option("--seconds,-s", seconds, "Stop after this many seconds (--golden: longest the session may run, default 120)")
-                      ->check(CLI::PositiveNumber);
+  auto* sec_opt = netlib::app::add_duration(*app, "--seconds,-s", seconds,
+                                            "Stop after this long: 10, 10s, 2min (--golden: longest the session may "
+                                            "run, default 120s)");
   app->add_flag("--promiscuous", live.promiscuous, "Put the interface in promiscuous mode");
   auto* golden_opt = app->add_option("--golden", golden.name, "Record a golden test NAME while the command after -- runs (see below)");
   golden_opt->excludes(out_opt);
@@ -90,6 +93,8 @@ int main(int argc, char** argv) {
   app->add_option("command", golden.command, "--golden: the reference session command, after --")->needs(golden_opt);
   netlib::app::add_json_flag(*app, golden.json);
   return netlib::app::run(*app, argc, argv, [&]() -> int {
+    if (sec_opt->count() > 0 && (seconds <= 0 || seconds > 1e7))
+      throw netlib::app::usage_error("--seconds must be more than 0 and at most 1e7s (about 115 days)");
     if (golden.name.empty()) return record_plain(live, output, count, seconds, golden.json);
     if (golden.command.empty() && !golden.refresh) throw netlib::app::usage_error("--golden needs the session command after -- (e.g. -- sh session.sh)");
     if (!golden.command.empty() && golden.refresh) throw netlib::app::usage_error("--refresh-facts records nothing: give no command after --");

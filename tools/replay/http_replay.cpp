@@ -10,7 +10,7 @@
 
 #include <thread>
 
-#include "../grade/http_probe.hpp"
+#include "common/http_probe.hpp"
 #include "netlib/core/sha256.hpp"
 #include "netlib/http/request_parser.hpp"
 #include "netlib/http/response_parser.hpp"

@@ -31,8 +31,9 @@ constexpr const char* footer = R"(What is compared:
         go to the new server's PASV/EPSV address; PORT/EPRT naming the recording client's own
         host are rewritten to a local listener, any other PORT/EPRT (a bounce) is sent verbatim.
   POP3  +OK/-ERR of every reply; the message count of STAT; the message numbers of LIST and
-        UIDL (sizes include the server's Received: header and unique-ids are server-chosen);
-        RETR/TOP bodies by size and SHA-256 with Received: header fields removed.
+        UIDL (sizes include the server's trace fields and unique-ids are server-chosen);
+        RETR/TOP bodies by size and SHA-256 with the trace fields (Received:, Return-Path:,
+        Delivered-To:) removed.
 Reply texts are never compared.)";
 
 // FTP control conversations with their recorded sessions, and which conversations are their
@@ -65,8 +66,12 @@ conversation_result replay_one(const recorded_conversation& c, const ftp_index& 
 }
 
 std::vector<conversation_result> replay_all(const std::string& capture, std::optional<std::uint64_t> only,
-                                            const target_options& t) {
-  const auto recorded = load_conversations(capture);
+                                            const target_options& t, netlib::capture::replay_stats& stats) {
+  const auto recorded = load_conversations(capture, &stats);
+  netlib::capture::require_some_packet(capture, stats);
+  // The recorded side is what the capture holds: say when that is not the whole conversation.
+  if (const auto note = netlib::capture::damage_note(capture, stats))
+    std::cerr << netlib::app::program_name() << ": warning: " << *note << '\n';
   const auto ftp = index_ftp(recorded);
   if (only && std::none_of(recorded.begin(), recorded.end(), [&](const auto& c) { return c.id == *only; })) {
     throw netlib::app::failure(fmt::format("{}: no conversation {} (it has {})", capture, *only, recorded.size()));
@@ -96,18 +101,20 @@ int main(int argc, char** argv) {
   bool pace = false;
   bool json = false;
   double timeout_s = 5;
-  app->add_option("capture", capture, "Capture file (.pcap or .pcapng)")->required()->check(CLI::ExistingFile);
+  app->add_option("capture", capture, "Capture file (.pcap or .pcapng)")->required()->check(netlib::app::input_file());
   app->add_option("--target", target, "The live server, HOST:PORT")->required();
   app->add_option("--conversation,-c", conversation, "Replay only this conversation (id as netlab-ladder lists it)");
   app->add_flag("--pace", pace, "Keep the recorded gaps between requests (capture timestamps)");
-  app->add_option("--timeout", timeout_s, "Seconds to wait for each reply")->capture_default_str()
-      ->check(CLI::Range(0.1, 120.0));
+  netlib::app::add_duration(*app, "--timeout", timeout_s, "Time to wait for each reply (default 5s)", 0.1, 120);
   netlib::app::add_json_flag(*app, json);
   return netlib::app::run(*app, argc, argv, [&]() -> int {
     const auto hp = netlib::app::parse_host_port(target);
     if (hp.port == 0) throw netlib::app::usage_error("--target needs a port: HOST:PORT");
     const target_options t{hp.host, hp.port, std::chrono::milliseconds(static_cast<long>(timeout_s * 1000)), pace};
-    const auto report = summarize(capture, target, replay_all(capture, conversation, t));
+    netlib::capture::replay_stats stats;
+    auto report = summarize(capture, target, replay_all(capture, conversation, t, stats));
+    report.truncated = stats.truncated_records > 0;
+    report.missing_bytes = stats.missing_bytes;
     if (json) {
       netlib::app::print_json(to_json(report));
     } else {

@@ -5,7 +5,8 @@
 // Compared: +OK/-ERR of every response; the message count of STAT's "+OK nn mm" (RFC 1939 §5:
 // the octet count includes the delivering server's Received: header, so it is not compared); the
 // message numbers of LIST/UIDL listings (sizes and server-chosen unique-ids are not compared);
-// RETR/TOP bodies by size and SHA-256 after removing Received: header fields. Texts are not
+// RETR/TOP bodies by size and SHA-256 after removing the delivering server's trace fields
+// (Received:, Return-Path:, Delivered-To:). Texts are not
 // compared. AUTH/APOP challenges and STLS are outside this replay (the dialogue stops differing
 // at the first such command's response, which is then compared as any other).
 #include "pop3_replay.hpp"
@@ -15,7 +16,7 @@
 #include <sstream>
 #include <thread>
 
-#include "../grade/tcp_probe.hpp"
+#include "common/tcp_probe.hpp"
 #include "netlib/core/command_line.hpp"
 #include "netlib/core/sha256.hpp"
 #include "netlib/http/fields.hpp"
@@ -25,7 +26,7 @@ namespace netlab::replay {
 
 namespace pop3 = netlib::pop3;
 
-std::string without_received(const std::string& message) {
+std::string without_trace_fields(const std::string& message) {
   std::string out;
   bool in_header = true;
   bool dropping = false;
@@ -37,7 +38,9 @@ std::string without_received(const std::string& message) {
     at = end;
     if (in_header && (line == "\r\n" || line == "\n")) in_header = false;
     if (in_header && dropping && (line.front() == ' ' || line.front() == '\t')) continue;
-    dropping = in_header && netlib::http::iequals(line.substr(0, 9), "received:");
+    dropping = in_header && (netlib::http::iequals(line.substr(0, 9), "received:") ||
+                             netlib::http::iequals(line.substr(0, 12), "return-path:") ||
+                             netlib::http::iequals(line.substr(0, 13), "delivered-to:"));
     if (!dropping) out += line;
   }
   return out;
@@ -94,7 +97,7 @@ response_facts facts(const command_line& c, const pop3::response& r) {
   if ((c.verb == "LIST" || c.verb == "UIDL") && !c.argument.empty()) f.listing = "message " + first_word(r.text);
   if ((c.verb == "LIST" || c.verb == "UIDL") && c.argument.empty()) f.listing = "messages " + message_numbers(r.body);
   if (c.verb == "RETR" || c.verb == "TOP") {
-    const auto body = without_received(r.body);
+    const auto body = without_trace_fields(r.body);
     f.body_bytes = body.size();
     f.body_sha256 = netlib::sha256::hex(netlib::as_bytes(body));
   }
@@ -134,7 +137,7 @@ void compare(exchange_diff& e) {
     e.differences.push_back(fmt::format("listing: recorded '{}', now '{}'", a.listing, b.listing));
   }
   if (a.body_sha256 != b.body_sha256) {
-    e.differences.push_back(fmt::format("message (Received: removed): recorded {} bytes sha256 {}, now {} bytes sha256 {}",
+    e.differences.push_back(fmt::format("message (trace fields removed): recorded {} bytes sha256 {}, now {} bytes sha256 {}",
                                         a.body_bytes, a.body_sha256.substr(0, 16), b.body_bytes,
                                         b.body_sha256.substr(0, 16)));
   }

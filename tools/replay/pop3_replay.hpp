@@ -7,8 +7,9 @@ namespace netlab::replay {
 
 conversation_result replay_pop3(const recorded_conversation& c, const target_options& t);
 
-// A message (RETR/TOP body) without its Received: header fields (RFC 5321 §4.4 trace lines carry
-// the delivering server's name, id and time), folded continuation lines included.
-std::string without_received(const std::string& message);
+// A message (RETR/TOP body) without the header fields a delivering server adds (RFC 5321 §4.4):
+// Received: (its name, id and time, folded continuation lines included), Return-Path: and
+// Delivered-To: (added at final delivery; captures recorded before lab-smtp added them lack them).
+std::string without_trace_fields(const std::string& message);
 
 }  // namespace netlab::replay

@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "netlib/capture/tcp_replay.hpp"
+
 namespace netlab::replay {
 
 struct client_chunk {
@@ -23,7 +25,9 @@ struct recorded_conversation {
   [[nodiscard]] double time_at(std::size_t offset) const;
 };
 
-// Throws netlib::capture::capture_error for an unreadable file.
-std::vector<recorded_conversation> load_conversations(const std::string& path);
+// Throws netlib::capture::capture_error for an unreadable file. `stats` receives the capture's
+// counts (truncated records, missing bytes...).
+std::vector<recorded_conversation> load_conversations(const std::string& path,
+                                                      netlib::capture::replay_stats* stats = nullptr);
 
 }  // namespace netlab::replay

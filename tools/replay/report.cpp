@@ -83,7 +83,9 @@ nlohmann::json to_json(const replay_report& r) {
           {"conversations", conversations},
           {"summary", {{"replayed", r.replayed}, {"matched", r.matched}, {"differ", r.replayed - r.matched},
                        {"skipped", r.skipped}}},
-          {"all_matched", r.all_matched()}};
+          {"all_matched", r.all_matched()},
+          {"truncated", r.truncated},
+          {"missing_bytes", r.missing_bytes}};
 }
 
 }  // namespace netlab::replay

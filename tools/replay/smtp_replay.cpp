@@ -9,7 +9,7 @@
 
 #include <thread>
 
-#include "../grade/smtp_probe.hpp"
+#include "common/smtp_probe.hpp"
 #include "netlib/http/fields.hpp"
 
 namespace netlab::replay {

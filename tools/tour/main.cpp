@@ -16,7 +16,7 @@ using namespace netlab::tour;
 
 std::vector<step> all_steps() {
   std::vector<step> steps;
-  for (auto&& group : {delay_steps(), capture_steps(), switch_steps(), server_steps(), instructor_steps()})
+  for (auto&& group : {delay_steps(), capture_steps(), switch_steps(), dc_steps(), server_steps(), instructor_steps()})
     for (auto& s : group) steps.push_back(s);
   return steps;
 }

@@ -57,6 +57,7 @@ std::vector<step> switch_steps();
 std::vector<step> capture_steps();
 std::vector<step> server_steps();
 std::vector<step> instructor_steps();
+std::vector<step> dc_steps();
 
 // Quotes a command line for display.
 std::string shell_line(const std::vector<std::string>& argv);

@@ -166,6 +166,20 @@ std::optional<std::string> process::wait_for_line(const std::string& prefix, std
   }
 }
 
+std::optional<std::string> process::wait_for_err_line(const std::string& prefix, std::chrono::milliseconds deadline) {
+  const auto end = clock::now() + deadline;
+  for (;;) {
+    std::size_t nl;
+    while ((nl = err_.find('\n', err_scanned_)) != std::string::npos) {
+      std::string line = err_.substr(err_scanned_, nl - err_scanned_);
+      err_scanned_ = nl + 1;
+      if (line.rfind(prefix, 0) == 0) return line;
+    }
+    if (clock::now() > end) return std::nullopt;
+    if (!pump(std::chrono::milliseconds(50)) && err_.find('\n', err_scanned_) == std::string::npos) return std::nullopt;
+  }
+}
+
 std::string process::wait_listening(std::chrono::milliseconds deadline) {
   auto line = wait_for_line("listening on ", deadline);
   if (!line) {

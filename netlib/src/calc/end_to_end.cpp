@@ -82,18 +82,17 @@ end_to_end_result end_to_end_delay(const std::vector<link_spec>& links, double l
   if (plain_equal_links(links)) {
     const double rate = links.front().rate_bps;
     r.explanation = fmt::format(
-        "{} equal store-and-forward links, {} packet(s): d = (N + P - 1)·L/R = ({} + {} - 1) × {} b / "
-        "{} bps = {} s ({})",
-        n, packets, n, packets, num(length_bits), num(rate), num(r.total_s),
-        units::format_seconds(r.total_s));
+        "{} equal store-and-forward links, {}: d = (N + P - 1)·L/R = ({} + {} - 1) × {} b / "
+        "{} bps = {}",
+        n, count_of(packets, "packet", "packets"), n, packets, num(length_bits), num(rate), num_s(r.total_s));
   } else {
     r.explanation = fmt::format(
-        "{} store-and-forward links, {} packet(s):\n"
+        "{} store-and-forward links, {}:\n"
         "first packet: Σ (d_proc + L/R_i + d_i/s_i) = {} s\n"
         "each further packet waits for the slowest link: max L/R_i = {} s\n"
-        "d = {} + ({} - 1) × {} = {} s ({})",
-        n, packets, num(fixed), num(slowest), num(fixed), packets, num(slowest), num(r.total_s),
-        units::format_seconds(r.total_s));
+        "d = {} + ({} - 1) × {} = {}",
+        n, count_of(packets, "packet", "packets"), num(fixed), num(slowest), num(fixed), packets, num(slowest),
+        num_s(r.total_s));
   }
   return r;
 }
@@ -116,12 +115,12 @@ segmentation_result segmentation(const std::vector<link_spec>& links, double mes
                     return (k + 1 == r.packets ? last_payload : payload_bits) + header_bits;
                   }).back();
   r.explanation = fmt::format(
-      "whole message ({} b with {} b header) over {} links: {} s ({})\n"
-      "segmented into {} packets of at most {} b payload + {} b header: {} s ({})\n"
+      "whole message ({} b with {} b header) over {}: {}\n"
+      "segmented into {} of at most {} b payload + {} b header: {}\n"
       "segmentation lets the links work in parallel (pipelining): {} faster",
-      num(message_bits), num(header_bits), links.size(), num(r.whole_message_s),
-      units::format_seconds(r.whole_message_s), r.packets, num(payload_bits), num(header_bits),
-      num(r.segmented_s), units::format_seconds(r.segmented_s),
+      num(message_bits), num(header_bits), count_of(static_cast<long long>(links.size()), "link", "links"),
+      num_s(r.whole_message_s), count_of(r.packets, "packet", "packets"), num(payload_bits), num(header_bits),
+      num_s(r.segmented_s),
       r.segmented_s > 0 ? fmt::format("{:.3g}×", r.whole_message_s / r.segmented_s) : "n/a");
   return r;
 }

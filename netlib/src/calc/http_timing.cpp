@@ -72,10 +72,10 @@ http_timing_result http_response_time(const http_timing_input& in) {
     r.explanation += fmt::format("transmission = (base + N·object)/rate = ({} + {}×{}) b / {} bps = {} s\n",
                                  num(in.base_bits), in.objects, num(in.object_bits), num(in.rate_bps),
                                  num(r.transmission_s));
-  r.explanation += fmt::format("total = DNS + {}·RTT{} = {} + {} × {}{} = {} s ({})", num(rtts),
+  r.explanation += fmt::format("total = DNS + {}·RTT{} = {} + {} × {}{} = {}", num(rtts),
                                in.rate_bps > 0 ? " + transmission" : "", num(in.dns_s), num(rtts),
                                num(in.rtt_s), in.rate_bps > 0 ? " + " + num(r.transmission_s) : "",
-                               num(r.total_s), units::format_seconds(r.total_s));
+                               num_s(r.total_s));
   return r;
 }
 

@@ -4,6 +4,8 @@
 
 #include <cmath>
 
+#include "netlib/core/units.hpp"
+
 namespace netlib::calc {
 
 void require_positive(double value, std::string_view what) {
@@ -22,5 +24,15 @@ void require_probability(double value, std::string_view what) {
 }
 
 std::string num(double value) { return fmt::format("{:.6g}", value); }
+
+std::string num_s(double seconds) {
+  const std::string plain = num(seconds) + " s";
+  const std::string prefixed = units::format_seconds(seconds);
+  return prefixed == plain ? plain : plain + " (" + prefixed + ")";
+}
+
+std::string count_of(long long n, std::string_view singular, std::string_view plural) {
+  return units::format_count(n, singular, plural);
+}
 
 }  // namespace netlib::calc

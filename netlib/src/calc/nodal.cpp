@@ -28,18 +28,17 @@ nodal_result nodal_delay(const nodal_input& in) {
   r.first_bit_arrived = r.propagation_s <= r.transmission_s;
   r.first_bit_position_m = r.first_bit_arrived ? in.distance_m : in.speed_mps * r.transmission_s;
 
-  using units::format_seconds;
   r.explanation = fmt::format(
-      "d_trans = L/R = {} b / {} bps = {} s ({})\n"
-      "d_prop = d/s = {} m / {} m/s = {} s ({})\n"
-      "d_nodal = d_proc + d_queue + d_trans + d_prop = {} + {} + {} + {} = {} s ({})\n"
+      "d_trans = L/R = {} b / {} bps = {}\n"
+      "d_prop = d/s = {} m / {} m/s = {}\n"
+      "d_nodal = d_proc + d_queue + d_trans + d_prop = {} + {} + {} + {} = {}\n"
       "bandwidth-delay product = R·d_prop = {} bps × {} s = {} bits\n"
       "width of a bit = s/R = {} m/s / {} bps = {} m\n"
       "at t = L/R = {} s the first bit is {} m from the sender{}",
-      num(in.length_bits), num(in.rate_bps), num(r.transmission_s), format_seconds(r.transmission_s),
-      num(in.distance_m), num(in.speed_mps), num(r.propagation_s), format_seconds(r.propagation_s),
+      num(in.length_bits), num(in.rate_bps), num_s(r.transmission_s),
+      num(in.distance_m), num(in.speed_mps), num_s(r.propagation_s),
       num(r.processing_s), num(r.queueing_s), num(r.transmission_s), num(r.propagation_s),
-      num(r.total_s), format_seconds(r.total_s), num(in.rate_bps), num(r.propagation_s),
+      num_s(r.total_s), num(in.rate_bps), num(r.propagation_s),
       num(r.bandwidth_delay_bits), num(in.speed_mps), num(in.rate_bps), num(r.bit_width_m),
       num(r.transmission_s), num(r.first_bit_position_m),
       r.first_bit_arrived ? " (d_prop <= d_trans: it has already reached the receiver)"

@@ -126,10 +126,17 @@ void summarise(const std::vector<double>& delays, int batches, simulation_result
 
 }  // namespace
 
+double served_mean_length_bits(const simulation_config& c) {
+  if (c.arrivals != arrival_process::trace || c.trace.empty()) return c.mean_length_bits;
+  double sum = 0;
+  for (const auto& a : c.trace) sum += a.length_bits > 0 ? a.length_bits : c.mean_length_bits;
+  return sum / double(c.trace.size());
+}
+
 simulation_result simulate_queue(const simulation_config& c) {
   check(c);
   simulation_result r;
-  r.traffic_intensity = c.arrival_rate * c.mean_length_bits / c.rate_bps;
+  r.traffic_intensity = c.arrival_rate * served_mean_length_bits(c) / c.rate_bps;
   source src(c);
   std::deque<double> departures;  // of packets in the system, in FIFO order
   double link_free = 0, busy = 0, first_measured = 0, last_time = 0;

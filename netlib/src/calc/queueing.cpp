@@ -45,12 +45,13 @@ queue_result queueing_delay(double length_bits, double rate_bps, double arrivals
   r.queueing_delay_s = d;
   r.total_s = d + r.transmission_s;
   const char* formula = model == queue_model::mm1 ? "I·(L/R)/(1 - I)" : "I·(L/R)/(2(1 - I))";
-  const char* denom = model == queue_model::mm1 ? "" : "2 × ";
+  const std::string denominator =
+      model == queue_model::mm1 ? fmt::format("(1 - {})", num(i)) : fmt::format("(2 × (1 - {}))", num(i));
   r.explanation = head + fmt::format(
-      "{}: d_queue = {} = {} × {} s / ({}(1 - {})) = {} s ({})\n"
-      "d_queue + d_trans = {} + {} = {} s",
-      model_name(model), formula, num(i), num(r.transmission_s), denom, num(i), num(d),
-      units::format_seconds(d), num(d), num(r.transmission_s), num(*r.total_s));
+      "{}: d_queue = {} = {} × {} s / {} = {}\n"
+      "d_queue + d_trans = {} + {} = {}",
+      model_name(model), formula, num(i), num(r.transmission_s), denominator, num_s(d), num(d),
+      num(r.transmission_s), num_s(*r.total_s));
   return r;
 }
 
@@ -103,9 +104,9 @@ finite_queue_result finite_buffer_delay(double length_bits, double rate_bps, dou
   const double time_in_system = mean_n / (arrivals_per_s * (1 - r.loss_probability));
   r.queueing_delay_s = std::max(0.0, time_in_system - service);
   r.explanation = fmt::format(
-      "M/M/1/K with K = {}, I = {}: L = Σ n·p_n = {}, P_loss = p_K = {}, "
-      "W = L/(a(1 - p_K)) = {} s, d_queue = W - L/R = {} s",
-      capacity, num(i), num(mean_n), num(r.loss_probability), num(time_in_system), num(r.queueing_delay_s));
+      "M/M/1/K with K = {}, I = {}: p_n = I^n / Σ I^j (n = 0..K), N = Σ n·p_n = {}, P_loss = p_K = {}\n"
+      "W = N/(a(1 - p_K)) = {} by Little's law over the packets that get in; d_queue = W - L/R = {}",
+      capacity, num(i), num(mean_n), num(r.loss_probability), num_s(time_in_system), num_s(r.queueing_delay_s));
   return r;
 }
 

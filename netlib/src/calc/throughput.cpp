@@ -53,8 +53,8 @@ path_result path_throughput(const std::vector<double>& link_rates_bps, std::opti
   if (file_bits) {
     require_non_negative(*file_bits, "the file size F");
     r.transfer_s = *file_bits / best;
-    r.explanation += fmt::format("\ntransfer time = F/throughput = {} b / {} bps = {} s ({})", num(*file_bits),
-                                 num(best), num(*r.transfer_s), units::format_seconds(*r.transfer_s));
+    r.explanation += fmt::format("\ntransfer time = F/throughput = {} b / {} bps = {}", num(*file_bits),
+                                 num(best), num_s(*r.transfer_s));
   }
   return r;
 }

@@ -56,10 +56,9 @@ web_cache_result web_cache(const web_cache_input& in) {
   if (r.with_cache.access_delay_s) {
     const double miss_time = in.internet_s + *r.with_cache.access_delay_s;
     r.with_cache.response_s = in.hit_rate * in.lan_s + miss * miss_time;
-    t += fmt::format("with cache: response = h·LAN + (1 - h)·(Internet + access) = {} × {} + {} × ({} + {}) = {} s ({})",
+    t += fmt::format("with cache: response = h·LAN + (1 - h)·(Internet + access) = {} × {} + {} × ({} + {}) = {}",
                      num(in.hit_rate), num(in.lan_s), num(miss), num(in.internet_s),
-                     num(*r.with_cache.access_delay_s), num(*r.with_cache.response_s),
-                     units::format_seconds(*r.with_cache.response_s));
+                     num(*r.with_cache.access_delay_s), num_s(*r.with_cache.response_s));
   }
   while (!t.empty() && t.back() == '\n') t.pop_back();
   return r;

@@ -117,11 +117,6 @@ void capture_reader::read_pcap_header(const std::byte* magic) {
   interfaces_.push_back(std::move(info));
 }
 
-std::optional<packet_record> capture_reader::next() {
-  if (format_ == capture_format::pcapng) return next_pcapng();
-  return next_pcap();
-}
-
 std::optional<packet_record> capture_reader::next_pcap() {
   const std::uint64_t record_offset = offset_;
   if (!fill(16)) {

@@ -69,6 +69,7 @@ live_capture live_capture::open(const live_options& o) {
                                                                    : std::string(pcap_geterr(h->p));
     fail(o, detail);
   }
+  const bool inbound = o.inbound_only && pcap_setdirection(h->p, PCAP_D_IN) == 0;
   if (!o.filter.empty()) {
     bpf_program prog{};
     if (pcap_compile(h->p, &prog, o.filter.c_str(), 1, PCAP_NETMASK_UNKNOWN) != 0) {
@@ -84,7 +85,9 @@ live_capture live_capture::open(const live_options& o) {
   h->fd = pcap_get_selectable_fd(h->p);
   h->timeout_ms = static_cast<int>(o.timeout.count());
   const auto link = to_link_type(pcap_datalink(h->p));
-  return live_capture(std::move(h), link, o.interface);
+  live_capture cap(std::move(h), link, o.interface);
+  cap.inbound_only_ = inbound;
+  return cap;
 }
 
 std::optional<packet_record> live_capture::next() {

@@ -1,12 +1,18 @@
 // The TCP capture driver. Theory of operation: read a record, decode it with the record's link
-// type, count decode errors (the packet is still fed when a TCP header was decoded), feed the
-// reassembler with the record's timestamp; at the end, finish() flushes and releases every
-// conversation. Consumers are kept by conversation id between on_open and on_close.
+// type (the usual Ethernet/IPv4/TCP frame by decode_plain_tcp, straight into reused headers;
+// anything else by decode_packet), count decode errors (the packet is still fed when a TCP header
+// was decoded), feed the reassembler with the record's timestamp; at the end, finish() flushes and releases every
+// conversation. Consumers are kept by conversation id between on_open and on_close, in a window
+// indexed by id from the oldest open conversation (ids are handed out in order, so this is a
+// deque of pointers with no per-conversation node: 8 bytes a conversation while an older one is
+// still open, nothing once the older ones are released).
 #include "netlib/capture/tcp_replay.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
+#include <deque>
 #include <unordered_map>
 
 #include "netlib/core/sha256.hpp"
@@ -23,31 +29,41 @@ class dispatcher : public packet::tcp_visitor {
  public:
   explicit dispatcher(const consumer_factory& factory) : factory_(factory) {}
   void on_open(const tcp_conversation& c) override {
-    if (auto consumer = factory_(c)) consumers_.emplace(c.id, std::move(consumer));
+    if (window_.empty()) first_id_ = c.id;
+    // Ids come in order; a gap (none today) would just hold empty slots.
+    while (first_id_ + window_.size() < c.id) window_.emplace_back();
+    window_.push_back(factory_(c));
   }
   void on_data(const tcp_conversation& c, tcp_direction d, byte_view b, time_point t) override {
-    if (auto* s = find(c)) s->on_bytes(d, b, t);
+    if (auto* s = find(c.id)) s->on_bytes(d, b, t);
   }
   void on_gap(const tcp_conversation& c, tcp_direction d, std::uint64_t n, time_point t) override {
-    if (auto* s = find(c)) s->on_gap(d, n, t);
+    if (auto* s = find(c.id)) s->on_gap(d, n, t);
   }
   void on_end_of_stream(const tcp_conversation& c, tcp_direction d, time_point t) override {
-    if (auto* s = find(c)) s->on_end_of_stream(d, t);
+    if (auto* s = find(c.id)) s->on_end_of_stream(d, t);
   }
   void on_close(const tcp_conversation& c) override {
-    auto it = consumers_.find(c.id);
-    if (it == consumers_.end()) return;
-    it->second->on_close(c);
-    consumers_.erase(it);
+    if (c.id < first_id_ || c.id - first_id_ >= window_.size()) return;
+    auto& slot = window_[c.id - first_id_];
+    if (slot) {
+      slot->on_close(c);
+      slot.reset();
+    }
+    while (!window_.empty() && !window_.front()) {
+      window_.pop_front();
+      ++first_id_;
+    }
   }
 
  private:
-  stream_consumer* find(const tcp_conversation& c) {
-    auto it = consumers_.find(c.id);
-    return it == consumers_.end() ? nullptr : it->second.get();
+  stream_consumer* find(std::uint64_t id) {
+    if (id < first_id_ || id - first_id_ >= window_.size()) return nullptr;
+    return window_[id - first_id_].get();
   }
   const consumer_factory& factory_;
-  std::unordered_map<std::uint64_t, std::unique_ptr<stream_consumer>> consumers_;
+  std::deque<std::unique_ptr<stream_consumer>> window_;
+  std::uint64_t first_id_ = 0;
 };
 
 }  // namespace
@@ -56,10 +72,20 @@ replay_stats replay_tcp(capture_reader& reader, packet::tcp_visitor& visitor, pa
                         const progress_callback& progress) {
   replay_stats stats;
   packet::tcp_reassembler reassembler(visitor, limits);
+  // The usual frame (Ethernet, IPv4 and TCP without options) is decoded straight into these, reused
+  // for every packet (decode_plain_tcp never touches the options, which stay empty); any other
+  // frame is decoded in full.
+  packet::ip_address src, dst;
+  packet::tcp_header tcp;
   while (auto rec = reader.next()) {
     if (stats.packets++ == 0) stats.first_ts = rec->ts;
     stats.last_ts = rec->ts;
     if (progress && stats.packets % 65536 == 0) progress(stats.packets);
+    if (packet::decode_plain_tcp(rec->link, rec->data, src, dst, tcp)) {
+      ++stats.tcp_packets;
+      reassembler.feed(src, dst, tcp, rec->ts);
+      continue;
+    }
     const auto p = packet::decode_packet(rec->link, rec->data);
     if (p.error) {
       if (stats.decode_errors++ == 0) stats.first_decode_error = fmt::format("frame {}: {}", stats.packets, p.error->message());
@@ -73,7 +99,31 @@ replay_stats replay_tcp(capture_reader& reader, packet::tcp_visitor& visitor, pa
   stats.truncated_records = reader.truncated_records();
   stats.skipped_blocks = reader.skipped_blocks();
   stats.conversations = reassembler.conversations_seen();
+  stats.missing_bytes = reassembler.missing_bytes();
+  stats.late_packets = reassembler.late_packets();
   return stats;
+}
+
+std::optional<std::string> damage_note(const std::string& path, const replay_stats& stats) {
+  std::vector<std::string> parts;
+  if (stats.truncated_records > 0) {
+    parts.push_back(fmt::format("the capture is truncated: its last record is cut short and was skipped ({} complete "
+                                "packets read)",
+                                stats.packets));
+  }
+  if (stats.missing_bytes > 0) {
+    parts.push_back(fmt::format("{} bytes of TCP payload are missing from the capture (gaps in the streams): byte "
+                                "counts and rates cover only the bytes captured",
+                                stats.missing_bytes));
+  }
+  if (parts.empty()) return std::nullopt;
+  return fmt::format("{}: {}", path, fmt::join(parts, "; "));
+}
+
+void require_some_packet(const std::string& path, const replay_stats& stats) {
+  if (stats.packets == 0 && stats.truncated_records > 0) {
+    throw capture_error(fmt::format("{}: truncated: the capture ends inside its first record (no packet to read)", path));
+  }
 }
 
 replay_stats replay_tcp(const std::filesystem::path& path, packet::tcp_visitor& visitor, packet::reassembly_limits limits) {
@@ -120,17 +170,23 @@ struct conversation_summarizer::hashes {
 conversation_summarizer::conversation_summarizer() = default;
 conversation_summarizer::~conversation_summarizer() = default;
 
-void conversation_summarizer::on_open(const tcp_conversation& c) { open_[c.id] = std::make_unique<hashes>(); }
+// The hashes are made on a conversation's first byte: one that carries none (a lone SYN, a scan)
+// costs nothing while it is open and closes with the hash of no bytes.
+void conversation_summarizer::on_open(const tcp_conversation&) {}
 
 void conversation_summarizer::on_data(const tcp_conversation& c, tcp_direction d, byte_view b, time_point) {
-  auto it = open_.find(c.id);
-  if (it == open_.end()) return;
-  (d == tcp_direction::client_to_server ? it->second->to_server : it->second->to_client).update(b);
+  auto& h = open_[c.id];
+  if (!h) h = std::make_unique<hashes>();
+  (d == tcp_direction::client_to_server ? h->to_server : h->to_client).update(b);
 }
 
 void conversation_summarizer::on_close(const tcp_conversation& c) {
   auto it = open_.find(c.id);
-  if (it == open_.end()) return;
+  if (it == open_.end()) {
+    static const std::string nothing = sha256{}.hex_digest();
+    done_.push_back({c, nothing, nothing});
+    return;
+  }
   done_.push_back({c, it->second->to_server.hex_digest(), it->second->to_client.hex_digest()});
   open_.erase(it);
 }

@@ -40,12 +40,18 @@ split split_number(std::string_view text, std::string_view what, std::string_vie
   return {value, trim(text.substr(static_cast<std::size_t>(end - text.data())))};
 }
 
+// `bare_unit`: the unit a bare number is read in (durations: seconds); empty: a bare number other
+// than 0 is refused, because it is ambiguous (1500: bits or bytes?).
 template <std::size_t N>
 double parse_with(std::string_view text, std::string_view what, std::string_view accepted,
-                  const std::array<unit, N>& table) {
+                  const std::array<unit, N>& table, std::string_view bare_unit = {}) {
   const split s = split_number(text, what, accepted);
-  if (s.unit.empty())
+  if (s.unit.empty()) {
+    if (s.value == 0) return 0;  // zero is zero in every unit
+    for (const unit& u : table)
+      if (!bare_unit.empty() && u.name == bare_unit) return s.value * u.factor;
     throw unit_error(fmt::format("'{}' has no unit: write the {} with a unit ({})", text, what, accepted));
+  }
   for (const unit& u : table)
     if (u.name == s.unit) return s.value * u.factor;
   throw unit_error(fmt::format("'{}': unknown unit '{}' for a {} (use {})", text, s.unit, what, accepted));
@@ -81,7 +87,7 @@ constexpr std::array duration_units{
     unit{"s", 1},     unit{"sec", 1},   unit{"ms", 1e-3}, unit{"us", 1e-6}, unit{"\xC2\xB5s", 1e-6},
     unit{"ns", 1e-9}, unit{"min", 60},  unit{"h", 3600},
 };
-constexpr std::string_view duration_accepted = "s, ms, us, ns, min, h; e.g. 30ms";
+constexpr std::string_view duration_accepted = "s, ms, us, ns, min, h; e.g. 30ms; a bare number is seconds";
 
 constexpr std::array per_second_units{
     unit{"/s", 1}, unit{"pps", 1}, unit{"/ms", 1e3}, unit{"/min", 1.0 / 60}, unit{"/h", 1.0 / 3600},
@@ -121,7 +127,7 @@ double parse_speed_mps(std::string_view text) {
   return parse_with(text, "propagation speed", speed_accepted, speed_units);
 }
 double parse_duration_s(std::string_view text) {
-  return parse_with(text, "duration", duration_accepted, duration_units);
+  return parse_with(text, "duration", duration_accepted, duration_units, "s");
 }
 double parse_per_second(std::string_view text) {
   return parse_with(text, "rate of arrivals", per_second_accepted, per_second_units);
@@ -138,9 +144,21 @@ double parse_fraction(std::string_view text) {
   return v;
 }
 
-std::string format_seconds(double s) { return with_prefix(s, "s"); }
+// Seconds take the sub-second SI prefixes (ms, us, ns) only: 30e6 s is "347 days", never "30 Ms".
+std::string format_seconds(double s) {
+  const double mag = std::fabs(s);
+  if (!std::isfinite(s) || mag < 999.5) return with_prefix(s, "s");
+  if (mag < 60 * 99.95) return fmt::format("{:.3g} min", s / 60);
+  if (mag < 3600 * 47.95) return fmt::format("{:.3g} h", s / 3600);
+  if (mag < 86400 * 999.5) return fmt::format("{:.3g} days", s / 86400);
+  return fmt::format("{:.3g} years", s / (86400 * 365.25));
+}
 std::string format_bps(double bps) { return with_prefix(bps, "bps"); }
 std::string format_bytes(double bytes) { return with_prefix(bytes, "B"); }
 std::string format_meters(double m) { return with_prefix(m, "m"); }
+
+std::string format_count(long long n, std::string_view singular, std::string_view plural) {
+  return fmt::format("{} {}", n, n == 1 ? singular : plural);
+}
 
 }  // namespace netlib::units

@@ -25,6 +25,13 @@ command_result parse_command_line(std::string_view line) {
     r.error = "NUL in command line";
     return r;
   }
+  // RFC 959 §5.3.1: a command line ends with <CRLF>; a CR elsewhere is no part of a name (RFC 854
+  // sends a lone CR as CR NUL). Kept in a path, it would make names that ls and clients show as
+  // something else.
+  if (line.find('\r') != std::string_view::npos) {
+    r.error = "CR inside the command line";
+    return r;
+  }
   command c = split_command_line(line);
   if (c.verb.size() < 3 || c.verb.size() > 4) {
     r.error = c.verb.empty() ? "empty command line" : "command verb must be 3 or 4 letters";

@@ -33,13 +33,14 @@ bool is_child(const std::string& dir, const std::string& path) {
 
 class memory_writer final : public file_writer {
  public:
-  memory_writer(memory_file_system& fs, std::string path, std::string initial)
-      : fs_(fs), path_(std::move(path)), data_(std::move(initial)) {}
+  memory_writer(memory_file_system& fs, std::string path, std::string initial, existing_file existing)
+      : fs_(fs), path_(std::move(path)), data_(std::move(initial)), existing_(existing) {}
   bool write(byte_view data) override {
     data_.append(as_chars(data));
     return true;
   }
   bool commit() override {
+    if (existing_ == existing_file::keep && fs_.entries_.count(path_) != 0) return false;
     fs_.entries_[path_] = memory_file_system::entry{false, std::move(data_)};
     return true;
   }
@@ -48,6 +49,7 @@ class memory_writer final : public file_writer {
   memory_file_system& fs_;
   std::string path_;
   std::string data_;
+  existing_file existing_;
 };
 
 memory_file_system::memory_file_system(std::int64_t modified_unix) : modified_(modified_unix) {
@@ -152,7 +154,8 @@ std::unique_ptr<file_reader> memory_file_system::open_read(const std::string& pa
 }
 
 std::unique_ptr<file_writer> memory_file_system::open_write(const std::string& path, bool append,
-                                                            std::uint64_t offset, fs_status& status) {
+                                                            std::uint64_t offset, existing_file existing,
+                                                            fs_status& status) {
   status = check_parent(path);
   auto it = entries_.find(path);
   if (status == fs_status::ok && it != entries_.end() && it->second.is_directory) status = fs_status::is_a_directory;
@@ -161,7 +164,7 @@ std::unique_ptr<file_writer> memory_file_system::open_write(const std::string& p
   if (it != entries_.end()) {
     initial = append ? it->second.data : it->second.data.substr(0, std::min<std::uint64_t>(offset, it->second.data.size()));
   }
-  return std::make_unique<memory_writer>(*this, path, std::move(initial));
+  return std::make_unique<memory_writer>(*this, path, std::move(initial), existing);
 }
 
 }  // namespace netlib::ftp

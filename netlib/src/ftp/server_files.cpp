@@ -2,7 +2,10 @@
 // Every path argument is resolved by normalize_path() against the current directory, so no
 // command can name anything outside the root; the file_system answers with an fs_status that
 // maps to the reply: missing/not-a-directory/denied -> 550, exists -> 550, read-only server ->
-// 550 "Permission denied" (RFC 959: 550 "file unavailable, no access").
+// 550 "Permission denied" (RFC 959: 550 "file unavailable, no access"). Anonymous users on a
+// writable server may only create (MKD here, new files in server_transfer.cpp): DELE, RMD and
+// RNFR are 550 for them unless anonymous_full_write. The file store never follows symbolic
+// links (ftp_disk_file_system), so the name a rule is decided on is the file acted on.
 #include <fmt/format.h>
 
 #include "netlib/ftp/listing.hpp"
@@ -26,10 +29,16 @@ void server_session::reply_fs_error(fs_status s, std::string_view path) {
   reply(550, fmt::format("{}: {}.", path, describe(s)));
 }
 
-bool server_session::require_writable() {
-  if (config_.writable) return true;
-  reply(550, "Permission denied: the server is read-only.");
-  return false;
+bool server_session::require_writable(write_kind kind) {
+  if (!config_.writable) {
+    reply(550, "Permission denied: the server is read-only.");
+    return false;
+  }
+  if (kind == write_kind::change && limited_anonymous()) {
+    reply(550, "Permission denied: anonymous users may only upload new files and make folders.");
+    return false;
+  }
+  return true;
 }
 
 // RFC 959 §4.1.1 CWD: 250 when the directory exists.
@@ -56,7 +65,7 @@ void server_session::on_pwd(const std::string&) {
 
 void server_session::on_mkd(const std::string& arg) {
   if (arg.empty()) return reply(501, "MKD needs a directory name.");
-  if (!require_writable()) return;
+  if (!require_writable(write_kind::create)) return;
   const std::string path = normalize_path(cwd_, arg);
   if (const fs_status s = fs_.make_directory(path); s != fs_status::ok) return reply_fs_error(s, arg);
   reply(257, fmt::format("{} created.", quote_path(path)));  // RFC 959 Appendix II
@@ -64,7 +73,7 @@ void server_session::on_mkd(const std::string& arg) {
 
 void server_session::on_rmd(const std::string& arg) {
   if (arg.empty()) return reply(501, "RMD needs a directory name.");
-  if (!require_writable()) return;
+  if (!require_writable(write_kind::change)) return;
   const std::string path = normalize_path(cwd_, arg);
   if (path == "/" || cwd_ == path || cwd_.compare(0, path.size() + 1, path + "/") == 0) return reply(550, "Cannot remove the current directory or the root.");
   if (const fs_status s = fs_.remove_directory(path); s != fs_status::ok) return reply_fs_error(s, arg);
@@ -73,7 +82,7 @@ void server_session::on_rmd(const std::string& arg) {
 
 void server_session::on_dele(const std::string& arg) {
   if (arg.empty()) return reply(501, "DELE needs a file name.");
-  if (!require_writable()) return;
+  if (!require_writable(write_kind::change)) return;
   if (const fs_status s = fs_.remove_file(normalize_path(cwd_, arg)); s != fs_status::ok) return reply_fs_error(s, arg);
   reply(250, "File deleted.");
 }
@@ -81,7 +90,7 @@ void server_session::on_dele(const std::string& arg) {
 // RFC 959 §4.1.3 RNFR: 350, then RNTO must follow at once.
 void server_session::on_rnfr(const std::string& arg) {
   if (arg.empty()) return reply(501, "RNFR needs a name.");
-  if (!require_writable()) return;
+  if (!require_writable(write_kind::change)) return;
   const std::string path = normalize_path(cwd_, arg);
   file_info info;
   if (const fs_status s = fs_.stat(path, info); s != fs_status::ok || path == "/") return reply_fs_error(s, arg);

@@ -228,6 +228,7 @@ void server_session::check_password(const std::string& password) {
   if (config_.guard && !anonymous_login()) config_.guard->report(config_.peer_address, user_, right, now_.mono);
   if (right) {
     logged_in_ = true;
+    anonymous_ = config_.users.anonymous() && user_table::is_anonymous_name(user_);
     failed_logins_ = 0;
     state_ = server_state::ready;
     return reply(230, fmt::format("User {} logged in.", user_));

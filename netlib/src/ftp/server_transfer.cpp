@@ -167,21 +167,28 @@ void server_session::on_retr(const std::string& arg) {
                                            ascii_ ? "ASCII" : "BINARY", arg, info.size));
 }
 
+// Anonymous users (without anonymous_full_write) may only create: a name that exists is 553
+// (RFC 959 §4.2: file name not allowed; vsftpd's answer), and the transfer carries
+// existing_file::keep so that the store refuses to replace a file that appears meanwhile.
 void server_session::upload(const std::string& arg, bool append) {
   if (arg.empty()) return reply(501, "A file name is needed.");
-  if (!require_writable()) return;
+  if (!require_writable(write_kind::create)) return;
   const std::string path = normalize_path(cwd_, arg);
   file_info info;
   fs_status s = fs_.stat(parent_path(path), info);
   if (s == fs_status::ok && !info.is_directory) s = fs_status::not_a_directory;
-  if (s == fs_status::ok && fs_.stat(path, info) == fs_status::ok && info.is_directory) s = fs_status::is_a_directory;
+  const bool exists = s == fs_status::ok && fs_.stat(path, info) == fs_status::ok;
+  if (exists && info.is_directory) s = fs_status::is_a_directory;
   if (s != fs_status::ok) return reply_fs_error(s, arg);
+  if (exists && limited_anonymous())
+    return reply(553, "Could not create file: anonymous users may not replace or append to an existing file.");
   if (!check_data_channel()) return;
   start_transfer t;
   t.kind = transfer_kind::receive_file;
   t.path = path;
   t.offset = restart_;
   t.append = append;
+  if (limited_anonymous()) t.existing = existing_file::keep;
   begin_transfer(std::move(t), fmt::format("Ok to send data for {}.", arg));
 }
 
@@ -210,6 +217,9 @@ server_actions server_session::transfer_finished(transfer_outcome outcome, std::
     case transfer_outcome::connection_lost: reply(426, "Data connection lost; transfer aborted."); break;
     case transfer_outcome::local_error: reply(451, "Local error in processing; transfer aborted."); break;
     case transfer_outcome::storage_error: reply(552, "Could not store the file; transfer aborted."); break;
+    case transfer_outcome::tls_not_resumed:  // as vsftpd (require_ssl_reuse)
+      reply(522, "Data connection refused: its TLS session must resume the control connection's.");
+      break;
     case transfer_outcome::aborted: break;
   }
   return flush();

@@ -73,7 +73,9 @@ std::map<std::string, std::string> parse_users(std::string_view text) {
   return users;
 }
 
-bool requires_auth(const basic_auth_rule& rule, std::string_view path) { return under_prefix(path, rule.prefix); }
+bool requires_auth(const basic_auth_rule& rule, std::string_view path) {
+  return under_prefix(path, rule.prefix) || (!rule.real_prefix.empty() && under_prefix(path, rule.real_prefix));
+}
 
 std::optional<basic_credentials> parse_basic_credentials(const request_head& r) {
   const auto value = r.fields.get("Authorization");

@@ -51,6 +51,7 @@ bool storable(const request_head& req, const response_head& resp) {
   if (resp.status == 206 || resp.status == 304 || is_interim(resp.status)) return false;
   if (has_cache_directive(req.fields, "no-store") || has_cache_directive(resp.fields, "no-store")) return false;
   if (has_cache_directive(resp.fields, "private")) return false;                   // §5.2.2.7 shared cache
+  if (resp.fields.contains("Set-Cookie")) return false;                            // §7.3, as nginx
   if (req.fields.contains("Authorization") && !has_cache_directive(resp.fields, "public") &&
       !has_cache_directive(resp.fields, "s-maxage") && !has_cache_directive(resp.fields, "must-revalidate"))
     return false;                                                                 // §3.5
@@ -89,6 +90,45 @@ bool can_serve_fresh(const request_head& req, const response_head& stored, std::
   if (has_cache_directive(req.fields, "no-cache") || req.fields.has_token("Pragma", "no-cache")) return false;  // §5.2.1.4
   if (auto max_age = cache_directive_seconds(req.fields, "max-age"); max_age && age_s > *max_age) return false;  // §5.2.1.1
   return age_s < freshness_lifetime(stored);
+}
+
+namespace {
+
+// A field's value for comparison under Vary: the list members trimmed, joined by ", ".
+std::optional<std::string> normalized(const fields& f, std::string_view name) {
+  const auto v = f.combined(name);
+  if (!v) return std::nullopt;
+  std::string out;
+  for (auto item : split_list(*v)) {
+    if (!out.empty()) out += ", ";
+    out += item;
+  }
+  return out;
+}
+
+}  // namespace
+
+fields selecting_fields(const response_head& resp, const request_head& req) {
+  fields out;
+  const auto vary = resp.fields.combined("Vary");
+  if (!vary) return out;
+  for (auto name : split_list(*vary)) {
+    if (name == "*" || out.contains(name)) continue;
+    if (const auto v = normalized(req.fields, name)) out.add(name, *v);
+  }
+  return out;
+}
+
+bool vary_matches(const response_head& stored, const fields& selecting, const request_head& req) {
+  const auto vary = stored.fields.combined("Vary");
+  if (!vary) return true;
+  for (auto name : split_list(*vary)) {
+    if (name == "*") return false;
+    const auto then = selecting.get(name);
+    const auto now = normalized(req.fields, name);
+    if (then.has_value() != now.has_value() || (then && *then != *now)) return false;
+  }
+  return true;
 }
 
 void remove_hop_by_hop(fields& f) {

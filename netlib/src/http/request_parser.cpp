@@ -81,13 +81,18 @@ parse_step request_parser::on_head(byte_view input) {
   std::string_view line = block.substr(0, lf);
   if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
   request_head h;
-  if (auto e = parse_request_line(line, h)) return fail(*e);
-  if (auto e = parse_field_lines(block.substr(lf + 1), h.fields, limits_.max_fields)) return fail(*e);
-  if (auto e = validate(h)) return fail(*e);
+  // A refused head keeps its first line, so a server can still log the request it refuses.
+  const auto refuse = [&](errc e) {
+    refused_line_.assign(line);
+    return fail(e);
+  };
+  if (auto e = parse_request_line(line, h)) return refuse(*e);
+  if (auto e = parse_field_lines(block.substr(lf + 1), h.fields, limits_.max_fields)) return refuse(*e);
+  if (auto e = validate(h)) return refuse(*e);
   const auto framing = request_framing(h, limits_);
   if (const auto* e = std::get_if<errc>(&framing)) {
-    head_ = std::move(h);  // kept so a server can still log the request it refuses
-    return fail(*e);
+    head_ = std::move(h);
+    return refuse(*e);
   }
   const auto& f = std::get<body_framing>(framing);
   head_ = std::move(h);

@@ -59,10 +59,10 @@ void server_session::error_reply(errc e, const clock_reading& now, server_step& 
   const int status = status_for(e);
   const std::string body = fmt::format("{}: {}\n", http::status{status}, make_error_code(e).message());
   const auto& h = parser_.head();
-  answer(status, make_text_response(status, body, true, now, options_.server_name), true,
-         h.method.empty() ? std::string{}
-                          : fmt::format("{} {} HTTP/{}.{}", h.method, h.target, h.version.major, h.version.minor),
-         step);
+  std::string request_line;
+  if (!parser_.refused_request_line().empty()) request_line = parser_.refused_request_line();
+  else if (!h.method.empty()) request_line = fmt::format("{} {} HTTP/{}.{}", h.method, h.target, h.version.major, h.version.minor);
+  answer(status, make_text_response(status, body, true, now, options_.server_name), true, std::move(request_line), step);
 }
 
 server_step server_session::receive(byte_view input, const clock_reading& now) {

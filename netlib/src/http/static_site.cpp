@@ -5,9 +5,14 @@
 //      to the credentials guard first: a locked address or account gets 429 with Retry-After
 //      (RFC 6585 §4); an attempt whose turn is later gets a plan with `wait` (respond_held()
 //      checks it then); each check is reported to the guard.
-//   4. cookie lab: a session for every request; the visits page answers with the counter.
-//   5. stat: 404 when absent (or outside the root, which the file_system refuses);
-//      a directory without '/' -> 301 to the slash form; a directory -> its index file.
+//   4. cookie lab: a session for every request; the visits page answers with the counter. A
+//      response that sets the session cookie is marked "Cache-Control: private".
+//   5. stat: 404 when absent (or outside the root, which the file_system refuses), and for a
+//      file asked for with a trailing slash ("/file.png/"); a file or folder reached through a
+//      symbolic link is checked against the auth rule again on the path it really has (step 3
+//      saw only the requested one), so a link into the protected folder asks for credentials
+//      too; a directory without '/' -> 301 to the slash form; a directory -> its index file
+//      (checked the same way).
 //   6. file: validators (ETag, Last-Modified); conditional GET (304, RFC 9110 §13.2.2);
 //      Range (206 / 416, RFC 9110 §14); else 200. HEAD gets the same head without a body.
 #include "netlib/http/static_site.hpp"
@@ -57,34 +62,8 @@ response_plan static_site::respond(const request_head& r, const clock_reading& n
                                                        : text_reply(400, "400 Bad Request: malformed path\n");
   }
   const target_path& t = *decoded.value;
-  std::string user;
-  if (options_.auth && requires_auth(*options_.auth, t.path)) {  // step 3
-    const auto unauthorized = [this] {
-      response_plan p = text_reply(401, "401 Unauthorized: this folder needs a user name and password\n");
-      p.head.fields.add("WWW-Authenticate", fmt::format("Basic realm=\"{}\", charset=\"UTF-8\"", options_.auth->realm));
-      return p;
-    };
-    const auto credentials = parse_basic_credentials(r);
-    if (!credentials) return unauthorized();
-    if (options_.guard && !turn_reached) {
-      const admission a = options_.guard->admit(peer, credentials->user, now.mono);
-      if (a.locked) {
-        response_plan p = text_reply(429, "429 Too Many Requests: too many failed logins, try again later\n");
-        p.head.fields.add("Retry-After",
-                          std::to_string(std::chrono::ceil<std::chrono::seconds>(a.retry_after).count()));
-        return p;
-      }
-      if (a.turn > now.mono) {
-        response_plan p;
-        p.wait = wake_at{a.turn};
-        return p;
-      }
-    }
-    const bool right = credentials_match(*options_.auth, *credentials);
-    if (options_.guard) options_.guard->report(peer, credentials->user, right, now.mono);
-    if (!right) return unauthorized();
-    user = credentials->user;
-  }
+  std::optional<std::string> user;  // set once credentials were granted
+  if (auto refused = refuse_unauthorized(r, t.path, user, now, peer, turn_reached)) return std::move(*refused);  // step 3
   std::optional<session_visit> visit;
   if (options_.cookies && sessions_) {  // step 4
     const auto cookie = r.fields.combined("Cookie");
@@ -98,24 +77,67 @@ response_plan static_site::respond(const request_head& r, const clock_reading& n
   } else {
     std::string path = t.path;
     auto info = files_.stat(path);  // step 5
-    if (info && info->is_directory && !t.trailing_slash && !path.empty()) {
+    std::optional<response_plan> refused;
+    if (info && info->resolved) refused = refuse_unauthorized(r, *info->resolved, user, now, peer, turn_reached);
+    if (refused) {
+      plan = std::move(*refused);
+    } else if (info && info->is_directory && !t.trailing_slash && !path.empty()) {
       plan = text_reply(301, "301 Moved Permanently\n");
       plan.head.fields.add("Location", "/" + path + "/");
+    } else if (info && !info->is_directory && t.trailing_slash) {
+      plan = text_reply(404, "404 Not Found\n");  // a file is no folder (nginx and Apache agree)
     } else {
       if (info && info->is_directory) {
         path = path.empty() ? options_.index : path + "/" + options_.index;
         info = files_.stat(path);
+        if (info && info->resolved) refused = refuse_unauthorized(r, *info->resolved, user, now, peer, turn_reached);
       }
-      plan = (!info || info->is_directory) ? text_reply(404, "404 Not Found\n") : respond_file(r, path, *info);
+      plan = refused                          ? std::move(*refused)
+             : (!info || info->is_directory) ? text_reply(404, "404 Not Found\n")
+                                             : respond_file(r, path, *info);
     }
   }
   if (visit && visit->is_new) {  // RFC 6265 §4.1
     plan.head.fields.add("Set-Cookie", fmt::format("{}={}; Path=/; Max-Age={}; HttpOnly", options_.cookie_name,
                                                    visit->id, std::chrono::duration_cast<std::chrono::seconds>(sessions_->ttl()).count()));
+    // A session cookie is one user's: no shared cache may store it for others (RFC 9111 §5.2.2.7).
+    if (!plan.head.fields.contains("Cache-Control")) plan.head.fields.add("Cache-Control", "private");
   }
   if (r.method == "HEAD") plan.body = std::monostate{};
-  plan.user = user;
+  plan.user = user.value_or("");
   return plan;
+}
+
+std::optional<response_plan> static_site::refuse_unauthorized(const request_head& r, std::string_view path,
+                                                             std::optional<std::string>& user, const clock_reading& now,
+                                                             std::string_view peer, bool turn_reached) {
+  if (!options_.auth || !requires_auth(*options_.auth, path)) return std::nullopt;
+  if (user) return std::nullopt;  // granted already: one rule, one user table
+  const auto unauthorized = [this] {
+    response_plan p = text_reply(401, "401 Unauthorized: this folder needs a user name and password\n");
+    p.head.fields.add("WWW-Authenticate", fmt::format("Basic realm=\"{}\", charset=\"UTF-8\"", options_.auth->realm));
+    return p;
+  };
+  const auto credentials = parse_basic_credentials(r);
+  if (!credentials) return unauthorized();
+  if (options_.guard && !turn_reached) {
+    const admission a = options_.guard->admit(peer, credentials->user, now.mono);
+    if (a.locked) {
+      response_plan p = text_reply(429, "429 Too Many Requests: too many failed logins, try again later\n");
+      p.head.fields.add("Retry-After", std::to_string(std::chrono::ceil<std::chrono::seconds>(a.retry_after).count()));
+      return p;
+    }
+    if (a.turn > now.mono) {
+      response_plan p;
+      p.wait = wake_at{a.turn};
+      return p;
+    }
+  }
+  const bool right = credentials_match(*options_.auth, *credentials);
+  if (options_.guard) options_.guard->report(peer, credentials->user, right, now.mono);
+  if (!right) return unauthorized();
+  user = credentials->user;
+  return std::nullopt;
 }
 
 response_plan static_site::respond_file(const request_head& r, const std::string& path, const file_info& info) {

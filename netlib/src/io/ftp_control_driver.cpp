@@ -35,6 +35,7 @@ bool control_alive(connection& c) {
 
 struct ftp_hooks {
   const ftp_server_settings& settings;
+  ftp_data_options data_options;  // settings.data, with the control connection's TLS session tag
   std::shared_ptr<ftp_data_connection> passive;
   std::shared_ptr<ftp_data_connection> current;
 
@@ -67,7 +68,7 @@ struct ftp_hooks {
 
   template <class Runner>
   void handle(Runner& r, ftp::open_passive&) {
-    passive = std::make_shared<ftp_data_connection>(r.conn().executor(), settings.data);
+    passive = std::make_shared<ftp_data_connection>(r.conn().executor(), data_options);
     const auto local = r.conn().local_endpoint().address();
     if (!passive->listen(local)) {
       passive.reset();
@@ -89,7 +90,7 @@ struct ftp_hooks {
 
   template <class Runner>
   void handle(Runner& r, ftp::start_transfer& t) {
-    auto data = t.passive ? std::move(passive) : std::make_shared<ftp_data_connection>(r.conn().executor(), settings.data);
+    auto data = t.passive ? std::move(passive) : std::make_shared<ftp_data_connection>(r.conn().executor(), data_options);
     passive.reset();
     current = data;
     r.spawn([this, &r, data, t = std::move(t)]() -> awaitable<void> { co_await transfer(r, data, t); });
@@ -127,7 +128,13 @@ awaitable<void> ftp_handle_control(connection& c, const ftp_server_settings& set
   cfg.peer_is_ipv6 = peer.is_v6() && !peer.to_v6().is_v4_mapped();
   cfg.peer_address = peer.is_v6() && peer.to_v6().is_v4_mapped() ? asio::ip::make_address_v4(asio::ip::v4_mapped, peer.to_v6()).to_string() : peer.to_string();
   cfg.tls_available = c.tls_available();
-  co_await run_session(c, ftp::server_session(std::move(cfg), *settings.files), ftp_hooks{settings, {}, {}});
+  if (c.tls_available()) c.bind_tls_sessions();
+  // Named, not temporaries in the co_await expression: GCC 12 mishandles an aggregate temporary
+  // holding a std::string there (its SSO buffer was freed as if on the heap).
+  ftp_hooks hooks{settings, settings.data, {}, {}};
+  hooks.data_options.tls_session_tag = c.tls_session_tag();  // PROT P: data sessions resume this one's
+  ftp::server_session core(std::move(cfg), *settings.files);
+  co_await run_session(c, std::move(core), std::move(hooks));
 }
 
 }  // namespace netlib::io

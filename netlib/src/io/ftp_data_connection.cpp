@@ -5,11 +5,15 @@
 // timed out or reset -> aborted/connection_lost; file errors -> local_error/storage_error.
 // Uploads are written through ftp::file_writer and committed only after a clean end of stream, so
 // an aborted upload leaves nothing behind (RFC 959 §3.4: in stream mode EOF ends the file).
+// PROT P: the server handshake on the data connection is bound to the control connection's
+// session tag (tls.hpp); a handshake that did not resume a session (SSL_session_reused) is a
+// connection from someone who does not hold the control connection's session: closed, 522.
 #include "netlib/io/ftp_data_connection.hpp"
 
 #include <string>
 
 #include "netlib/ftp/ascii_codec.hpp"
+#include "netlib/io/tls.hpp"
 
 namespace netlib::io {
 
@@ -106,25 +110,29 @@ awaitable<bool> ftp_data_connection::connect(const tcp::endpoint& target, const 
   co_return !ec;
 }
 
-// RFC 4217 §9: with PROT P the server is the TLS server on the data connection too.
-awaitable<bool> ftp_data_connection::secure() {
+// RFC 4217 §9: with PROT P the server is the TLS server on the data connection too; the session
+// must be the control connection's (vsftpd's require_ssl_reuse).
+awaitable<transfer_outcome> ftp_data_connection::secure() {
   tls_ = std::make_unique<ssl::stream<tcp::socket&>>(socket_, *options_.tls);
+  if (!options_.tls_session_tag.empty()) bind_tls_sessions(tls_->native_handle(), options_.tls_session_tag);
   boost::system::error_code ec;
   co_await tls_->async_handshake(ssl::stream_base::server, asio::redirect_error(use_awaitable, ec));
-  co_return !ec;
+  if (ec) co_return transfer_outcome::connect_failed;
+  if (!tls_session_resumed(tls_->native_handle())) co_return transfer_outcome::tls_not_resumed;
+  co_return transfer_outcome::completed;
 }
 
 awaitable<ftp_transfer_result> ftp_data_connection::run(const ftp::start_transfer& t, ftp::file_system& fs,
                                                         std::function<bool()> keep) {
   // (No co_await inside ?: or && here: GCC 12 miscompiles some of those.)
   ftp_transfer_result r;
-  bool ready = true;
+  transfer_outcome ready = transfer_outcome::completed;
   if (t.tls) {
-    ready = options_.tls != nullptr;
-    if (ready) ready = co_await secure();
+    ready = options_.tls != nullptr ? transfer_outcome::completed : transfer_outcome::connect_failed;
+    if (ready == transfer_outcome::completed) ready = co_await secure();
   }
-  if (!ready) {
-    r.outcome = aborted_ ? transfer_outcome::aborted : transfer_outcome::connect_failed;
+  if (ready != transfer_outcome::completed) {
+    r.outcome = aborted_ ? transfer_outcome::aborted : ready;
   } else if (t.kind == ftp::transfer_kind::receive_file) {
     r = co_await receive(t, fs, keep);
   } else {
@@ -181,7 +189,7 @@ awaitable<ftp_transfer_result> ftp_data_connection::receive(const ftp::start_tra
                                                             const std::function<bool()>& keep) {
   ftp_transfer_result r;
   ftp::fs_status s;
-  auto writer = fs.open_write(t.path, t.append, t.offset, s);
+  auto writer = fs.open_write(t.path, t.append, t.offset, t.existing, s);
   if (!writer) co_return ftp_transfer_result{transfer_outcome::storage_error, 0};
   ftp::ascii_decoder decoder;
   std::string buffer(chunk, '\0');

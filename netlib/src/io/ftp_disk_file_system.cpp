@@ -1,15 +1,19 @@
-// Theory of operation: every operation walks the virtual path from root_fd_ with
-// openat(O_DIRECTORY|O_NOFOLLOW) per directory component and acts on the last component with the
-// *at() calls and AT_SYMLINK_NOFOLLOW/O_NOFOLLOW, so neither ".." (already removed by the
-// session) nor a symbolic link anywhere in the path can lead outside the root. Symbolic links are
-// reported as not found and left out of listings. Uploads: open_write() creates
-// ".netlab-upload.<pid>.<n>" next to the target (copying the kept prefix for APPE/REST), commit()
-// renames it over the target (atomic on one file system), and the destructor of an uncommitted
-// writer unlinks it.
+// Theory of operation: every operation opens the folder holding the path's last component
+// through the disk root (disk_root::open_parent, link_policy::refuse: openat2 beneath the root
+// with no links, or openat(O_DIRECTORY|O_NOFOLLOW) per component where the kernel has no
+// openat2) and acts on the last component with the *at() calls and AT_SYMLINK_NOFOLLOW /
+// O_NOFOLLOW, so neither ".." (already removed by the session) nor a symbolic link anywhere in
+// the path can lead outside the root. Symbolic links are reported as not found and left out of
+// listings. Uploads: open_write() creates ".netlab-upload.<pid>.<n>" next to the target (copying
+// the kept prefix for APPE/REST), commit() renames it over the target (atomic on one file
+// system), or with existing_file::keep renames it only if the name is still free
+// (renameat2(RENAME_NOREPLACE), or linkat(2) where the file system lacks it: both fail with
+// EEXIST rather than replace), and the destructor of an uncommitted writer unlinks it.
 #include "netlib/io/ftp_disk_file_system.hpp"
 
 #include <dirent.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -29,6 +33,7 @@ fs_status from_errno(int e) {
   switch (e) {
     case ENOENT: return fs_status::not_found;
     case ELOOP: return fs_status::not_found;  // a symbolic link: refused as if absent
+    case EXDEV: return fs_status::not_found;
     case ENOTDIR: return fs_status::not_a_directory;
     case EISDIR: return fs_status::is_a_directory;
     case EEXIST: return fs_status::exists;
@@ -37,11 +42,6 @@ fs_status from_errno(int e) {
     default: return fs_status::io_error;
   }
 }
-
-struct fd_guard {
-  int fd;
-  ~fd_guard() { if (fd >= 0) ::close(fd); }
-};
 
 ftp::file_info info_of(const std::string& name, const struct stat& st) {
   return ftp::file_info{name, S_ISDIR(st.st_mode), S_ISDIR(st.st_mode) ? 0 : static_cast<std::uint64_t>(st.st_size),
@@ -54,32 +54,43 @@ fs_status stat_at(int dir, const std::string& name, struct stat& st) {
   return fs_status::ok;
 }
 
+// Renames `from` to `to` in `dir` only when `to` does not exist; 0 or an errno (EEXIST).
+int rename_no_replace(int dir, const std::string& from, const std::string& to) {
+#ifdef RENAME_NOREPLACE
+  if (::renameat2(dir, from.c_str(), dir, to.c_str(), RENAME_NOREPLACE) == 0) return 0;
+  if (errno != EINVAL && errno != ENOSYS) return errno;
+#endif
+  if (::linkat(dir, from.c_str(), dir, to.c_str(), 0) != 0) return errno;
+  ::unlinkat(dir, from.c_str(), 0);
+  return 0;
+}
+
 class disk_reader final : public ftp::file_reader {
  public:
-  explicit disk_reader(int fd) : fd_(fd) {}
-  ~disk_reader() override { ::close(fd_); }
+  explicit disk_reader(unique_fd fd) : fd_(std::move(fd)) {}
   std::ptrdiff_t read(std::span<std::byte> buffer) override {
     ssize_t n;
-    do n = ::read(fd_, buffer.data(), buffer.size()); while (n < 0 && errno == EINTR);
+    do n = ::read(fd_.get(), buffer.data(), buffer.size()); while (n < 0 && errno == EINTR);
     return n;
   }
 
  private:
-  int fd_;
+  unique_fd fd_;
 };
 
 class disk_writer final : public ftp::file_writer {
  public:
-  disk_writer(int dir, int fd, std::string temp, std::string target)
-      : dir_(dir), fd_(fd), temp_(std::move(temp)), target_(std::move(target)) {}
+  disk_writer(unique_fd dir, unique_fd fd, std::string temp, std::string target, ftp::existing_file existing)
+      : dir_(std::move(dir)), fd_(std::move(fd)), temp_(std::move(temp)), target_(std::move(target)), existing_(existing) {}
   ~disk_writer() override {
-    if (fd_ >= 0) ::close(fd_);
-    if (!committed_) ::unlinkat(dir_, temp_.c_str(), 0);  // not stored at all
-    ::close(dir_);
+    fd_.reset();
+    if (!committed_) ::unlinkat(dir_.get(), temp_.c_str(), 0);  // not stored at all
   }
+  disk_writer(const disk_writer&) = delete;
+  disk_writer& operator=(const disk_writer&) = delete;
   bool write(byte_view data) override {
     while (!data.empty()) {
-      const ssize_t n = ::write(fd_, data.data(), data.size());
+      const ssize_t n = ::write(fd_.get(), data.data(), data.size());
       if (n < 0 && errno == EINTR) continue;
       if (n <= 0) return false;
       data = data.subspan(static_cast<std::size_t>(n));
@@ -87,18 +98,23 @@ class disk_writer final : public ftp::file_writer {
     return true;
   }
   bool commit() override {
-    if (::fsync(fd_) != 0 || ::close(fd_) != 0) return (fd_ = -1, false);
-    fd_ = -1;
-    if (::renameat(dir_, temp_.c_str(), dir_, target_.c_str()) != 0) return false;
+    const bool flushed = ::fsync(fd_.get()) == 0;
+    if (::close(fd_.release()) != 0 || !flushed) return false;
+    if (existing_ == ftp::existing_file::keep) {
+      if (rename_no_replace(dir_.get(), temp_, target_) != 0) return false;
+    } else if (::renameat(dir_.get(), temp_.c_str(), dir_.get(), target_.c_str()) != 0) {
+      return false;
+    }
     committed_ = true;
     return true;
   }
 
  private:
-  int dir_;
-  int fd_;
+  unique_fd dir_;
+  unique_fd fd_;
   std::string temp_;
   std::string target_;
+  ftp::existing_file existing_;
   bool committed_ = false;
 };
 
@@ -120,44 +136,22 @@ bool copy_prefix(int from, int to, std::uint64_t limit) {
 }
 }  // namespace
 
-ftp_disk_file_system::ftp_disk_file_system(const std::string& root) {
-  root_fd_ = ::open(root.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (root_fd_ < 0) throw io_error("cannot open FTP root '" + root + "': " + std::strerror(errno));
-}
+ftp_disk_file_system::ftp_disk_file_system(const std::string& root, disk_root::options root_options)
+    : root_(root, {.links = link_policy::refuse, .use_openat2 = root_options.use_openat2}) {}
 
-ftp_disk_file_system::~ftp_disk_file_system() { ::close(root_fd_); }
-
-int ftp_disk_file_system::open_parent(const std::string& path, std::string& name, fs_status& status) const {
-  std::vector<std::string> parts;
-  for (std::size_t i = 0; i < path.size();) {
-    const std::size_t j = std::min(path.find('/', i), path.size());
-    if (j > i) parts.push_back(path.substr(i, j - i));
-    i = j + 1;
-  }
-  name = parts.empty() ? "." : parts.back();
-  if (!parts.empty()) parts.pop_back();
-  int fd = ::dup(root_fd_);
-  for (const auto& p : parts) {
-    const int next = ::openat(fd, p.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-    const int e = errno;
-    ::close(fd);
-    if (next < 0) {
-      status = from_errno(e);
-      return -1;
-    }
-    fd = next;
-  }
-  status = fs_status::ok;
-  return fd;
+unique_fd ftp_disk_file_system::open_parent(const std::string& path, std::string& name, fs_status& status) const {
+  auto r = root_.open_parent(path, name);
+  status = r.fd ? fs_status::ok : from_errno(r.error);
+  return std::move(r.fd);
 }
 
 fs_status ftp_disk_file_system::stat(const std::string& path, ftp::file_info& out) {
   std::string name;
   fs_status s;
-  fd_guard dir{open_parent(path, name, s)};
-  if (dir.fd < 0) return s;
+  const unique_fd dir = open_parent(path, name, s);
+  if (!dir) return s;
   struct stat st {};
-  if ((s = stat_at(dir.fd, name, st)) != fs_status::ok) return s;
+  if ((s = stat_at(dir.get(), name, st)) != fs_status::ok) return s;
   out = info_of(name == "." ? "" : name, st);
   return fs_status::ok;
 }
@@ -165,15 +159,13 @@ fs_status ftp_disk_file_system::stat(const std::string& path, ftp::file_info& ou
 fs_status ftp_disk_file_system::list(const std::string& path, std::vector<ftp::file_info>& out) {
   std::string name;
   fs_status s;
-  fd_guard parent{open_parent(path, name, s)};
-  if (parent.fd < 0) return s;
-  const int fd = ::openat(parent.fd, name.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-  if (fd < 0) return from_errno(errno);
-  DIR* d = ::fdopendir(fd);
-  if (d == nullptr) {
-    ::close(fd);
-    return fs_status::io_error;
-  }
+  const unique_fd parent = open_parent(path, name, s);
+  if (!parent) return s;
+  unique_fd fd(::openat(parent.get(), name.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+  if (!fd) return from_errno(errno);
+  DIR* d = ::fdopendir(fd.get());
+  if (d == nullptr) return fs_status::io_error;
+  fd.release();  // closedir closes it
   out.clear();
   while (const dirent* e = ::readdir(d)) {
     const std::string n = e->d_name;
@@ -189,96 +181,95 @@ fs_status ftp_disk_file_system::list(const std::string& path, std::vector<ftp::f
 fs_status ftp_disk_file_system::make_directory(const std::string& path) {
   std::string name;
   fs_status s;
-  fd_guard dir{open_parent(path, name, s)};
-  if (dir.fd < 0) return s;
-  return ::mkdirat(dir.fd, name.c_str(), 0755) == 0 ? fs_status::ok : from_errno(errno);
+  const unique_fd dir = open_parent(path, name, s);
+  if (!dir) return s;
+  return ::mkdirat(dir.get(), name.c_str(), 0755) == 0 ? fs_status::ok : from_errno(errno);
 }
 
 fs_status ftp_disk_file_system::remove_directory(const std::string& path) {
   std::string name;
   fs_status s;
-  fd_guard dir{open_parent(path, name, s)};
-  if (dir.fd < 0) return s;
+  const unique_fd dir = open_parent(path, name, s);
+  if (!dir) return s;
   if (name == ".") return fs_status::denied;
   struct stat st {};
-  if ((s = stat_at(dir.fd, name, st)) != fs_status::ok) return s;
+  if ((s = stat_at(dir.get(), name, st)) != fs_status::ok) return s;
   if (!S_ISDIR(st.st_mode)) return fs_status::not_a_directory;
-  return ::unlinkat(dir.fd, name.c_str(), AT_REMOVEDIR) == 0 ? fs_status::ok : from_errno(errno);
+  return ::unlinkat(dir.get(), name.c_str(), AT_REMOVEDIR) == 0 ? fs_status::ok : from_errno(errno);
 }
 
 fs_status ftp_disk_file_system::remove_file(const std::string& path) {
   std::string name;
   fs_status s;
-  fd_guard dir{open_parent(path, name, s)};
-  if (dir.fd < 0) return s;
+  const unique_fd dir = open_parent(path, name, s);
+  if (!dir) return s;
   struct stat st {};
-  if ((s = stat_at(dir.fd, name, st)) != fs_status::ok) return s;
+  if ((s = stat_at(dir.get(), name, st)) != fs_status::ok) return s;
   if (S_ISDIR(st.st_mode)) return fs_status::is_a_directory;
-  return ::unlinkat(dir.fd, name.c_str(), 0) == 0 ? fs_status::ok : from_errno(errno);
+  return ::unlinkat(dir.get(), name.c_str(), 0) == 0 ? fs_status::ok : from_errno(errno);
 }
 
 fs_status ftp_disk_file_system::rename(const std::string& from, const std::string& to) {
   std::string from_name, to_name;
   fs_status s;
-  fd_guard a{open_parent(from, from_name, s)};
-  if (a.fd < 0) return s;
-  fd_guard b{open_parent(to, to_name, s)};
-  if (b.fd < 0) return s;
+  const unique_fd a = open_parent(from, from_name, s);
+  if (!a) return s;
+  const unique_fd b = open_parent(to, to_name, s);
+  if (!b) return s;
   struct stat st {};
-  if ((s = stat_at(a.fd, from_name, st)) != fs_status::ok) return s;
+  if ((s = stat_at(a.get(), from_name, st)) != fs_status::ok) return s;
   if (from_name == "." || to_name == ".") return fs_status::denied;
-  if (::fstatat(b.fd, to_name.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0) return fs_status::exists;
-  return ::renameat(a.fd, from_name.c_str(), b.fd, to_name.c_str()) == 0 ? fs_status::ok : from_errno(errno);
+  if (::fstatat(b.get(), to_name.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0) return fs_status::exists;
+  return ::renameat(a.get(), from_name.c_str(), b.get(), to_name.c_str()) == 0 ? fs_status::ok : from_errno(errno);
 }
 
 std::unique_ptr<ftp::file_reader> ftp_disk_file_system::open_read(const std::string& path, std::uint64_t offset,
                                                                   fs_status& status) {
   std::string name;
-  fd_guard dir{open_parent(path, name, status)};
-  if (dir.fd < 0) return nullptr;
-  const int fd = ::openat(dir.fd, name.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-  if (fd < 0) {
+  const unique_fd dir = open_parent(path, name, status);
+  if (!dir) return nullptr;
+  unique_fd fd(::openat(dir.get(), name.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC));
+  if (!fd) {
     status = from_errno(errno);
     return nullptr;
   }
   struct stat st {};
-  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+  if (::fstat(fd.get(), &st) != 0 || !S_ISREG(st.st_mode)) {
     status = S_ISDIR(st.st_mode) ? fs_status::is_a_directory : fs_status::not_found;
-    ::close(fd);
     return nullptr;
   }
-  if (offset > 0 && ::lseek(fd, static_cast<off_t>(offset), SEEK_SET) < 0) {
+  if (offset > 0 && ::lseek(fd.get(), static_cast<off_t>(offset), SEEK_SET) < 0) {
     status = fs_status::io_error;
-    ::close(fd);
     return nullptr;
   }
-  return std::make_unique<disk_reader>(fd);
+  return std::make_unique<disk_reader>(std::move(fd));
 }
 
 std::unique_ptr<ftp::file_writer> ftp_disk_file_system::open_write(const std::string& path, bool append,
-                                                                   std::uint64_t offset, fs_status& status) {
+                                                                   std::uint64_t offset, ftp::existing_file existing,
+                                                                   fs_status& status) {
   static std::atomic<unsigned long> counter{0};
   std::string name;
-  const int dir = open_parent(path, name, status);
-  if (dir < 0) return nullptr;
+  unique_fd dir = open_parent(path, name, status);
+  if (!dir) return nullptr;
   struct stat st {};
-  const fs_status existing = stat_at(dir, name, st);
-  if (name == "." || (existing == fs_status::ok && S_ISDIR(st.st_mode))) {
+  const fs_status found = stat_at(dir.get(), name, st);
+  if (name == "." || (found == fs_status::ok && S_ISDIR(st.st_mode))) {
     status = fs_status::is_a_directory;
-    ::close(dir);
     return nullptr;
   }
   const std::string temp = std::string(temp_prefix) + std::to_string(::getpid()) + "." + std::to_string(++counter);
-  const int fd = ::openat(dir, temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
-  if (fd < 0) {
+  unique_fd fd(::openat(dir.get(), temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644));
+  if (!fd) {
     status = from_errno(errno);
-    ::close(dir);
     return nullptr;
   }
-  auto writer = std::make_unique<disk_writer>(dir, fd, temp, name);
-  if (existing == fs_status::ok && (append || offset > 0)) {  // keep the prefix (APPE, REST+STOR)
-    fd_guard old{::openat(dir, name.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC)};
-    if (old.fd < 0 || !copy_prefix(old.fd, fd, append ? UINT64_MAX : offset)) {
+  const int fd_raw = fd.get();
+  const int dir_raw = dir.get();
+  auto writer = std::make_unique<disk_writer>(std::move(dir), std::move(fd), temp, name, existing);
+  if (found == fs_status::ok && (append || offset > 0)) {  // keep the prefix (APPE, REST+STOR)
+    const unique_fd old(::openat(dir_raw, name.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC));
+    if (!old || !copy_prefix(old.get(), fd_raw, append ? UINT64_MAX : offset)) {
       status = fs_status::io_error;
       return nullptr;  // the writer's destructor removes the temporary file
     }

@@ -1,8 +1,12 @@
 // Theory of operation: see maildir_store.hpp. Unique names follow the Maildir convention
-// "<seconds>.M<microseconds>P<pid>Q<counter>.<host>,S=<size>": the counter is per process and
-// atomic, so two deliveries never share a tmp/ name; O_EXCL makes sure. A message is stored with
-// CRLF line ends exactly as the SMTP core passes it, so its size for POP3 is the file size when
-// the name carries S=; other files are read and measured.
+// "<seconds>.M<microseconds>P<pid>Q<counter>.<host>,S=<size>,W=<size with CRLF>": the counter is
+// per process and atomic, so two deliveries never share a tmp/ name; O_EXCL makes sure. A message
+// comes in with CRLF line ends (as SMTP carries it) and is stored with LF line ends, the Maildir
+// convention of qmail, Dovecot and mutt, so local mail readers see no '\r'. S= is the file size,
+// W= the size with CRLF line ends (Dovecot's names), which is what POP3 counts (RFC 1939 §11):
+// a file whose name has no W= (another program's, or one stored with CRLF line ends by an older
+// netlab) is read and measured when the maildrop is opened. Files are never rewritten: CRLF and
+// LF files are both served, since POP3 sends every line end as CRLF either way.
 //
 // write_batch (group commit), in four phases so that a file reaches new/ only once its data is
 // on disk, and success is reported only once its name in new/ is on disk too:
@@ -16,8 +20,11 @@
 // other files of its group (the other copies of the same message) before they reach new/ (or,
 // when a rename of phase 3 failed, right after), so a failure leaves nothing to be delivered
 // twice when the client retries after its 451.
+// Files are reached through the disk root: a file of a batch holds the descriptors of its
+// mailbox's tmp/ and new/ folders and acts with openat/renameat/unlinkat on its name in them.
 #include "netlib/io/maildir_store.hpp"
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <sys/file.h>
 #include <sys/stat.h>
@@ -26,9 +33,10 @@
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
+#include <charconv>
 #include <chrono>
-#include <fstream>
-#include <sstream>
+#include <optional>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -58,11 +66,23 @@ const std::string& host_name() {
   return name;
 }
 
-std::string unique_name(std::size_t size) {
+std::string unique_name(std::size_t size, std::size_t crlf_size) {
   const auto now = std::chrono::system_clock::now().time_since_epoch();
   const auto secs = std::chrono::duration_cast<std::chrono::seconds>(now);
   const auto usec = std::chrono::duration_cast<std::chrono::microseconds>(now - secs);
-  return fmt::format("{}.M{:06}P{}Q{}.{},S={}", secs.count(), usec.count(), getpid(), ++delivery_counter, host_name(), size);
+  return fmt::format("{}.M{:06}P{}Q{}.{},S={},W={}", secs.count(), usec.count(), getpid(), ++delivery_counter,
+                     host_name(), size, crlf_size);
+}
+
+// The size a file name states with ",W=<n>" (before any ":2," flags), if it does.
+std::optional<std::size_t> crlf_size_in_name(const std::string& name) {
+  const auto w = name.find(",W=");
+  if (w == std::string::npos || w > name.find(':')) return std::nullopt;
+  std::size_t size = 0;
+  const char* first = name.c_str() + w + 3;
+  const auto [end, ec] = std::from_chars(first, name.c_str() + name.size(), size);
+  if (ec != std::errc{} || end == first) return std::nullopt;
+  return size;
 }
 
 bool write_all(int fd, std::string_view data) {
@@ -79,12 +99,10 @@ bool write_all(int fd, std::string_view data) {
 }
 
 // 0 or the errno of a failed open/fsync of a folder.
-int fsync_dir(const fs::path& dir) {
-  const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (fd < 0) return errno;
-  const int err = ::fsync(fd) == 0 ? 0 : errno;
-  ::close(fd);
-  return err;
+int fsync_dir(const disk_root& disk, const std::string& dir) {
+  const auto d = disk.open(dir, O_RDONLY | O_DIRECTORY);
+  if (!d.fd) return d.error;
+  return ::fsync(d.fd.get()) == 0 ? 0 : errno;
 }
 
 // 0 or the errno of a failed syncfs on the file system of `fd` (errors since `fd` was opened).
@@ -93,15 +111,14 @@ int sync_file_system(int fd) { return ::syncfs(fd) == 0 ? 0 : errno; }
 // A file of a batch on its way through the phases of write_batch.
 struct batch_entry {
   maildir_store::batch_file* file;
-  fs::path maildir;
+  std::string mailbox;
   std::string name;
-  int fd = -1;
-  [[nodiscard]] fs::path tmp() const { return maildir / "tmp" / name; }
-  [[nodiscard]] fs::path fresh() const { return maildir / "new" / name; }
-  void fail(int err, const fs::path& leftover) {
-    if (fd >= 0) ::close(fd);
-    fd = -1;
-    ::unlink(leftover.c_str());
+  unique_fd tmp_dir, new_dir;  // the mailbox's tmp/ and new/
+  unique_fd fd;
+  enum class where { tmp, fresh };
+  void fail(int err, where leftover) {
+    fd.reset();
+    ::unlinkat((leftover == where::tmp ? tmp_dir : new_dir).get(), name.c_str(), 0);
     file->error = err != 0 ? err : EIO;
   }
 };
@@ -115,85 +132,100 @@ void fail_broken_groups(std::vector<batch_entry>& entries, std::span<const maild
   }
   for (auto& e : entries)
     if (e.file->error == 0 && group_error[e.file->group] != 0)
-      e.fail(group_error[e.file->group], in_new ? e.fresh() : e.tmp());
+      e.fail(group_error[e.file->group], in_new ? batch_entry::where::fresh : batch_entry::where::tmp);
 }
 
 // Phase 4 of write_batch: the names in new/ made durable; when that fails they are taken out.
-void flush_new_folders(std::vector<batch_entry>& entries, int root_fd) {
-  std::vector<fs::path> folders;
+void flush_new_folders(std::vector<batch_entry>& entries, const disk_root& disk, int root_fd) {
+  std::vector<std::string> folders;
   for (const auto& e : entries)
-    if (e.file->error == 0 && std::find(folders.begin(), folders.end(), e.maildir) == folders.end())
-      folders.push_back(e.maildir);
+    if (e.file->error == 0 && std::find(folders.begin(), folders.end(), e.mailbox) == folders.end())
+      folders.push_back(e.mailbox);
   if (folders.empty()) return;
-  const int err = folders.size() == 1 ? fsync_dir(folders.front() / "new") : sync_file_system(root_fd);
+  const int err = folders.size() == 1 ? fsync_dir(disk, folders.front() + "/new") : sync_file_system(root_fd);
   if (err == 0) return;
   for (auto& e : entries)
-    if (e.file->error == 0) e.fail(err, e.fresh());
+    if (e.file->error == 0) e.fail(err, batch_entry::where::fresh);
 }
 
-std::optional<std::string> read_file(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  if (!in) return std::nullopt;
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
+// A whole file `name` of the folder `dir` (not a link).
+std::optional<std::string> read_file(int dir, const std::string& name) {
+  const unique_fd fd(::openat(dir, name.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC));
+  if (!fd) return std::nullopt;
+  std::string out;
+  char buf[65536];
+  for (;;) {
+    const ssize_t n = ::read(fd.get(), buf, sizeof buf);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return std::nullopt;
+    if (n == 0) return out;
+    out.append(buf, static_cast<std::size_t>(n));
+  }
 }
+
+// One message file of an open maildrop: its folder (new/ or cur/) and name.
+struct maildrop_file {
+  int dir;
+  std::string name;
+};
 
 // An open maildrop: the flock is held until destruction.
 class maildir_mailbox : public mail::mailbox {
  public:
-  maildir_mailbox(int lock_fd, std::vector<fs::path> files) : lock_fd_(lock_fd), files_(std::move(files)) {
+  maildir_mailbox(unique_fd lock, unique_fd new_dir, unique_fd cur_dir, std::vector<maildrop_file> files)
+      : lock_(std::move(lock)), new_dir_(std::move(new_dir)), cur_dir_(std::move(cur_dir)), files_(std::move(files)) {
     for (const auto& f : files_) {
-      const std::string name = f.filename().string();
-      const auto s = name.find(",S=");
-      std::size_t size = 0;
-      const bool ours = s != std::string::npos && std::sscanf(name.c_str() + s + 3, "%zu", &size) == 1;
-      if (!ours) size = mail::crlf_size(read_file(f).value_or(""));
+      const std::string& name = f.name;
+      const auto stated = crlf_size_in_name(name);
+      const std::size_t size = stated ? *stated : mail::crlf_size(read_file(f.dir, name).value_or(""));
       infos_.push_back({maildir_store::uid_of(name), size});
     }
   }
-  ~maildir_mailbox() override { ::close(lock_fd_); }
   maildir_mailbox(const maildir_mailbox&) = delete;
   maildir_mailbox& operator=(const maildir_mailbox&) = delete;
 
   [[nodiscard]] const std::vector<mail::message_info>& messages() const override { return infos_; }
   [[nodiscard]] std::optional<std::string> read(std::size_t index) override {
     if (index >= files_.size()) return std::nullopt;
-    return read_file(files_[index]);
+    return read_file(files_[index].dir, files_[index].name);
   }
   std::size_t remove(std::span<const std::size_t> indices) override {
     std::size_t failed = 0;
-    for (std::size_t i : indices) {
-      std::error_code ec;
-      if (i >= files_.size() || (!fs::remove(files_[i], ec) && ec)) ++failed;
-    }
+    for (std::size_t i : indices)
+      if (i >= files_.size() || (::unlinkat(files_[i].dir, files_[i].name.c_str(), 0) != 0 && errno != ENOENT)) ++failed;
     return failed;
   }
 
  private:
-  int lock_fd_;
-  std::vector<fs::path> files_;
+  unique_fd lock_;  // holds the flock
+  unique_fd new_dir_, cur_dir_;
+  std::vector<maildrop_file> files_;
   std::vector<mail::message_info> infos_;
 };
 
-// 0 or the errno of the failure to create DIR/{tmp,new,cur}.
-int make_maildir(const fs::path& dir) {
-  std::error_code ec;
-  for (const char* sub : {"tmp", "new", "cur"}) {
-    fs::create_directories(dir / sub, ec);
-    if (ec) return ec.value() != 0 ? ec.value() : EIO;
+// 0 or the errno of the failure to create MAILBOX/{tmp,new,cur} under the disk root.
+int make_maildir(const disk_root& disk, const std::string& mailbox) {
+  for (const char* sub : {"", "/tmp", "/new", "/cur"}) {
+    std::string name;
+    const auto parent = disk.open_parent(mailbox + sub, name);
+    if (!parent.fd) return parent.error;
+    if (::mkdirat(parent.fd.get(), name.c_str(), 0777) != 0 && errno != EEXIST) return errno;
   }
   return 0;
 }
 
+// The mail folder, created if needed (before the disk root opens it).
+fs::path created(fs::path root) {
+  std::error_code ec;
+  fs::create_directories(root, ec);
+  if (ec || !fs::is_directory(root))
+    throw io_error("cannot create the mail folder '" + root.string() + "': " + (ec ? ec.message() : "not a directory"));
+  return root;
+}
+
 }  // namespace
 
-maildir_store::maildir_store(fs::path root) : root_(std::move(root)) {
-  std::error_code ec;
-  fs::create_directories(root_, ec);
-  if (ec || !fs::is_directory(root_))
-    throw io_error("cannot create the mail folder '" + root_.string() + "': " + (ec ? ec.message() : "not a directory"));
-}
+maildir_store::maildir_store(fs::path root) : root_(created(std::move(root))), disk_(root_.string()) {}
 
 std::string maildir_store::uid_of(const std::string& file_name) {
   std::string uid = file_name.substr(0, file_name.find_first_of(":,"));
@@ -205,48 +237,57 @@ std::string maildir_store::uid_of(const std::string& file_name) {
 }
 
 bool maildir_store::ensure_mailbox(std::string_view user) {
-  return mail::users_table::valid_name(user) && make_maildir(root_ / std::string(user)) == 0;
+  return mail::users_table::valid_name(user) && make_maildir(disk_, std::string(user)) == 0;
 }
 
 int maildir_store::prepare_mailbox(const std::string& mailbox) {
   if (mailbox != relay_mailbox && !mail::users_table::valid_name(mailbox)) return EINVAL;
-  return make_maildir(root_ / mailbox);
+  return make_maildir(disk_, mailbox);
 }
 
 void maildir_store::write_batch(std::span<batch_file> files) {
   // The error counter of the file system is sampled here (syncfs reports errors since open).
-  const int root_fd = ::open(root_.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  const auto root = disk_.open("", O_RDONLY | O_DIRECTORY);
   std::vector<batch_entry> entries;
   for (auto& f : files) {  // phase 1: tmp/ files written, not yet flushed
-    f.error = root_fd < 0 ? errno : prepare_mailbox(f.mailbox);
+    f.error = !root.fd ? root.error : prepare_mailbox(f.mailbox);
     if (f.error != 0) continue;
-    batch_entry e{&f, root_ / f.mailbox, unique_name(f.bytes.size())};
-    e.fd = ::open(e.tmp().c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-    if (e.fd < 0) {
+    const std::string stored = mail::to_lf(f.bytes);
+    batch_entry e{&f, f.mailbox, unique_name(stored.size(), mail::crlf_size(stored)), {}, {}, {}};
+    auto tmp_dir = disk_.open(f.mailbox + "/tmp", O_PATH | O_DIRECTORY);
+    auto new_dir = disk_.open(f.mailbox + "/new", O_PATH | O_DIRECTORY);
+    if (!tmp_dir.fd || !new_dir.fd) {
+      f.error = !tmp_dir.fd ? tmp_dir.error : new_dir.error;
+      continue;
+    }
+    e.tmp_dir = std::move(tmp_dir.fd);
+    e.new_dir = std::move(new_dir.fd);
+    e.fd.reset(::openat(e.tmp_dir.get(), e.name.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600));
+    if (!e.fd) {
       f.error = errno;
       continue;
     }
-    if (!write_all(e.fd, f.bytes)) {
-      e.fail(errno, e.tmp());
+    if (!write_all(e.fd.get(), stored)) {
+      e.fail(errno, batch_entry::where::tmp);
       continue;
     }
     entries.push_back(std::move(e));
   }
   // Phase 2: one data flush (RFC 5321 §6.1: nothing is acknowledged before it is safe).
-  const int flushed = entries.size() == 1 ? (::fdatasync(entries.front().fd) == 0 ? 0 : errno)
+  const int flushed = entries.size() == 1 ? (::fdatasync(entries.front().fd.get()) == 0 ? 0 : errno)
                       : entries.empty()   ? 0
-                                          : sync_file_system(root_fd);
+                                          : sync_file_system(root.fd.get());
   for (auto& e : entries) {
     if (e.file->error != 0) continue;
-    const int closed = ::close(std::exchange(e.fd, -1)) == 0 ? 0 : errno;
-    if (flushed != 0 || closed != 0) e.fail(flushed != 0 ? flushed : closed, e.tmp());
+    const int closed = ::close(e.fd.release()) == 0 ? 0 : errno;
+    if (flushed != 0 || closed != 0) e.fail(flushed != 0 ? flushed : closed, batch_entry::where::tmp);
   }
   fail_broken_groups(entries, files, false);
   for (auto& e : entries)  // phase 3
-    if (e.file->error == 0 && ::rename(e.tmp().c_str(), e.fresh().c_str()) != 0) e.fail(errno, e.tmp());
+    if (e.file->error == 0 && ::renameat(e.tmp_dir.get(), e.name.c_str(), e.new_dir.get(), e.name.c_str()) != 0)
+      e.fail(errno, batch_entry::where::tmp);
   fail_broken_groups(entries, files, true);
-  flush_new_folders(entries, root_fd);  // phase 4
-  if (root_fd >= 0) ::close(root_fd);
+  flush_new_folders(entries, disk_, root.fd.get());  // phase 4
 }
 
 std::string maildir_store::relay_file(std::string_view sender, std::span<const std::string> recipients,
@@ -272,25 +313,40 @@ bool maildir_store::queue_relay(std::string_view sender, std::span<const std::st
 
 mail::open_result maildir_store::open(std::string_view user) {
   if (!ensure_mailbox(user)) return {mail::open_status::failed, nullptr};
-  const fs::path box = root_ / std::string(user);
-  const int fd = ::open((box / ".pop3.lock").c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
-  if (fd < 0) return {mail::open_status::failed, nullptr};
-  if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
-    ::close(fd);
-    return {mail::open_status::locked, nullptr};
-  }
-  std::vector<std::pair<fs::file_time_type, fs::path>> found;
-  std::error_code ec;
-  for (const char* sub : {"new", "cur"}) {
-    for (const auto& e : fs::directory_iterator(box / sub, ec)) {
-      if (!e.is_regular_file() || e.path().filename().string().front() == '.') continue;
-      found.emplace_back(e.last_write_time(ec), e.path());
+  const std::string box(user);
+  auto lock = disk_.open(box + "/.pop3.lock", O_RDWR | O_CREAT, 0600);
+  if (!lock.fd) return {mail::open_status::failed, nullptr};
+  if (::flock(lock.fd.get(), LOCK_EX | LOCK_NB) != 0) return {mail::open_status::locked, nullptr};
+  auto new_dir = disk_.open(box + "/new", O_RDONLY | O_DIRECTORY);
+  auto cur_dir = disk_.open(box + "/cur", O_RDONLY | O_DIRECTORY);
+  if (!new_dir.fd || !cur_dir.fd) return {mail::open_status::failed, nullptr};
+  struct found_file {
+    std::pair<std::int64_t, std::int64_t> mtime;
+    std::string name;
+    int dir;
+    bool operator<(const found_file& o) const { return std::tie(mtime, name) < std::tie(o.mtime, o.name); }
+  };
+  std::vector<found_file> found;
+  for (const int dir : {new_dir.fd.get(), cur_dir.fd.get()}) {
+    const int listing = ::openat(dir, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    DIR* d = listing < 0 ? nullptr : ::fdopendir(listing);
+    if (d == nullptr) {
+      if (listing >= 0) ::close(listing);
+      continue;
     }
+    while (const dirent* e = ::readdir(d)) {
+      struct stat st {};
+      if (e->d_name[0] == '.' || ::fstatat(dir, e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISREG(st.st_mode))
+        continue;
+      found.push_back({{st.st_mtim.tv_sec, st.st_mtim.tv_nsec}, e->d_name, dir});
+    }
+    ::closedir(d);
   }
   std::sort(found.begin(), found.end());  // delivery order: time, then name
-  std::vector<fs::path> files;
-  for (auto& [t, p] : found) files.push_back(std::move(p));
-  return {mail::open_status::opened, std::make_unique<maildir_mailbox>(fd, std::move(files))};
+  std::vector<maildrop_file> files;
+  for (auto& f : found) files.push_back({f.dir, std::move(f.name)});
+  return {mail::open_status::opened, std::make_unique<maildir_mailbox>(std::move(lock.fd), std::move(new_dir.fd),
+                                                                       std::move(cur_dir.fd), std::move(files))};
 }
 
 }  // namespace netlib::io

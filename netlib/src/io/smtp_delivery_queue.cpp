@@ -1,6 +1,7 @@
 // Theory of operation: see smtp_delivery_queue.hpp. One committer thread waits for work, takes
 // everything queued (at most max_batch messages) as one batch, turns each message into its files
-// (one per local user, one relay copy; one group, so stored all or none), stores them with
+// (one per local user with its Return-Path and Delivered-To, smtp::local_copy; one relay copy;
+// one group, so stored all or none), stores them with
 // maildir_store::write_batch, and calls
 // every message's completion with the first error among its files: ENOSPC or EDQUOT give
 // no_space (452), any other error failed (451), none stored (250). Messages submitted while a
@@ -17,6 +18,8 @@
 #include <utility>
 #include <vector>
 
+#include "netlib/smtp/store_delivery.hpp"
+
 namespace netlib::io {
 namespace {
 
@@ -28,8 +31,11 @@ smtp::delivery_result result_of_errno(int err) {
 
 }  // namespace
 
-smtp_delivery_queue::smtp_delivery_queue(maildir_store& store, std::size_t max_batch)
-    : store_(store), max_batch_(std::max<std::size_t>(1, max_batch)), committer_([this] { run(); }) {}
+smtp_delivery_queue::smtp_delivery_queue(maildir_store& store, std::string local_domain, std::size_t max_batch)
+    : store_(store),
+      local_domain_(std::move(local_domain)),
+      max_batch_(std::max<std::size_t>(1, max_batch)),
+      committer_([this] { run(); }) {}
 
 smtp_delivery_queue::~smtp_delivery_queue() {
   {
@@ -64,16 +70,19 @@ void smtp_delivery_queue::run() {
 }
 
 void smtp_delivery_queue::commit(std::deque<pending>& batch) {
-  std::deque<std::string> relay_copies;  // owns the relay files' bytes (deque: they never move)
+  std::deque<std::string> copies;  // owns the files' bytes (deque: they never move)
   std::vector<maildir_store::batch_file> files;
   std::vector<std::size_t> first_file;  // index in files of each message's first file
   for (const auto& p : batch) {  // the copies of one message form one group: all or none
     const std::size_t group = first_file.size();
     first_file.push_back(files.size());
-    for (const auto& user : p.message.local_users) files.push_back({user, p.message.message, group});
+    for (const auto& user : p.message.local_users) {
+      copies.push_back(smtp::local_copy(p.message, user, local_domain_));
+      files.push_back({user, copies.back(), group});
+    }
     if (p.message.relay_recipients.empty()) continue;
-    relay_copies.push_back(maildir_store::relay_file(p.message.sender, p.message.relay_recipients, p.message.message));
-    files.push_back({std::string(maildir_store::relay_mailbox), relay_copies.back(), group});
+    copies.push_back(maildir_store::relay_file(p.message.sender, p.message.relay_recipients, p.message.message));
+    files.push_back({std::string(maildir_store::relay_mailbox), copies.back(), group});
   }
   first_file.push_back(files.size());
   int internal = 0;

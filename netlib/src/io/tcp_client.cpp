@@ -4,7 +4,15 @@
 // completes it with operation_aborted, and the call throws io_error naming what timed out.
 #include "netlib/io/tcp_client.hpp"
 
+#include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <openssl/ssl.h>
+#include <openssl/x509v3.h>
+#include <sys/socket.h>
+
+#include <algorithm>
+#include <string_view>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -12,6 +20,44 @@ namespace netlib::io {
 namespace {
 
 std::string seconds_text(std::chrono::milliseconds t) { return fmt::format("{:g} s", t.count() / 1000.0); }
+
+// What the certificate names: "CN=localhost, DNS:localhost, IP:127.0.0.1" (subject common name,
+// then the subjectAltName entries of type DNS and IP, RFC 5280 §4.2.1.6).
+std::string certificate_names(X509* cert) {
+  std::vector<std::string> names;
+  char cn[256] = {};
+  if (X509_NAME_get_text_by_NID(X509_get_subject_name(cert), NID_commonName, cn, sizeof cn) > 0)
+    names.push_back(fmt::format("CN={}", cn));
+  auto* alt = static_cast<GENERAL_NAMES*>(X509_get_ext_d2i(cert, NID_subject_alt_name, nullptr, nullptr));
+  for (int i = 0; alt != nullptr && i < sk_GENERAL_NAME_num(alt); ++i) {
+    const GENERAL_NAME* n = sk_GENERAL_NAME_value(alt, i);
+    if (n->type == GEN_DNS) {
+      const auto* text = reinterpret_cast<const char*>(ASN1_STRING_get0_data(n->d.dNSName));
+      names.push_back(fmt::format("DNS:{}", std::string_view(text, static_cast<std::size_t>(ASN1_STRING_length(n->d.dNSName)))));
+    } else if (n->type == GEN_IPADD) {
+      const unsigned char* b = ASN1_STRING_get0_data(n->d.iPAddress);
+      const int len = ASN1_STRING_length(n->d.iPAddress);
+      if (len == 4) {
+        names.push_back(fmt::format("IP:{}.{}.{}.{}", b[0], b[1], b[2], b[3]));
+      } else if (len == 16) {
+        asio::ip::address_v6::bytes_type bytes{};
+        std::copy(b, b + 16, bytes.begin());
+        names.push_back("IP:" + asio::ip::address_v6(bytes).to_string());
+      }
+    }
+  }
+  if (alt != nullptr) GENERAL_NAMES_free(alt);
+  if (names.empty()) return "no name";
+  std::string out;
+  for (const auto& n : names) out += (out.empty() ? "" : ", ") + n;
+  return out;
+}
+
+// Why the server's certificate was refused, for an error line a person can act on.
+struct verify_outcome {
+  std::string names;  // set when the chain was trusted but the name did not match
+  int chain_error = X509_V_OK;
+};
 
 }  // namespace
 
@@ -123,9 +169,22 @@ void tcp_client::start_tls(std::shared_ptr<ssl::context> tls, const std::string&
   auto& m = *impl_;
   m.tls_ctx = std::move(tls);
   m.tls = std::make_unique<ssl::stream<tcp::socket&>>(m.socket, *m.tls_ctx);
+  auto outcome = std::make_shared<verify_outcome>();
   if (!server_name.empty()) {
     SSL_set_tlsext_host_name(m.tls->native_handle(), server_name.c_str());
-    m.tls->set_verify_callback(ssl::host_name_verification(server_name));
+    // RFC 6125 name check (asio's host_name_verification), remembering what failed and why.
+    m.tls->set_verify_callback([check = ssl::host_name_verification(server_name), outcome](bool preverified,
+                                                                                         ssl::verify_context& ctx) mutable {
+      X509_STORE_CTX* store = ctx.native_handle();
+      if (!preverified) {
+        if (outcome->chain_error == X509_V_OK) outcome->chain_error = X509_STORE_CTX_get_error(store);
+        return false;
+      }
+      const bool ok = check(preverified, ctx);
+      if (!ok && X509_STORE_CTX_get_error_depth(store) == 0)
+        outcome->names = certificate_names(X509_STORE_CTX_get_current_cert(store));
+      return ok;
+    });
   }
   bool done = false;
   boost::system::error_code result;
@@ -134,7 +193,14 @@ void tcp_client::start_tls(std::shared_ptr<ssl::context> tls, const std::string&
     done = true;
   });
   m.wait(done, "in the TLS handshake with " + m.peer);
-  if (result) throw io_error("TLS handshake with " + m.peer + " failed: " + result.message());
+  if (!result) return;
+  if (!outcome->names.empty())
+    throw io_error(fmt::format("TLS handshake with {} failed: the certificate does not name '{}': it holds {}", m.peer,
+                               server_name, outcome->names));
+  if (outcome->chain_error != X509_V_OK)
+    throw io_error(fmt::format("TLS handshake with {} failed: certificate verify failed ({})", m.peer,
+                               X509_verify_cert_error_string(outcome->chain_error)));
+  throw io_error("TLS handshake with " + m.peer + " failed: " + result.message());
 }
 
 void tcp_client::shutdown_send() {
@@ -154,6 +220,14 @@ tcp::endpoint tcp_client::local_endpoint() const {
 tcp::endpoint tcp_client::remote_endpoint() const {
   boost::system::error_code ec;
   return impl_->socket.remote_endpoint(ec);
+}
+
+std::optional<std::chrono::microseconds> tcp_client::kernel_rtt() const {
+  tcp_info info{};
+  socklen_t len = sizeof info;
+  if (::getsockopt(impl_->socket.native_handle(), IPPROTO_TCP, TCP_INFO, &info, &len) != 0 || info.tcpi_rtt == 0)
+    return std::nullopt;
+  return std::chrono::microseconds(info.tcpi_rtt);
 }
 
 struct tcp_listener::impl {

@@ -75,7 +75,10 @@ struct tcp_server::impl {
     if (!ec) acceptor.set_option(tcp::no_delay(true), ec);  // inherited by accepted sockets (Linux)
 #ifdef TCP_DEFER_ACCEPT
     if (!ec && options.defer_accept) {  // an optimisation only: ignored where refused
-      const int seconds = 5;
+      // 1 s: a client that connects and stays silent is accepted after about that long (one
+      // SYN-ACK retransmission), so a protocol's first deadline (HTTP's head timeout) is late
+      // by at most that much.
+      const int seconds = 1;
       ::setsockopt(acceptor.native_handle(), IPPROTO_TCP, TCP_DEFER_ACCEPT, &seconds, sizeof seconds);
     }
 #endif
@@ -101,7 +104,7 @@ struct tcp_server::impl {
   }
 
   awaitable<void> session(tcp::socket socket) {
-    connection c(std::move(socket), options.tls, options.idle_timeout);
+    connection c(std::move(socket), options.tls, options.idle_timeout, options.initial_deadline);
     const auto id = enroll(c);
     if (stopping) c.close();
     try {

@@ -20,7 +20,7 @@ std::string_view to_string(decision d) noexcept {
 }
 
 std::string_view to_string(drop_reason r) noexcept {
-  static constexpr std::string_view names[] = {"", "malformed", "link-local", "port-down", "vlan"};
+  static constexpr std::string_view names[] = {"", "malformed", "link-local", "port-down", "vlan", "invalid-source"};
   return names[static_cast<int>(r)];
 }
 
@@ -121,6 +121,12 @@ void learning_switch::receive(port_id in, byte_view frame, time_point now, forwa
     d.reason = drop_reason::port_down;
   } else {
     const frame_header& h = *d.header;
+    if (!is_learnable_source(h.src)) {
+      // (0) a group (or all-zero) source is no station: dropped, like the Linux bridge does
+      d.reason = drop_reason::invalid_source;
+      finish(in, frame.size(), d);
+      return;
+    }
     const std::optional<vlan_id> vlan = config_.vlan_aware ? classify(in, h) : std::optional<vlan_id>(0);
     d.vlan = config_.vlan_aware ? vlan : (h.tag ? std::optional<vlan_id>(h.tag->vid) : std::nullopt);
     if (vlan) {
@@ -139,8 +145,8 @@ bool is_link_local(const mac_address& mac) noexcept {
 
 // Steps 1..5 for a frame classified into `vlan`.
 void learning_switch::decide(port_id in, const frame_header& h, vlan_id vlan, forwarding_decision& d) {
-  // (1) learn the source on the ingress port; only individual addresses (§7.8)
-  if (is_learnable_source(h.src)) table_.learn(h.src, vlan, in, now_, d.events);
+  // (1) learn the source on the ingress port (an individual address: step 0 dropped the others; §7.8)
+  table_.learn(h.src, vlan, in, now_, d.events);
   if (is_link_local(h.dst)) {
     d.reason = drop_reason::link_local;  // (2) reserved addresses are never relayed (§7.12.6)
     return;
@@ -174,6 +180,7 @@ void learning_switch::finish(port_id in, std::size_t size, forwarding_decision& 
       if (d.reason == drop_reason::link_local) ++dc.drop_link_local;
       if (d.reason == drop_reason::port_down) ++dc.drop_port_down;
       if (d.reason == drop_reason::vlan) ++dc.drop_vlan;
+      if (d.reason == drop_reason::invalid_source) ++dc.drop_invalid_source;
       break;
   }
   const bool had_tag = d.header && d.header->tag;

@@ -1,6 +1,7 @@
 // Theory of operation: line ends are found one byte at a time: CRLF stays, a LF alone or a CR
-// alone becomes CRLF. Dot-stuffing works on CRLF text, so a line start is the text start or the
-// byte after a LF.
+// alone becomes CRLF (to_crlf); only a CR directly before a LF is dropped (to_lf), so text that
+// went through the SMTP core (which refuses bare CR and LF, RFC 5321 §2.3.8) comes back unchanged.
+// Dot-stuffing works on CRLF text, so a line start is the text start or the byte after a LF.
 #include "netlib/mail/message_text.hpp"
 
 #include <fmt/format.h>
@@ -41,6 +42,23 @@ std::size_t crlf_size(std::string_view text) noexcept {
   const char last = text.empty() ? '\n' : text.back();
   if (last != '\n' && last != '\r') n += 2;
   return n;
+}
+
+std::string to_lf(std::string_view crlf_text) {
+  std::string out;
+  out.reserve(crlf_text.size());
+  for (std::size_t i = 0; i < crlf_text.size(); ++i) {
+    const char c = crlf_text[i];
+    if (c == '\r' && i + 1 < crlf_text.size() && crlf_text[i + 1] == '\n') continue;
+    out += c;
+  }
+  return out;
+}
+
+std::string final_delivery_copy(std::string_view sender, std::string_view recipient, std::string_view message) {
+  std::string out = fmt::format("Return-Path: <{}>\r\nDelivered-To: {}\r\n", sender, recipient);
+  out.append(message);
+  return out;
 }
 
 std::string dot_stuff(std::string_view crlf_text) {

@@ -44,7 +44,10 @@ users_table users_table::parse(std::string_view text) {
   return table;
 }
 
-void users_table::add(const std::string& name, const std::string& password) { users_[name] = password; }
+void users_table::add(const std::string& name, const std::string& password) {
+  if (users_.empty()) first_ = name;
+  users_[name] = password;
+}
 
 bool users_table::exists(std::string_view name) const { return users_.find(name) != users_.end(); }
 

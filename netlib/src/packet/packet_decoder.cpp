@@ -95,20 +95,46 @@ void decode_transport(decoded_packet& p, std::uint8_t protocol, byte_view b) {
   else if (protocol == ip_protocol::icmpv6) keep(p, decode_icmp(b, true), p.transport);
 }
 
+// The end of the IP packet in `f` (bytes from the IP header) when `f` is an untagged
+// Ethernet/IPv4/TCP frame without IP or TCP options whose headers are all present and valid,
+// else 0.
+inline std::size_t plain_tcp_ip_end(byte_view f) noexcept {
+  if (f.size() < 14 + 20 + 20 || wire::be16(f.data() + 12) != ethertype::ipv4) return 0;
+  const std::byte* ip = f.data() + 14;
+  const std::uint16_t total = wire::be16(ip + 2);
+  const std::uint16_t frag = wire::be16(ip + 6);
+  if (wire::u8(ip) != 0x45 || wire::u8(ip + 9) != ip_protocol::tcp || (frag & 0x1fff) != 0) return 0;
+  if (total != 0 && total < 20 + 20) return 0;  // too short for a TCP header: the layered path says why
+  const std::size_t ip_end = std::min<std::size_t>(total == 0 ? f.size() - 14 : total, f.size() - 14);
+  if (ip_end < 40 || wire::u8(ip + 20 + 12) >> 4 != 5) return 0;
+  return ip_end;
+}
+
+// The TCP header fields of such a frame (RFC 9293 §3.1), as decode_tcp_into gives them.
+inline void plain_tcp_fields(const std::byte* tcp, std::size_t ip_end, tcp_header& t) noexcept {
+  t.src_port = wire::be16(tcp);
+  t.dst_port = wire::be16(tcp + 2);
+  t.seq = wire::be32(tcp + 4);
+  t.ack = wire::be32(tcp + 8);
+  t.header_length = 20;
+  t.flags = wire::u8(tcp + 13);
+  t.window = wire::be16(tcp + 14);
+  t.checksum = wire::be16(tcp + 16);
+  t.urgent = wire::be16(tcp + 18);
+  t.payload = byte_view(tcp + 20, ip_end - 40);
+}
+
 // The fast path: true when `f` was an untagged Ethernet/IPv4/TCP frame without IP or TCP options
 // whose headers are all present and valid, now decoded into p; false (p untouched) otherwise.
 // Each field is what decode_ethernet_into (RFC 894), decode_ipv4_into (RFC 791 §3.1) and
 // decode_tcp_into (RFC 9293 §3.1) would give for such a frame.
 bool decode_plain_tcp_frame(decoded_packet& p, byte_view f) {
-  if (f.size() < 14 + 20 + 20 || wire::be16(f.data() + 12) != ethertype::ipv4) return false;
+  const std::size_t ip_end = plain_tcp_ip_end(f);
+  if (ip_end == 0) return false;
   const std::byte* ip = f.data() + 14;
   const std::uint16_t total = wire::be16(ip + 2);
   const std::uint16_t frag = wire::be16(ip + 6);
-  if (wire::u8(ip) != 0x45 || wire::u8(ip + 9) != ip_protocol::tcp || (frag & 0x1fff) != 0) return false;
-  if (total != 0 && total < 20 + 20) return false;  // too short for a TCP header: the layered path says why
-  const std::size_t ip_end = std::min<std::size_t>(total == 0 ? f.size() - 14 : total, f.size() - 14);
   const std::byte* tcp = ip + 20;
-  if (ip_end < 40 || wire::u8(tcp + 12) >> 4 != 5) return false;
   ethernet_frame& e = p.ethernet.emplace();
   e.dst = mac_address::from_bytes(f.data());
   e.src = mac_address::from_bytes(f.data() + 6);
@@ -131,21 +157,23 @@ bool decode_plain_tcp_frame(decoded_packet& p, byte_view f) {
   h.options = byte_view(ip + 20, 0);
   h.truncated = total > f.size() - 14;
   h.payload = byte_view(tcp, ip_end - 20);
-  tcp_header& t = p.transport.emplace<tcp_header>();
-  t.src_port = wire::be16(tcp);
-  t.dst_port = wire::be16(tcp + 2);
-  t.seq = wire::be32(tcp + 4);
-  t.ack = wire::be32(tcp + 8);
-  t.header_length = 20;
-  t.flags = wire::u8(tcp + 13);
-  t.window = wire::be16(tcp + 14);
-  t.checksum = wire::be16(tcp + 16);
-  t.urgent = wire::be16(tcp + 18);
-  t.payload = byte_view(tcp + 20, ip_end - 40);
+  plain_tcp_fields(tcp, ip_end, p.transport.emplace<tcp_header>());
   return true;
 }
 
 }  // namespace
+
+bool decode_plain_tcp(link_type link, byte_view frame, ip_address& src, ip_address& dst, tcp_header& tcp) noexcept {
+  if (link != link_type::ethernet) return false;
+  const std::size_t ip_end = plain_tcp_ip_end(frame);
+  if (ip_end == 0) return false;
+  const std::byte* ip = frame.data() + 14;
+  if ((wire::be16(ip + 6) & 0x2000) != 0) return false;  // a first fragment (MF): not fed, as decode_packet says
+  src = ip_address::v4_from_bytes(ip + 12);
+  dst = ip_address::v4_from_bytes(ip + 16);
+  plain_tcp_fields(ip + 20, ip_end, tcp);
+  return true;
+}
 
 decoded_packet decode_packet(link_type link, byte_view frame) {
   decoded_packet p;

@@ -18,15 +18,37 @@
 #include <algorithm>
 
 namespace netlib::packet {
+namespace {
 
-std::int64_t tcp_stream::unwrap(std::uint32_t seq) const noexcept {
-  const auto next_seq = static_cast<std::uint32_t>(*base_ + next_);
-  const auto diff = static_cast<std::int32_t>(seq - next_seq);
-  return static_cast<std::int64_t>(next_) + diff;
+// A sink (two callables) as an output.
+class sink_output final : public tcp_stream::output {
+ public:
+  explicit sink_output(const tcp_stream::sink& s) : s_(s) {}
+  void data(byte_view bytes, time_point ts) override {
+    if (s_.data) s_.data(bytes, ts);
+  }
+  void gap(std::uint64_t size, time_point ts) override {
+    if (s_.gap) s_.gap(size, ts);
+  }
+
+ private:
+  const tcp_stream::sink& s_;
+};
+
+}  // namespace
+
+void tcp_stream::on_segment(std::uint32_t seq, bool syn, bool fin, byte_view payload, time_point ts, const sink& out) {
+  sink_output o(out);
+  on_segment(seq, syn, fin, payload, ts, o);
+}
+
+void tcp_stream::flush(time_point ts, const sink& out) {
+  sink_output o(out);
+  flush(ts, o);
 }
 
 void tcp_stream::on_other_segment(std::uint32_t seq, bool syn, bool fin, byte_view payload, time_point ts,
-                                  const sink& out) {
+                                  output& out) {
   if (syn) {
     syn_seen_ = true;
     if (!isn_) isn_ = seq;
@@ -64,12 +86,6 @@ void tcp_stream::on_other_segment(std::uint32_t seq, bool syn, bool fin, byte_vi
   while (buffered_ > max_buffered_ && !waiting_.empty()) skip_to(waiting_.begin()->first, ts, out);
 }
 
-void tcp_stream::on_peer_ack(std::uint32_t ack) noexcept {
-  if (!base_) return;
-  const std::int64_t a = unwrap(ack);
-  if (a > 0 && static_cast<std::uint64_t>(a) > acked_) acked_ = static_cast<std::uint64_t>(a);
-}
-
 void tcp_stream::store(std::uint64_t offset, byte_view bytes, time_point ts) {
   auto it = waiting_.find(offset);
   if (it != waiting_.end()) {
@@ -85,7 +101,7 @@ void tcp_stream::store(std::uint64_t offset, byte_view bytes, time_point ts) {
   buffered_ += bytes.size();
 }
 
-void tcp_stream::drain(const sink& out) {
+void tcp_stream::drain(output& out) {
   while (!waiting_.empty() && waiting_.begin()->first <= next_) {
     auto node = waiting_.extract(waiting_.begin());
     buffered_ -= node.mapped().bytes.size();
@@ -102,17 +118,17 @@ void tcp_stream::drain(const sink& out) {
 }
 
 // Reports [next_, offset) as a gap and continues delivery from `offset`.
-void tcp_stream::skip_to(std::uint64_t offset, time_point ts, const sink& out) {
+void tcp_stream::skip_to(std::uint64_t offset, time_point ts, output& out) {
   if (offset <= next_) return drain(out);
   const std::uint64_t size = offset - next_;
   gap_bytes_ += size;
   ++gaps_;
   next_ = offset;
-  if (out.gap) out.gap(size, ts);
+  out.gap(size, ts);
   drain(out);
 }
 
-void tcp_stream::flush(time_point ts, const sink& out) {
+void tcp_stream::flush(time_point ts, output& out) {
   while (!waiting_.empty()) skip_to(waiting_.begin()->first, waiting_.begin()->second.ts, out);
   // Bytes the peer acknowledged, or that lie before a FIN, but that the capture never saw.
   std::uint64_t end = std::max(next_, acked_);

@@ -42,8 +42,8 @@ void client_session::send(client_step& step, const std::string& line, const std:
   step.actions.emplace_back(send_command{line + "\r\n", shown.empty() ? line : shown});
 }
 
-void client_session::fail(client_step& step, const std::string& what, const response& r) {
-  if (error_.empty()) error_ = fmt::format("server refused {}: -ERR {}", what, r.text);
+void client_session::fail(client_step& step, const std::string& what, const response& r, std::string_view outcome) {
+  if (error_.empty()) error_ = fmt::format("{}server refused {}: -ERR {}", outcome, what, r.text);
   state_ = client_state::awaiting_quit;
   send(step, "QUIT");
 }
@@ -64,11 +64,11 @@ void client_session::on_response(const response& r, client_step& step) {
       step.actions.emplace_back(start_tls{});
       return;
     case client_state::awaiting_user:
-      if (!r.ok) return fail(step, "USER " + options_.user, r);
+      if (!r.ok) return fail(step, "USER " + options_.user, r, "login failed: ");
       state_ = client_state::awaiting_pass;
       return send(step, "PASS " + options_.password, "PASS <hidden>");
     case client_state::awaiting_pass:
-      if (!r.ok) return fail(step, "PASS (user " + options_.user + ")", r);
+      if (!r.ok) return fail(step, "PASS (user " + options_.user + ")", r, "login failed: ");
       state_ = client_state::awaiting_uidl;
       return send(step, "UIDL");
     case client_state::awaiting_uidl:

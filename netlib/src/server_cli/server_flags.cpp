@@ -17,7 +17,9 @@ void add_server_flags(CLI::App& cmd, server_flags& flags, const server_flag_help
       ->check(CLI::IsMember({"pool", "loops"}))
       ->capture_default_str();
   cmd.add_option(help.max_connections_flag, flags.max_connections, help.max_connections)->capture_default_str();
-  cmd.add_option("--idle-timeout", flags.idle_timeout_s, help.idle_timeout)->capture_default_str();
+  app::add_duration(cmd, "--idle-timeout", flags.idle_timeout_s,
+                    help.idle_timeout + " (default " + units::format_seconds(flags.idle_timeout_s) + "; e.g. 30s, 5min)",
+                    0, 1e7);
   if (!help.tls) return;
   cmd.add_option("--tls-cert", flags.tls_cert, help.tls_cert);
   cmd.add_option("--tls-key", flags.tls_key, "PEM private key for --tls-cert");

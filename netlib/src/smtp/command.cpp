@@ -98,7 +98,8 @@ std::optional<path_argument> parse_path(std::string_view arg, std::string_view p
   }
   path_argument p;
   p.address = std::string(addr);
-  if (!addr.empty() && !valid_mailbox(addr)) {
+  const bool bare_postmaster = iequals(prefix, "TO:") && iequals(addr, "postmaster");  // RFC 5321 §4.1.1.3
+  if (!addr.empty() && !bare_postmaster && !valid_mailbox(addr)) {
     error = "Syntax: '" + p.address + "' is not a valid mailbox (local@domain)";
     return std::nullopt;
   }

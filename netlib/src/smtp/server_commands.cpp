@@ -80,9 +80,11 @@ void server_session::on_rcpt(const command& c, server_step& step) {
   if (all_recipients_.size() >= config_.max_recipients)  // §4.5.3.1.10
     return reply(step, 452, "4.5.3 Too many recipients");
   const std::string& address = path->address;
-  if (is_local(address)) {
-    const std::string user(local_part_of(address));
-    if (!users_.exists(user)) return error(step, 550, "5.1.1 <" + address + ">: no such user here");
+  if (is_local(address) || iequals(address, "postmaster")) {  // §4.1.1.3: "<Postmaster>" without a domain
+    std::string user(local_part_of(address));
+    if (iequals(user, "postmaster") && !users_.exists(user))  // §4.5.1: case-insensitive, always there
+      user = users_.exists("postmaster") ? "postmaster" : config_.postmaster;
+    if (user.empty() || !users_.exists(user)) return error(step, 550, "5.1.1 <" + address + ">: no such user here");
     if (std::find(local_recipients_.begin(), local_recipients_.end(), user) == local_recipients_.end())
       local_recipients_.push_back(user);
   } else if (authenticated()) {

@@ -3,11 +3,19 @@
 // action, so the result is the same whatever the order of the users.
 #include "netlib/smtp/store_delivery.hpp"
 
+#include "netlib/mail/message_text.hpp"
+
 namespace netlib::smtp {
 
-delivery_result deliver_to_store(mail::mail_store& store, const deliver_message& message) {
+std::string local_copy(const deliver_message& message, std::string_view user, std::string_view domain) {
+  std::string address(user);
+  address.append("@").append(domain);
+  return mail::final_delivery_copy(message.sender, address, message.message);
+}
+
+delivery_result deliver_to_store(mail::mail_store& store, const deliver_message& message, std::string_view domain) {
   bool ok = true;
-  for (const auto& user : message.local_users) ok = store.deliver(user, message.message) && ok;
+  for (const auto& user : message.local_users) ok = store.deliver(user, local_copy(message, user, domain)) && ok;
   if (!message.relay_recipients.empty())
     ok = store.queue_relay(message.sender, message.relay_recipients, message.message) && ok;
   if (ok) return {};

@@ -62,7 +62,11 @@ TEST(MalformedFiles, UnusableFilesAreOneLineErrors) {
   corrupt[24 + 9] = '\xff';
   corrupt[24 + 10] = '\xff';
   expect_unusable(f.write("corrupt.pcap", corrupt), "exceeds");
-  expect_unusable(f.dir / "missing.pcap", "cannot open");
+  // A file named on the command line that does not exist is a usage error (docs/conventions.md).
+  const auto missing = ladder(f.dir / "missing.pcap");
+  EXPECT_EQ(missing.exit_code, 2);
+  EXPECT_NE(missing.err.find("no such file"), std::string::npos) << missing.err;
+  EXPECT_EQ(std::count(missing.err.begin(), missing.err.end(), '\n'), 1) << missing.err;
 }
 
 TEST(MalformedFiles, TruncatedLastPacketIsCountedAndSkipped) {

@@ -92,10 +92,11 @@ TEST(Record, StopsAfterCountWithJsonReport) {
   const auto file = temp_file("count.pcap");
   netlab::test::process rec({bin_path("netlab-record"), "-i", "lo", "-f", "tcp port " + port, "-o", file.string(),
                              "--count", "3", "--json"});
-  ASSERT_TRUE(rec.wait_for_line("capturing on lo"));
+  // With --json the readiness line is on stderr and stdout is exactly one JSON document.
+  ASSERT_TRUE(rec.wait_for_err_line("capturing on lo")) << rec.err();
   netlab::test::run({"/usr/bin/python3", "-c", client_py, port});
   ASSERT_EQ(rec.wait(), 0) << rec.err();
-  const auto report = json::parse(rec.out().substr(rec.out().find('{')));
+  const auto report = json::parse(rec.out());
   EXPECT_EQ(report.at("packets"), 3);
   EXPECT_EQ(report.at("format"), "pcap");
   const auto ladder = netlab::test::run({bin_path("netlab-ladder"), file.string(), "--json"});

@@ -146,10 +146,17 @@ TEST(Analyze, RecordedCaptureMatchesItsFacts) {
   }
 }
 
+// docs/conventions.md: a file that exists but cannot be read as a capture is a runtime failure
+// (1); a file that does not exist is a usage error (2), as in every program.
 TEST(Analyze, UnreadableCaptureIsARuntimeFailure) {
-  const auto r = netlab::test::run({bin_path("lab-delay"), "analyze", "/nonexistent/x.pcap"});
-  EXPECT_EQ(r.exit_code, 1);
+  const std::string garbage = ::testing::TempDir() + "/not-a-capture.pcap";
+  std::ofstream(garbage) << "not a capture at all";
+  const auto r = netlab::test::run({bin_path("lab-delay"), "analyze", garbage});
+  EXPECT_EQ(r.exit_code, 1) << r.err;
   EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  const auto missing = netlab::test::run({bin_path("lab-delay"), "analyze", "/nonexistent/x.pcap"});
+  EXPECT_EQ(missing.exit_code, 2) << missing.err;
+  EXPECT_EQ(std::count(missing.err.begin(), missing.err.end(), '\n'), 1) << missing.err;
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <map>
 #include <set>
+#include <fstream>
 #include <sstream>
 
 #include "support/process.hpp"
@@ -145,7 +146,8 @@ TEST(DelayCli, EveryQuizAnswerIsReproducedByItsCheckCommand) {
 TEST(DelayCli, SimulateJsonSweep) {
   const auto j = run_json({"simulate", "--length", "1000b", "--rate", "1Mbps", "--intensity", "0.5,1.5", "--buffer",
                            "5", "--packets", "20000", "--seed", "3", "--json"});
-  EXPECT_EQ(j["model"], "M/M/1/6");
+  EXPECT_EQ(j["model"], "M/M/1/5");  // --buffer K: K packets in the system, as in `queue --buffer`
+  EXPECT_EQ(j["capacity_packets"], 5);
   ASSERT_EQ(j["points"].size(), 2u);
   const auto& low = j["points"][0];
   const auto& high = j["points"][1];
@@ -163,6 +165,119 @@ TEST(DelayCli, SimulateWritesAnSvgPlot) {
   EXPECT_EQ(cat.out.rfind("<svg", 0), 0u);
   EXPECT_NE(cat.out.find("</svg>"), std::string::npos);
   EXPECT_NE(cat.out.find("polyline"), std::string::npos);
+}
+
+// --buffer K means the same in queue and simulate (K packets in the system, the one being sent
+// included), and queue --buffer gives the finite-buffer delay beside the finite-buffer loss.
+TEST(DelayCli, BufferMeansTheSameKInQueueAndSimulate) {
+  const auto q = run_json({"queue", "--length", "1000b", "--rate", "1Mbps", "--arrival-rate", "900/s", "--buffer", "5",
+                           "--json"});
+  EXPECT_EQ(q["model"], "M/M/1/5");
+  EXPECT_EQ(q["capacity_packets"], 5);
+  // M/M/1/5 at I = 0.9: the finite-buffer delay (1.79 ms), not the infinite-buffer 9 ms
+  EXPECT_NEAR(q["queueing_delay_s"].get<double>(), 0.00179029, 1e-7);
+  EXPECT_NEAR(q["infinite_buffer_queueing_delay_s"].get<double>(), 0.009, 1e-12);
+  EXPECT_NEAR(q["loss_probability"].get<double>(), 0.126023, 1e-6);
+  const auto s = run_json({"simulate", "--length", "1000b", "--rate", "1Mbps", "--intensity", "0.9", "--buffer", "5",
+                           "--packets", "200000", "--json"});
+  const auto& p = s["points"][0];
+  EXPECT_NEAR(p["formula_loss"].get<double>(), q["loss_probability"].get<double>(), 1e-12);
+  EXPECT_NEAR(p["formula_queueing_s"].get<double>(), q["queueing_delay_s"].get<double>(), 1e-12);
+  EXPECT_NEAR(p["loss_rate"].get<double>(), q["loss_probability"].get<double>(), 0.01);
+  EXPECT_NEAR(p["mean_queueing_s"].get<double>(), q["queueing_delay_s"].get<double>(), 1e-4);
+  // There is no M/D/1/K formula: --buffer with --model md1 says so instead of giving M/M/1/K numbers.
+  const auto md1 = netlab::test::run({bin_path("lab-delay"), "queue", "--length", "1000b", "--rate", "1Mbps",
+                                      "--arrival-rate", "900/s", "--buffer", "5", "--model", "md1"});
+  EXPECT_EQ(md1.exit_code, 2) << md1.err;
+}
+
+// A trace with its own lengths: the intensity is computed from the lengths served, so --intensity
+// 0.9 is a utilisation of about 0.9 (the trace's 500-byte packets are not scaled as 1500-byte ones).
+TEST(DelayCli, TraceIntensityUsesTheTracesLengths) {
+  const std::string path = ::testing::TempDir() + "/trace.txt";
+  {
+    std::ofstream out(path);
+    for (int i = 0; i < 2000; ++i) out << i * 0.001 << ' ' << (i % 2 ? 300 : 700) << '\n';  // mean 500 B
+  }
+  const auto j = run_json({"simulate", "--arrivals", "trace", "--trace", path, "--rate", "10Mbps", "--intensity", "0.9",
+                           "--packets", "20000", "--json"});
+  EXPECT_DOUBLE_EQ(j["mean_length_bits"].get<double>(), 4000);
+  const auto& p = j["points"][0];
+  EXPECT_NEAR(p["traffic_intensity"].get<double>(), 0.9, 1e-9);
+  EXPECT_NEAR(p["utilisation"].get<double>(), 0.9, 0.02);
+  EXPECT_NEAR(p["arrival_rate_per_s"].get<double>(), 0.9 * 10e6 / 4000, 1e-6);
+  // --length would not be used: the trace gives every length.
+  const auto r = netlab::test::run({bin_path("lab-delay"), "simulate", "--arrivals", "trace", "--trace", path,
+                                    "--length", "1500B"});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("--length is not used"), std::string::npos) << r.err;
+}
+
+TEST(DelayCli, IgnoredOptionsAreUsageErrors) {
+  for (const auto& args : std::vector<std::vector<std::string>>{
+           {"e2e", "--links", "3", "--rate", "2Mbps", "--message", "8Mb", "--length", "10kb", "--packets", "5"},
+           {"e2e", "--link", "2Mbps", "--rate", "1Mbps", "--length", "1500B"},
+           {"simulate", "--trace", "x.txt"}}) {
+    auto argv = args;
+    argv.insert(argv.begin(), bin_path("lab-delay"));
+    const auto r = netlab::test::run(argv);
+    EXPECT_EQ(r.exit_code, 2) << args[0] << ": " << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  }
+}
+
+// --explain: "12 s" once (not "12 s (12 s)"), no doubled brackets, "1 packet".
+TEST(DelayCli, ExplanationsReadWell) {
+  const auto e2e = netlab::test::run({bin_path("lab-delay"), "e2e", "--links", "3", "--rate", "2Mbps", "--message", "8Mb",
+                                      "--length", "10kb", "--explain"});
+  ASSERT_EQ(e2e.exit_code, 0) << e2e.err;
+  EXPECT_NE(e2e.out.find(": 12 s\n"), std::string::npos) << e2e.out;
+  EXPECT_EQ(e2e.out.find("12 s (12 s)"), std::string::npos) << e2e.out;
+  const auto q = netlab::test::run({bin_path("lab-delay"), "queue", "--length", "1500B", "--rate", "10Mbps",
+                                    "--arrival-rate", "500/s", "--explain"});
+  EXPECT_EQ(q.out.find("((1"), std::string::npos) << q.out;
+  EXPECT_NE(q.out.find("/ (1 - 0.6) = 0.0018 s (1.8 ms)"), std::string::npos) << q.out;
+  const auto one = netlab::test::run({bin_path("lab-delay"), "e2e", "--links", "2", "--rate", "1Mbps", "--length",
+                                      "1000b", "--explain"});
+  EXPECT_NE(one.out.find("2 equal store-and-forward links, 1 packet:"), std::string::npos) << one.out;
+  EXPECT_EQ(one.out.find("packet(s)"), std::string::npos) << one.out;
+}
+
+// JSON numbers without floating-point noise: 3 × 6 ms is 0.018, not 0.018000000000000002.
+TEST(DelayCli, JsonNumbersAreShortest) {
+  const auto r = netlab::test::run({bin_path("lab-delay"), "e2e", "--links", "2", "--length", "1500B", "--rate",
+                                    "2Mbps", "--packets", "2", "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("\"total_s\": 0.018"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("00000000"), std::string::npos) << r.out;
+}
+
+// The sweep table: every time column in one unit, decimal points aligned.
+TEST(DelayCli, SimulateTableIsAlignedOnDecimalPoints) {
+  const auto r = netlab::test::run({bin_path("lab-delay"), "simulate", "--packets", "5000", "--intensity",
+                                    "0.1,0.5,0.9,1.2"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::istringstream in(r.out);
+  std::string header;
+  std::getline(in, header);
+  EXPECT_NE(header.find("sim mean (ms)"), std::string::npos) << r.out;
+  std::vector<std::size_t> points;
+  for (std::string line; std::getline(in, line) && !line.empty();) {
+    // The second column's decimal point: the first '.' after the intensity column.
+    const auto first = line.find('.');
+    points.push_back(line.find('.', first + 1));
+  }
+  ASSERT_EQ(points.size(), 4u) << r.out;
+  for (auto p : points) EXPECT_EQ(p, points.front()) << r.out;
+}
+
+// Long delays are written in days, never in megaseconds.
+TEST(DelayCli, NoMegaseconds) {
+  const auto r = netlab::test::run({bin_path("lab-delay"), "queue", "--length", "1500B", "--rate", "10Mbps",
+                                    "--arrival-rate", "833.33333/s"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out.find("Ms"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("ks"), std::string::npos) << r.out;
 }
 
 }  // namespace

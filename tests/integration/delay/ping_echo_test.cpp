@@ -75,6 +75,22 @@ TEST(PingEcho, HumanOutputHasTheSummaryLine) {
   EXPECT_NE(r.out.find("rtt min/avg/max/mdev = "), std::string::npos) << r.out;
 }
 
+// --json: stdout is exactly one JSON document; the listening line goes to stderr. Without --json
+// it stays on stdout (that is what the tests and the tour wait for). --interval 0 is accepted.
+TEST(PingEcho, EchoJsonIsOneDocumentOnStdout) {
+  netlab::test::process echo({bin_path("lab-delay"), "echo", "--json"});
+  const auto line = echo.wait_for_err_line("listening on ");
+  ASSERT_TRUE(line) << echo.err();
+  const std::string server = line->substr(std::string("listening on ").size());
+  const auto j = ping(server, {"--count", "3", "--interval", "0", "--timeout", "1"});
+  EXPECT_EQ(j["received"], 3);
+  echo.signal(SIGTERM);
+  ASSERT_EQ(echo.wait(), 0) << echo.err();
+  const auto doc = json::parse(echo.out());  // throws unless stdout is one document
+  EXPECT_EQ(doc["echoed"], 3);
+  EXPECT_EQ(echo.out().find("listening"), std::string::npos) << echo.out();
+}
+
 TEST(PingEcho, NoServerIsARuntimeFailure) {
   // Bind an echo server to learn a free port, stop it, then ping the dead port.
   std::string server;

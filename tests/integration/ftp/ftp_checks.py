@@ -47,8 +47,10 @@ def retr(f, name):
 
 
 def check_ftplib(port, root, mode):
+    # A named user: with --write, anonymous users may only upload new files and make folders
+    # (APPE, RNFR, DELE, RMD are refused to them: tests/security/ftp_rights_test.cpp).
     passive = mode == "passive"
-    f = connect(port, passive=passive)
+    f = connect(port, user="alice", password="wonderland", passive=passive)
     big = open(os.path.join(root, "big.bin"), "rb").read()
     expect(sha(retr(f, "big.bin")) == sha(big), f"{mode} RETR big.bin byte-identical ({len(big)} bytes)")
     names = f.nlst()
@@ -277,6 +279,17 @@ def check_readonly(port, root):
     f.quit()
 
 
+class session_reusing_ftp_tls(ftplib.FTP_TLS):
+    """FTP_TLS whose data connections resume the control connection's TLS session, which the
+    server requires (as vsftpd's require_ssl_reuse); ftplib's own FTP_TLS makes a new one."""
+
+    def ntransfercmd(self, cmd, rest=None):
+        conn, size = ftplib.FTP.ntransfercmd(self, cmd, rest)
+        if self._prot_p:
+            conn = self.context.wrap_socket(conn, server_hostname=self.host, session=self.sock.session)
+        return conn, size
+
+
 def check_ftps(port, root):
     import ssl
     ctx = ssl.create_default_context()
@@ -285,7 +298,7 @@ def check_ftps(port, root):
     big = open(os.path.join(root, "big.bin"), "rb").read()
     for passive in (True, False):
         mode = "passive" if passive else "active"
-        f = ftplib.FTP_TLS(context=ctx, timeout=TIMEOUT)
+        f = session_reusing_ftp_tls(context=ctx, timeout=TIMEOUT)
         f.connect(HOST, port)
         f.auth()
         expect(isinstance(f.sock, ssl.SSLSocket), f"{mode} AUTH TLS switched the control connection to TLS")

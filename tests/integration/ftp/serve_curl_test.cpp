@@ -32,7 +32,7 @@ TEST_F(ServeCurl, RetrEpsvPasvEprtPortByteIdentical) {
 
 TEST_F(ServeCurl, UploadsWithTEpsvAndActiveAreStoredWhole) {
   served_dir d;
-  running_server s(d, {"--anonymous", "--write"});
+  running_server s(d, {"--anonymous", "--write", "--users", d.dir + "/users.txt"});
   const std::string src = d.dir + "/upload.bin";
   write_file(src, random_bytes(big_size() / 2 + 5));
   auto r = run({"curl", "-sS", "--max-time", "60", "-T", src, s.url("/pub/up1.bin")});
@@ -41,9 +41,12 @@ TEST_F(ServeCurl, UploadsWithTEpsvAndActiveAreStoredWhole) {
   r = run({"curl", "-sS", "--max-time", "60", "-P", "127.0.0.1", "--disable-eprt", "-T", src, s.url("/pub/up2.bin")});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_TRUE(read_whole(d.root + "/pub/up2.bin") == read_whole(src));
-  // Appending (curl --append uses APPE).
+  // Appending (curl --append uses APPE) to an existing file takes a named user: anonymous users
+  // may only create new files (tests/security/ftp_rights_test.cpp).
   write_file(d.dir + "/tail.txt", "tail\n");
   r = run({"curl", "-sS", "--append", "-T", d.dir + "/tail.txt", s.url("/pub/up1.bin")});
+  EXPECT_NE(r.exit_code, 0) << "anonymous APPE to an existing file was accepted";
+  r = run({"curl", "-sS", "-u", "alice:wonderland", "--append", "-T", d.dir + "/tail.txt", s.url("/pub/up1.bin")});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(read_whole(d.root + "/pub/up1.bin"), read_whole(src) + "tail\n");
 }

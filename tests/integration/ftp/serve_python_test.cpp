@@ -30,13 +30,13 @@ std::string read_line(netlib::io::tcp_client& c) {
 
 TEST_F(ServePython, FtplibPassive) {
   served_dir d;
-  running_server s(d, {"--anonymous", "--write"});
+  running_server s(d, {"--anonymous", "--write", "--users", d.dir + "/users.txt"});
   expect_check(python_check("ftplib", s, d, {"passive"}));
 }
 
 TEST_F(ServePython, FtplibActive) {
   served_dir d;
-  running_server s(d, {"--anonymous", "--write"});
+  running_server s(d, {"--anonymous", "--write", "--users", d.dir + "/users.txt"});
   expect_check(python_check("ftplib", s, d, {"active"}));
 }
 

@@ -30,6 +30,19 @@ TEST(ClientFtpGrade, RealClientsDownloadWithFullScore) {
   EXPECT_EQ(g.failed(), expected) << g.doc.dump(2);
 }
 
+// transfer_completed takes any spelling of the path that names the file in the session's folder.
+TEST(ClientFtpGrade, AnyPathNamingTheFileCountsAsTheTransfer) {
+  NETLAB_REQUIRE_PEER("/usr/bin/python3");
+  for (const char* spelling : {"/{file}", "./{file}", ".//{file}"}) {
+    std::string cmd = ftplib_client;
+    cmd.replace(cmd.find("RETR {file}") + 5, 6, spelling);
+    const auto g = grade({"ftp", "--client", cmd});
+    EXPECT_EQ(g.exit_code, 0) << cmd << "\n" << g.doc.dump(2);
+    EXPECT_TRUE(g.failed().empty()) << cmd << "\n" << g.doc.dump(2);
+    EXPECT_EQ(g.doc["score"], 13) << cmd;
+  }
+}
+
 TEST(ClientFtpGrade, UploadsAreStoredByteIdentical) {
   NETLAB_REQUIRE_PEER("curl");
   for (const char* cmd : {"curl -s -T {local} {url}", "lab-ftp put {local} {url}"}) {

@@ -87,6 +87,51 @@ TEST(SwitchGrade, UnreadableDecisionsScoreZero) {
   EXPECT_NE(g.failed().at("decisions_complete").find("student.json: "), std::string::npos);
 }
 
+// A student whose switch implements a documented policy (here stop-learning on a full table, and
+// hairpin ports) and says so in its file is graded against that policy: a correct answer scores
+// full marks. The instructor's --policy fixes the policy instead.
+TEST(SwitchGrade, DeclaredPolicyIsGradedForThatPolicy) {
+  grade_site dir;
+  const auto capture = source_path("captures/switch/mac_flood.pcapng");
+  auto doc = reference(capture, {"--policy", "stop-learning"});
+  const auto file = dir.dir + "/student.json";
+  std::ofstream(file) << doc.dump();
+  const auto undeclared = grade(switch_args(capture, file));
+  EXPECT_EQ(undeclared.exit_code, 1);
+  EXPECT_LT(undeclared.doc["score"].get<double>(), undeclared.doc["max_score"].get<double>());
+
+  doc["switch"] = {{"policy", "stop-learning"}};
+  std::ofstream(file, std::ios::trunc) << doc.dump();
+  const auto declared = grade(switch_args(capture, file));
+  EXPECT_EQ(declared.exit_code, 0) << declared.doc.dump(2);
+  EXPECT_EQ(declared.doc["score"], declared.doc["max_score"]);
+  EXPECT_NE(declared.doc["target"].get<std::string>().find("declared --policy stop-learning"), std::string::npos)
+      << declared.doc["target"];
+
+  auto fixed = switch_args(capture, file);
+  fixed.insert(fixed.end(), {"--policy", "evict-fair"});
+  const auto instructor = grade(fixed);
+  EXPECT_EQ(instructor.exit_code, 1);
+  EXPECT_LT(instructor.doc["score"].get<double>(), instructor.doc["max_score"].get<double>());
+
+  // Hairpin on port 1, where hosts 2 and 3 share a segment: frame 6 goes back out of port 1.
+  const auto edges = source_path("captures/switch/edge_cases.pcapng");
+  auto hairpin = reference(edges, {"--hairpin", "1"});
+  ASSERT_EQ(hairpin["frames"][5]["decision"], "forward");
+  hairpin["switch"] = {{"hairpin", {1}}};
+  std::ofstream(file, std::ios::trunc) << hairpin.dump();
+  const auto h = grade(switch_args(edges, file));
+  EXPECT_EQ(h.exit_code, 0) << h.doc.dump(2);
+  EXPECT_EQ(h.doc["score"], h.doc["max_score"]);
+
+  // Only the documented policies can be declared.
+  doc["switch"] = {{"policy", "flood-everything"}};
+  std::ofstream(file, std::ios::trunc) << doc.dump();
+  const auto bad = grade(switch_args(capture, file));
+  EXPECT_EQ(bad.exit_code, 1);
+  EXPECT_NE(bad.failed().at("decisions_complete").find("evict-fair"), std::string::npos) << bad.doc.dump(2);
+}
+
 TEST(SwitchGrade, UsageErrorsExitTwo) {
   EXPECT_EQ(run({bin_path("netlab-grade"), "switch", "--decisions", "x.json"}).exit_code, 2);
   EXPECT_EQ(run({bin_path("netlab-grade"), "switch", "--capture", "/nonexistent.pcapng", "--decisions", "x.json"})

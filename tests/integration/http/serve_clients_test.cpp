@@ -159,4 +159,66 @@ TEST(ServeClients, BasicAuthCookiesAndAccessLog) {
   EXPECT_NE(log.find("\"GET /private/ HTTP/1.1\" 200 12"), std::string::npos) << log;
 }
 
+// The HTTP handout's step 3: If-Modified-Since must be an HTTP-date (RFC 9110 §5.6.7, "GMT"); the
+// date the handout's command now writes gets 304, `date -u -R` ("+0000", what it wrote before) is
+// not an HTTP-date and is ignored, so the answer is 200.
+TEST(ServeClients, HandoutIfModifiedSinceCommandGets304WhereDateRGot200) {
+  NETLAB_REQUIRE_PEER("curl");
+  site_dir site;
+  running_server server(site);
+  const auto status = [&](const std::string& date_command) {
+    const auto r = run({"bash", "-c",
+                        "curl -s -o /dev/null -w '%{http_code}' -H \"If-Modified-Since: $(" + date_command + ")\" " +
+                            server.url("/style.css")});
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    return r.out;
+  };
+  EXPECT_EQ(status("LC_ALL=C date -u '+%a, %d %b %Y %H:%M:%S GMT'"), "304");
+  EXPECT_EQ(status("date -u -R"), "200");
+}
+
+// Responses the server core writes whole (405, 501, 400, 505) are logged with their body size and
+// the request line as it came (also for a refused head: no Host, HTTP/2.0); a request line that
+// was never read whole is "-" (Common Log Format), never "".
+TEST(ServeClients, AccessLogCountsErrorBodiesAndMarksAMissingRequestLine) {
+  NETLAB_REQUIRE_PEER("curl");
+  site_dir site;
+  running_server server(site, {"--access-log", site.dir + "/access.log"});
+  const std::pair<std::vector<std::string>, std::string> cases[] = {
+      {{"-X", "DELETE"}, "\"DELETE / HTTP/1.1\" 405 "}, {{"-X", "BREW"}, "\"BREW / HTTP/1.1\" 501 "}};
+  std::vector<std::string> bodies;
+  for (const auto& [flags, logged] : cases) {
+    std::vector<std::string> args{"-s"};
+    args.insert(args.end(), flags.begin(), flags.end());
+    args.push_back(server.url("/"));
+    bodies.push_back(curl(args).out);
+    ASSERT_FALSE(bodies.back().empty());
+  }
+  const auto raw = [&](const std::string& bytes) {
+    const auto r = run({"/usr/bin/python3", "-c",
+                        "import socket,sys; s=socket.create_connection(('127.0.0.1',int(sys.argv[1])),timeout=10); "
+                        "s.sendall(sys.argv[2].encode().decode('unicode_escape').encode('latin-1')); "
+                        "s.shutdown(socket.SHUT_WR); d=b''\nwhile True:\n b=s.recv(65536)\n if not b: break\n d+=b\n"
+                        "sys.stdout.buffer.write(d)",
+                        std::to_string(process::port_of(server.address)), bytes});
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    return r.out;
+  };
+  const std::string no_host = raw("GET / HTTP/1.1\\r\\n\\r\\n");
+  const std::string http2 = raw("GET / HTTP/2.0\\r\\nHost: x\\r\\n\\r\\n");
+  const std::string too_long = raw("GET /" + std::string(9000, 'a') + " HTTP/1.1\\r\\nHost: x\\r\\n\\r\\n");
+  server.proc->signal(SIGTERM);
+  server.proc->wait();
+  const std::string log = read_whole(site.dir + "/access.log");
+  const auto body_of = [](const std::string& response) { return response.substr(response.find("\r\n\r\n") + 4); };
+  EXPECT_NE(log.find(cases[0].second + std::to_string(bodies[0].size()) + "\n"), std::string::npos) << log;
+  EXPECT_NE(log.find(cases[1].second + std::to_string(bodies[1].size()) + "\n"), std::string::npos) << log;
+  EXPECT_NE(log.find("\"GET / HTTP/1.1\" 400 " + std::to_string(body_of(no_host).size()) + "\n"), std::string::npos) << log;
+  EXPECT_NE(log.find("\"GET / HTTP/2.0\" 505 " + std::to_string(body_of(http2).size()) + "\n"), std::string::npos) << log;
+  // A request line longer than the server reads (414): no request line to log.
+  EXPECT_NE(log.find("] \"-\" 414 " + std::to_string(body_of(too_long).size()) + "\n"), std::string::npos) << log;
+  EXPECT_EQ(log.find("\"\""), std::string::npos) << log;
+  EXPECT_EQ(log.find(" 400 -\n"), std::string::npos) << log;
+}
+
 }  // namespace

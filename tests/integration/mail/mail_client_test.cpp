@@ -86,6 +86,34 @@ TEST(MailClient, ClearErrorsForRefusals) {
   EXPECT_EQ(r.exit_code, 2);
 }
 
+// A certificate for another name: the error says the name asked for and what the certificate
+// holds (its CN and subjectAltNames), for lab-smtp send and lab-pop3 fetch alike; a certificate
+// nobody vouches for says why it was not trusted.
+TEST(MailClient, TlsNameMismatchNamesTheAskedNameAndTheCertificatesNames) {
+  mail_env env;
+  env.make_cert();  // CN=localhost, no subjectAltName
+  auto smtp = env.start_smtp(env.tls_args());
+  const std::string smtp_addr = smtp->wait_listening();
+  auto r = lab_smtp({"--server", smtp_addr, "--from", "x@other.org", "--to", "alice@example.org", "--starttls",
+                     "--ca-file", env.cert.string()},
+                    "hi\n");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.err, "lab-smtp: error: TLS handshake with " + smtp_addr +
+                       " failed: the certificate does not name '127.0.0.1': it holds CN=localhost\n");
+  r = lab_smtp({"--server", smtp_addr, "--from", "x@other.org", "--to", "alice@example.org", "--starttls"}, "hi\n");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("certificate verify failed (self-signed certificate)"), std::string::npos) << r.err;
+  auto pop = env.start_pop3(env.tls_args());
+  const std::string pop_addr = pop->wait_listening();
+  r = netlab::test::run({netlab::test::bin_path("lab-pop3"), "fetch", "--server", pop_addr, "--user", "alice",
+                         "--password", "secret", "--out", (env.dir / "in").string(), "--stls", "--ca-file",
+                         env.cert.string()});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.err, "lab-pop3: error: TLS handshake with " + pop_addr +
+                       " failed: the certificate does not name '127.0.0.1': it holds CN=localhost\n");
+  EXPECT_EQ(r.out, "");
+}
+
 TEST(MailClient, StartTlsAuthRelayAndJson) {
   mail_env env;
   env.make_cert();
@@ -107,7 +135,8 @@ TEST(MailClient, StartTlsAuthRelayAndJson) {
 }
 
 // The textbook's path: lab-smtp send -> lab-smtp serve -> Maildir -> lab-pop3 serve -> poplib,
-// and the bytes poplib reads are the bytes sent, after the server's Received: header.
+// and the bytes poplib reads are the bytes sent, after the final delivery's Return-Path and
+// Delivered-To and the server's Received: header.
 TEST(MailPath, SendThenReadBackTheSameBytesWithPoplib) {
   mail_env env;
   auto smtp = env.start_smtp();
@@ -129,11 +158,19 @@ p.quit()
 )PY",
                         {port_string(pop_addr)});
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  ASSERT_EQ(r.out.rfind("Received: from localhost ([127.0.0.1])\r\n\tby example.org", 0), 0U) << r.out;
+  ASSERT_EQ(r.out.rfind("Return-Path: <alice@example.org>\r\nDelivered-To: bob@example.org\r\n"
+                        "Received: from localhost ([127.0.0.1])\r\n\tby example.org",
+                        0),
+            0U)
+      << r.out;
   const auto header_end = r.out.find("\r\nFrom: ");
   ASSERT_NE(header_end, std::string::npos);
   EXPECT_EQ(r.out.substr(header_end + 2), message);
-  EXPECT_EQ(r.out, mail_env::read(env.files("bob", "new")[0]));
+  // The Maildir keeps the same text with LF line ends; POP3 sent each as CRLF.
+  std::string stored = mail_env::read(env.files("bob", "new")[0]);
+  EXPECT_EQ(stored.find('\r'), std::string::npos);
+  for (std::size_t at = 0; (at = stored.find('\n', at)) != std::string::npos; at += 2) stored.insert(at, "\r");
+  EXPECT_EQ(r.out, stored);
 }
 
 TEST(MailPath, FetchSavesMessagesAndDeletes) {
@@ -162,7 +199,8 @@ TEST(MailPath, FetchSavesMessagesAndDeletes) {
   r = netlab::test::run({netlab::test::bin_path("lab-pop3"), "fetch", "--server", pop_addr, "--user", "alice",
                          "--password", "bad", "--out", out.string()});
   EXPECT_EQ(r.exit_code, 1);
-  EXPECT_EQ(r.err, "lab-pop3: error: server refused PASS (user alice): -ERR [AUTH] invalid user name or password\n");
+  EXPECT_EQ(r.err, "lab-pop3: error: login failed: server refused PASS (user alice): -ERR [AUTH] invalid user name or password\n");
+  EXPECT_EQ(r.out, "");  // no "saved 0 message(s)": nothing was fetched, the login failed
 }
 
 TEST(MailPath, FetchWithStls) {

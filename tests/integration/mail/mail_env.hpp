@@ -76,6 +76,15 @@ struct mail_env {
     s << in.rdbuf();
     return s.str();
   }
+  // A Maildir file (stored with LF line ends) as POP3 sends it: every LF as CRLF.
+  static std::string read_as_crlf(const fs::path& p) {
+    std::string out;
+    for (char c : read(p)) {
+      if (c == '\n') out += '\r';
+      out += c;
+    }
+    return out;
+  }
 };
 
 // Runs /usr/bin/python3 -c script args...

@@ -117,7 +117,7 @@ b.user("alice"); print(b.pass_("secret").decode()); b.quit()
                         {port_string(addr)});
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(r.out, "-ERR [IN-USE] maildrop already locked by another session\n+OK alice has 1 messages (" +
-                       std::to_string(fs::file_size(env.files("alice", "new")[0])) + " octets)\n");
+                       std::to_string(mail_env::read_as_crlf(env.files("alice", "new")[0]).size()) + " octets)\n");
 }
 
 TEST_F(Pop3Serve, PoplibStlsCapaTopAndErrors) {
@@ -160,10 +160,10 @@ TEST_F(Pop3Serve, CurlPop3ListAndRetr) {
   const std::string addr = pop->wait_listening();
   auto r = netlab::test::run({"curl", "-sS", "pop3://" + addr + "/", "-u", "alice:secret"});
   EXPECT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_EQ(r.out, "1 " + std::to_string(fs::file_size(env.files("alice", "new")[0])) + "\r\n");
+  EXPECT_EQ(r.out, "1 " + std::to_string(mail_env::read_as_crlf(env.files("alice", "new")[0]).size()) + "\r\n");
   r = netlab::test::run({"curl", "-sS", "pop3://" + addr + "/1", "-u", "alice:secret"});
   EXPECT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_EQ(r.out, mail_env::read(env.files("alice", "new")[0]));
+  EXPECT_EQ(r.out, mail_env::read_as_crlf(env.files("alice", "new")[0]));
   r = netlab::test::run({"curl", "-sS", "pop3://" + addr + "/1", "-u", "alice:bad"});
   EXPECT_NE(r.exit_code, 0);
 }

@@ -41,7 +41,9 @@ struct recipe_root {
 std::vector<std::string> lab_ftp(const recipe_root& root, bool write = true) {
   std::vector<std::string> argv{bin_path("lab-ftp"), "serve", "--root", root.dir, "--anonymous", "--listen",
                                 "127.0.0.1:0"};
-  if (write) argv.push_back("--write");
+  // The recording uploads as anonymous, and a test may replay it twice against one folder:
+  // replacing a file takes --anonymous-full-write (anonymous users only create by default).
+  if (write) argv.insert(argv.end(), {"--write", "--anonymous-full-write"});
   return argv;
 }
 

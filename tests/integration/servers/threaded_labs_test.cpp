@@ -111,6 +111,35 @@ TEST_P(threaded_labs, http_serve_with_cookies_answers_every_request) {
   expect_clean_exit(server);
 }
 
+// The proxy's sessions share one store (its mutex): every client mixes HITs of a fresh file,
+// MISSes of a file too large to store (streamed), and revalidations of a stale one.
+TEST_P(threaded_labs, http_proxy_shares_its_cache_between_threads) {
+  temp_dir dir;
+  std::ofstream(dir.path / "fresh.html") << "<p>fresh</p>\n";
+  fs::last_write_time(dir.path / "fresh.html", fs::file_time_type::clock::now() - 240h);  // fresh for a day
+  std::ofstream(dir.path / "stale.html") << "<p>stale</p>\n";
+  std::ofstream(dir.path / "big.bin") << std::string(200'000, 'b');
+  process origin({bin_path("lab-http"), "serve", "--root", dir.path.string(), "--listen", "127.0.0.1:0"});
+  const std::string origin_address = origin.wait_listening();
+  process proxy({bin_path("lab-http"), "proxy", "--listen", "127.0.0.1:0", "--max-object-size", "64KB", "--threads", "2",
+                 "--thread-model", GetParam()});
+  const int port = process::port_of(proxy.wait_listening());
+  const std::string paths[] = {"/fresh.html", "/big.bin", "/stale.html"};
+  const int good = run_clients([&](int) {
+    netlib::io::tcp_client c(20s);
+    c.connect("127.0.0.1", static_cast<unsigned short>(port));
+    std::string pending;
+    for (int k = 0; k < rounds; ++k) {
+      c.write("GET http://" + origin_address + paths[k % 3] + " HTTP/1.1\r\nHost: t\r\n\r\n");
+      if (read_response(c, pending) != "HTTP/1.1 200 OK") return false;
+    }
+    return true;
+  });
+  EXPECT_EQ(good, client_threads);
+  expect_clean_exit(proxy);
+  EXPECT_NE(proxy.err().find("lab-http proxy: "), std::string::npos);
+}
+
 TEST_P(threaded_labs, smtp_serve_stores_every_message_once) {
   temp_dir dir;
   std::ofstream(dir.path / "users.txt") << "bob:secret\n";

@@ -71,9 +71,10 @@ TEST(SmtpAnalyze, ZeekStartTlsMarksTheRestEncrypted) {
   EXPECT_GT(s["encrypted_server_bytes"].get<int>(), 1000);
 }
 
+// docs/conventions.md: a missing capture is a usage error (2) naming it.
 TEST(SmtpAnalyze, UnreadableCaptureIsAClearError) {
   const auto r = netlab::test::run({netlab::test::bin_path("lab-smtp"), "analyze", "/nonexistent.pcap"});
-  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find("/nonexistent.pcap"), std::string::npos) << r.err;
 }
 

@@ -7,6 +7,8 @@
 #include <chrono>
 #include <condition_variable>
 #include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -34,6 +36,18 @@ struct queue_dir {
   }
   queue_dir(const queue_dir&) = delete;
   queue_dir& operator=(const queue_dir&) = delete;
+  // The only file in DIR/box/sub ("" when there is not exactly one).
+  [[nodiscard]] std::string only_file(const std::string& box, const char* sub) const {
+    std::vector<fs::path> found;
+    std::error_code ec;
+    for (auto it = fs::directory_iterator(root / box / sub, ec); !ec && it != fs::directory_iterator(); ++it)
+      found.push_back(it->path());
+    if (found.size() != 1) return "";
+    std::ifstream in(found.front(), std::ios::binary);
+    std::ostringstream s;
+    s << in.rdbuf();
+    return s.str();
+  }
   [[nodiscard]] std::size_t count(const std::string& box, const char* sub) const {
     std::error_code ec;
     std::size_t n = 0;
@@ -67,7 +81,7 @@ deliver_message message_for(std::vector<std::string> users, const std::string& t
 TEST(SmtpDeliveryQueue, ManyThreadsSubmitEveryMessageIsStoredOnce) {
   queue_dir d;
   maildir_store store(d.root);
-  smtp_delivery_queue queue(store);
+  smtp_delivery_queue queue(store, "example.org");
   completions done;
   std::vector<std::thread> submitters;
   for (int t = 0; t < 5; ++t)
@@ -91,7 +105,7 @@ TEST(SmtpDeliveryQueue, TheDestructorStoresWhatIsQueued) {
   maildir_store store(d.root);
   completions done;
   {
-    smtp_delivery_queue queue(store, 3);  // batches of at most 3
+    smtp_delivery_queue queue(store, "example.org", 3);  // batches of at most 3
     for (int i = 0; i < 10; ++i) queue.submit(message_for({"alice"}, "x\r\n"), done.make());
   }
   EXPECT_EQ(done.results.size(), 10U);
@@ -101,7 +115,7 @@ TEST(SmtpDeliveryQueue, TheDestructorStoresWhatIsQueued) {
 TEST(SmtpDeliveryQueue, AFailedCopyFailsTheWholeMessageWithItsReason) {
   queue_dir d;
   maildir_store store(d.root);
-  smtp_delivery_queue queue(store);
+  smtp_delivery_queue queue(store, "example.org");
   completions done;
   queue.submit(message_for({"bob", "../bad"}, "both\r\n"), done.make());
   ASSERT_TRUE(done.wait(1));
@@ -117,6 +131,34 @@ TEST(SmtpDeliveryQueue, AFailedCopyFailsTheWholeMessageWithItsReason) {
   EXPECT_EQ(done.results[1].status, delivery_status::stored) << done.results[1].detail;
   EXPECT_EQ(d.count("bob", "new"), 1U);
   EXPECT_EQ(d.count(".relay", "new"), 1U);
+}
+
+// Final delivery (RFC 5321 §4.4): each local copy starts with Return-Path (the envelope sender,
+// <> for the null path) and Delivered-To (the local address), and is stored with LF line ends;
+// the relay copy is not a final delivery and gets neither.
+TEST(SmtpDeliveryQueue, LocalCopiesGetReturnPathAndDeliveredToTheRelayCopyDoesNot) {
+  queue_dir d;
+  maildir_store store(d.root);
+  smtp_delivery_queue queue(store, "example.org");
+  completions done;
+  deliver_message m = message_for({"alice", "bob"}, "Received: from x\r\n\tby y; z\r\nSubject: hi\r\n\r\nbody\r\n");
+  m.relay_recipients = {"far@elsewhere.example"};
+  queue.submit(std::move(m), done.make());
+  queue.submit({"q2", "", {"bob"}, {}, "Subject: bounce\r\n\r\n"}, done.make());
+  ASSERT_TRUE(done.wait(2));
+  EXPECT_EQ(d.only_file("alice", "new"),
+            "Return-Path: <sender@other.org>\nDelivered-To: alice@example.org\nReceived: from x\n\tby y; z\n"
+            "Subject: hi\n\nbody\n");
+  EXPECT_EQ(d.only_file(".relay", "new"),
+            "X-Netlab-Envelope-From: <sender@other.org>\nX-Netlab-Envelope-To: <far@elsewhere.example>\n"
+            "Received: from x\n\tby y; z\nSubject: hi\n\nbody\n");
+  EXPECT_EQ(d.count("bob", "new"), 2U);
+  const auto opened = store.open("bob");
+  ASSERT_EQ(opened.status, netlib::mail::open_status::opened);
+  bool bounce_seen = false;
+  for (std::size_t i = 0; i < opened.box->messages().size(); ++i)
+    bounce_seen = bounce_seen || opened.box->read(i) == "Return-Path: <>\nDelivered-To: bob@example.org\nSubject: bounce\n\n";
+  EXPECT_TRUE(bounce_seen);
 }
 
 }  // namespace

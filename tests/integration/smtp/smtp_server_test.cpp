@@ -22,10 +22,12 @@ TEST_F(SmtpServe, SwaksPlainDeliversIntoNewWithReceivedHeader) {
   const auto files = env.files("alice", "new");
   ASSERT_EQ(files.size(), 1U);
   const std::string m = mail_env::read(files[0]);
-  EXPECT_EQ(m.rfind("Received: from ", 0), 0U) << m;
+  // Final delivery (RFC 5321 §4.4): Return-Path, Delivered-To, then our Received:; LF line ends.
+  EXPECT_EQ(m.rfind("Return-Path: <x@other.org>\nDelivered-To: alice@example.org\nReceived: from ", 0), 0U) << m;
   EXPECT_NE(m.find("by example.org (netlab lab-smtp) with ESMTP id "), std::string::npos);
-  EXPECT_NE(m.find("\r\nSubject: plain\r\n"), std::string::npos);
-  EXPECT_NE(m.find("\r\n\r\nHello Alice\r\n.dot line\r\n"), std::string::npos);  // unstuffed again
+  EXPECT_NE(m.find("\nSubject: plain\n"), std::string::npos);
+  EXPECT_NE(m.find("\n\nHello Alice\n.dot line\n"), std::string::npos);  // unstuffed again
+  EXPECT_EQ(m.find('\r'), std::string::npos);
   EXPECT_TRUE(env.files("alice", "tmp").empty());
   EXPECT_TRUE(env.files("bob", "new").empty());
 }
@@ -115,7 +117,7 @@ TEST_F(SmtpServe, CurlSmtpUpload) {
                                    "Subject: curl\r\n\r\nsent by curl\r\n");
   EXPECT_EQ(r.exit_code, 0) << r.err;
   ASSERT_EQ(env.files("alice", "new").size(), 1U);
-  EXPECT_NE(mail_env::read(env.files("alice", "new")[0]).find("\r\nSubject: curl\r\n\r\nsent by curl\r\n"), std::string::npos);
+  EXPECT_NE(mail_env::read(env.files("alice", "new")[0]).find("\nSubject: curl\n\nsent by curl\n"), std::string::npos);
 }
 
 TEST_F(SmtpServe, StartTlsWithPipelinedCommandGetsOnly220) {
@@ -203,8 +205,8 @@ TEST_F(SmtpServe, RequireTls) {
 TEST_F(SmtpServe, UsageAndSetupErrors) {
   auto r = netlab::test::run({netlab::test::bin_path("lab-smtp"), "serve", "--maildir", env.maildir.string(), "--domain",
                               "example.org", "--users", (env.dir / "missing.txt").string()});
-  EXPECT_EQ(r.exit_code, 1);
-  EXPECT_NE(r.err.find("cannot read users file"), std::string::npos) << r.err;
+  EXPECT_EQ(r.exit_code, 2);  // a missing input file is a usage error (docs/conventions.md)
+  EXPECT_NE(r.err.find("missing.txt': no such file"), std::string::npos) << r.err;
   r = netlab::test::run({netlab::test::bin_path("lab-smtp"), "serve", "--maildir", env.maildir.string(), "--domain",
                          "example.org", "--users", env.users.string(), "--require-tls"});
   EXPECT_EQ(r.exit_code, 2);

@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <csignal>
 #include <sstream>
 
@@ -46,7 +47,7 @@ TEST(LiveSwitch, ThreeNamespacesOnLabSwitchRunAndTheSameOnALinuxBridge) {
     netns_hosts hosts(unique_prefix(), false);
     ASSERT_TRUE(hosts.build());
     process sw({bin_path("lab-switch"), "run", "--port", hosts.sw(1), "--port", hosts.sw(2), "--port", hosts.sw(3),
-                "--json"});
+                "--json-lines"});
     ASSERT_TRUE(sw.wait_for_line("{\"event\":\"ready\"")) << sw.err();
     ours = ping_scenario(hosts);
     sw.signal(SIGTERM);
@@ -56,7 +57,8 @@ TEST(LiveSwitch, ThreeNamespacesOnLabSwitchRunAndTheSameOnALinuxBridge) {
     expect_sources_on_their_ports(lines);
     const auto& summary = lines.back();
     ASSERT_EQ(summary["event"], "summary");
-    EXPECT_GE(summary["own_frames_ignored"].get<int>(), 1);  // captures do hand our frames back
+    // Ports capture inbound frames only: our own injections are never handed back.
+    EXPECT_EQ(summary["own_frames_ignored"].get<int>(), 0);
     std::map<std::string, int> table;
     for (const auto& e : summary["table"]) table[e["mac"]] = e["port"];
     EXPECT_EQ(table[netns_hosts::mac(1)], 0);
@@ -80,7 +82,7 @@ TEST(LiveSwitch, TopologyBuildsHostsAndTearsThemDownOnExit) {
   NETLAB_REQUIRE_PEER("ping");
   const auto prefix = unique_prefix();
   netns_hosts leftovers(prefix, false);  // removes anything left if the program dies
-  process topo({bin_path("lab-switch"), "topology", "--hosts", "3", "--prefix", prefix, "--json"});
+  process topo({bin_path("lab-switch"), "topology", "--hosts", "3", "--prefix", prefix, "--json-lines"});
   const auto ready = topo.wait_for_line("{\"event\":\"ready\"", std::chrono::seconds(30));
   ASSERT_TRUE(ready) << topo.err();
   const json r = json::parse(*ready);
@@ -104,6 +106,54 @@ TEST(LiveSwitch, TopologyBuildsHostsAndTearsThemDownOnExit) {
   EXPECT_EQ(list.out.find(prefix + "h"), std::string::npos) << list.out;
   const auto links = run({"ip", "link", "show"});
   EXPECT_EQ(links.out.find(prefix + "s"), std::string::npos) << links.out;
+}
+
+// A frame this host sends out of a port's interface (as the kernel sends IPv6 router solicitations)
+// did not arrive on the port: the switch neither learns its source nor forwards it. Sent here from
+// the root namespace with a packet socket on the switch-side interface, as a student's host would.
+TEST(LiveSwitch, FramesTheHostSendsOutOfAPortAreNotReceived) {
+  NETLAB_REQUIRE_ROOT();
+  NETLAB_REQUIRE_PEER("ip");
+  NETLAB_REQUIRE_PEER("/usr/bin/python3");
+  netns_hosts hosts(unique_prefix(), false);
+  ASSERT_TRUE(hosts.build());
+  process sw({bin_path("lab-switch"), "run", "--port", hosts.sw(1), "--port", hosts.sw(2), "--json"});
+  ASSERT_TRUE(sw.wait_for_err_line("ready: switching")) << sw.err();
+  process h2({"ip", "netns", "exec", hosts.ns(2), "/usr/bin/python3", "-c", observer_script(), "2"});
+  ASSERT_TRUE(h2.wait_for_line("ready"));
+  // From 02:00:00:00:00:99 to the broadcast address, out of port 0's interface, five times.
+  const char* send_out = R"PY(
+import socket, sys
+s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW)
+s.bind((sys.argv[1], 0))
+frame = bytes.fromhex("ffffffffffff" "020000000099" "88b5") + b"sent by the host" + bytes(30)
+for _ in range(5):
+    s.send(frame)
+)PY";
+  const auto sent = run({"/usr/bin/python3", "-c", send_out, hosts.sw(1)});
+  ASSERT_EQ(sent.exit_code, 0) << sent.err;
+  // Then one frame that does arrive on port 0 (host 1 pings), so the switch has switched something.
+  run({"ip", "netns", "exec", hosts.ns(1), "ping", "-c", "1", "-W", "1", netns_hosts::ip(2)}, {}, std::chrono::seconds(10));
+  for (const auto& f : observed(h2)) EXPECT_NE(f["src"], "02:00:00:00:00:99") << "host 2 got the host's own frame";
+  sw.signal(SIGTERM);
+  ASSERT_EQ(sw.wait(), 0) << sw.err();
+  const auto doc = json::parse(sw.out());  // --json: exactly one document
+  ASSERT_TRUE(doc.contains("records")) << doc;
+  EXPECT_GE(doc["summary"]["frames"].get<int>(), 1) << doc;
+  for (const auto& r : doc["records"]) EXPECT_NE(r.value("src", nlohmann::json()), "02:00:00:00:00:99") << r;
+  for (const auto& e : doc["table"]) EXPECT_NE(e["mac"], "02:00:00:00:00:99") << e;
+}
+
+TEST(LiveSwitch, LoopbackAndOnePortAreUsageErrors) {
+  auto lo = run({bin_path("lab-switch"), "run", "--port", "lo", "--port", "lo2x"});
+  EXPECT_EQ(lo.exit_code, 2) << lo.err;
+  EXPECT_NE(lo.err.find("loopback"), std::string::npos) << lo.err;
+  auto one = run({bin_path("lab-switch"), "run", "--port", "eth0"});
+  EXPECT_EQ(one.exit_code, 2) << one.err;
+  EXPECT_NE(one.err.find("at least two ports"), std::string::npos) << one.err;
+  auto twice = run({bin_path("lab-switch"), "run", "--port", "veth1", "--port", "veth1"});
+  EXPECT_EQ(twice.exit_code, 2) << twice.err;
+  for (const auto* r : {&lo, &one, &twice}) EXPECT_EQ(std::count(r->err.begin(), r->err.end(), '\n'), 1) << r->err;
 }
 
 TEST(LiveSwitch, TopologyWithoutRootSaysSo) {

@@ -3,6 +3,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
+
 #include "support/process.hpp"
 
 namespace {
@@ -62,6 +64,25 @@ TEST(ThroughputCli, BadInputIsAUsageError) {
   EXPECT_EQ(r.exit_code, 2);
   const auto s = netlab::test::run({bin_path("lab-throughput"), "path", "--link", "0bps"});
   EXPECT_EQ(s.exit_code, 2) << s.err;
+}
+
+// An option that would change nothing is refused, saying why, never silently ignored.
+TEST(ThroughputCli, IgnoredOptionsAreUsageErrors) {
+  const std::vector<std::pair<std::vector<std::string>, std::string>> cases{
+      {{"path", "--link", "2Mbps", "--flows", "3"}, "--flows is not used without --shared"},
+      {{"http", "--rtt", "24ms", "--base-size", "100kb"}, "--base-size is not used without --rate"},
+      {{"http", "--rtt", "24ms", "--object-size", "50kb", "--objects", "2"}, "--object-size is not used without --rate"},
+      {{"http", "--rtt", "24ms", "--rate", "1Mbps"}, "--rate is not used without --base-size or --object-size"},
+      {{"http", "--rtt", "24ms", "--parallel", "4"}, "--parallel is only used with --mode parallel"},
+  };
+  for (const auto& [args, message] : cases) {
+    auto argv = args;
+    argv.insert(argv.begin(), bin_path("lab-throughput"));
+    const auto r = netlab::test::run(argv);
+    EXPECT_EQ(r.exit_code, 2) << args[0] << ": " << r.err;
+    EXPECT_NE(r.err.find(message), std::string::npos) << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  }
 }
 
 }  // namespace

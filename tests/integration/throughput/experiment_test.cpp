@@ -57,6 +57,26 @@ TEST(Experiment, PredictedAndMeasuredAgreeWithinTolerance) {
   EXPECT_EQ(links.out.find("veth-c"), std::string::npos);
 }
 
+// The shaper's bucket holds one full frame (the model's link), and a result outside its
+// tolerance is never silent: one stderr line, exit 0, and exit 1 with --strict.
+TEST(Experiment, OneFrameBucketAndOutsideToleranceIsReported) {
+  REQUIRE_ROOT_AND_IPROUTE();
+  const std::vector<std::string> argv{bin_path("lab-throughput"), "experiment", "--delay", "5ms", "--rate", "10Mbps",
+                                      "--bytes", "200KB", "--count", "3", "--rtt-tolerance", "0%",
+                                      "--rate-tolerance", "0%", "--verbose", "--json"};
+  const auto r = netlab::test::run(argv, {}, std::chrono::seconds(60));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find(" tbf rate 10000kbit burst 1514 "), std::string::npos) << r.err;
+  const auto j = json::parse(r.out);
+  EXPECT_FALSE(j["within_tolerance"].get<bool>());
+  EXPECT_NE(r.err.find("lab-throughput: outside tolerance: the goodput "), std::string::npos) << r.err;
+  auto strict = argv;
+  strict.push_back("--strict");
+  const auto s = netlab::test::run(strict, {}, std::chrono::seconds(60));
+  EXPECT_EQ(s.exit_code, 1) << s.err;
+  EXPECT_NO_THROW(json::parse(s.out)) << s.out;  // the document is still printed
+}
+
 TEST(Experiment, WithoutRootItSaysSoAndExitsOne) {
   if (geteuid() == 0) {
     if (access("/usr/bin/setpriv", X_OK) != 0) GTEST_SKIP() << "running as root and setpriv is missing";

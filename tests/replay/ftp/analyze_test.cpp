@@ -142,8 +142,10 @@ TEST(AnalyzeRealCaptures, ControlOnlyNavigationWithGaps) {
   EXPECT_GT(doc["sessions"][0]["data_connections_not_captured"].get<int>(), 600);
 }
 
-TEST(AnalyzeErrors, MissingCaptureExitsOne) {
+// docs/conventions.md: a capture named on the command line that does not exist is a usage error.
+TEST(AnalyzeErrors, MissingCaptureExitsTwo) {
   const auto r = run({bin_path("lab-ftp"), "analyze", "/nonexistent.pcap"});
-  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("no such file"), std::string::npos) << r.err;
   EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
 }

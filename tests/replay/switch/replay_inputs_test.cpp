@@ -88,7 +88,8 @@ TEST(ReplayInputs, SummaryPrintsOnlyTotals) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(r.out,
             "frames 2728 (skipped 0)\n"
-            "decisions forward 226 flood 2502 filter 0 drop 0 (malformed 0, link-local 0, port-down 0, vlan 0)\n"
+            "decisions forward 226 flood 2502 filter 0 drop 0 (malformed 0, link-local 0, port-down 0, vlan 0, "
+            "invalid-source 0)\n"
             "events learn 2503 move 0 age 0 evict 455 flush 0 refuse 0\n"
             "table 2048 entries (2048 dynamic)\n"
             "port 0 rx 2500 frames 150000 bytes (dropped 0, filtered 0) tx 2 frames 120 bytes\n"
@@ -157,6 +158,15 @@ TEST(ReplayInputs, ErrorsAreOneLineWithTheRightExitCode) {
   EXPECT_EQ(r.exit_code, 2);
   r = lab_switch({"replay", "--port", "x=a.pcap"});
   EXPECT_EQ(r.exit_code, 2);
+  // One file per port: a second file for port 0 would silently replace the first.
+  const auto a = captures_dir() + "/four_hosts.pcapng";
+  r = lab_switch({"replay", "--port", "0=" + a, "--port", "0=" + captures_dir() + "/aging_gap.pcapng"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("--port 0 is given twice"), std::string::npos) << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  r = lab_switch({"replay", "--port", "0=" + dir.path().string() + "/missing.pcap"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("no such file"), std::string::npos) << r.err;
 }
 
 }  // namespace

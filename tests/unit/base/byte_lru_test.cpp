@@ -42,4 +42,27 @@ TEST(ByteLru, OverBudgetIsRefusedAndDropsTheOldEntry) {
   EXPECT_EQ(lru.bytes(), 0U);
 }
 
+TEST(ByteLru, ReservedRoomEvictsEntriesAndIsRefusedPastTheBudget) {
+  netlib::byte_lru<int> lru(100);
+  lru.put("a", 1, 40);
+  lru.put("b", 2, 40);
+  EXPECT_TRUE(lru.reserve(30));  // 80 + 30 > 100: evicts a, the least recently used
+  EXPECT_FALSE(lru.contains("a"));
+  EXPECT_TRUE(lru.contains("b"));
+  EXPECT_EQ(lru.reserved(), 30U);
+  EXPECT_LE(lru.bytes() + lru.reserved(), 100U);
+  EXPECT_FALSE(lru.reserve(71));  // the reserved room alone would exceed the budget
+  EXPECT_EQ(lru.reserved(), 30U);
+  EXPECT_TRUE(lru.contains("b"));  // a refused reservation evicts nothing
+  EXPECT_FALSE(lru.put("big", 3, 71));  // does not fit beside the reservation
+  EXPECT_TRUE(lru.put("c", 3, 31));     // 40 + 31 + 30 > 100: evicts b
+  EXPECT_FALSE(lru.contains("b"));
+  lru.release(30);
+  EXPECT_EQ(lru.reserved(), 0U);
+  EXPECT_TRUE(lru.put("d", 4, 69));
+  EXPECT_EQ(lru.bytes(), 100U);
+  lru.release(5);  // more than is reserved: nothing left reserved, never below zero
+  EXPECT_EQ(lru.reserved(), 0U);
+}
+
 }  // namespace

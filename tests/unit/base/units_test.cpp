@@ -35,11 +35,33 @@ TEST(units, rejects_with_a_message_that_says_what_to_write) {
     EXPECT_NE(std::string(e.what()).find("negative"), std::string::npos) << e.what();
   }
   EXPECT_THROW(u::parse_bits("1500"), u::unit_error);       // the unit must be written
+  EXPECT_THROW(u::parse_rate_bps("10"), u::unit_error);
+  EXPECT_THROW(u::parse_per_second("500"), u::unit_error);
   EXPECT_THROW(u::parse_bits("abc"), u::unit_error);
   EXPECT_THROW(u::parse_bits(""), u::unit_error);
   EXPECT_THROW(u::parse_duration_s("infms"), u::unit_error);
   EXPECT_THROW(u::parse_fraction("1.5"), u::unit_error);
   EXPECT_THROW(u::parse_rate_bps("10 furlongs"), u::unit_error);
+}
+
+TEST(units, zero_needs_no_unit_and_a_bare_duration_is_seconds) {
+  EXPECT_EQ(u::parse_bits("0"), 0);
+  EXPECT_EQ(u::parse_rate_bps("0"), 0);
+  EXPECT_EQ(u::parse_distance_m("0"), 0);
+  EXPECT_EQ(u::parse_duration_s("0"), 0);
+  EXPECT_DOUBLE_EQ(u::parse_duration_s("2"), 2);
+  EXPECT_DOUBLE_EQ(u::parse_duration_s("0.5"), 0.5);
+  EXPECT_DOUBLE_EQ(u::parse_duration_s("2s"), 2);
+  EXPECT_THROW(u::parse_duration_s("-2"), u::unit_error);
+  EXPECT_THROW(u::parse_duration_s("2 fortnights"), u::unit_error);
+}
+
+TEST(units, long_durations_are_not_written_in_megaseconds) {
+  EXPECT_EQ(u::format_seconds(999), "999 s");
+  EXPECT_EQ(u::format_seconds(1200), "20 min");
+  EXPECT_EQ(u::format_seconds(7200), "2 h");
+  EXPECT_EQ(u::format_seconds(30e6), "347 days");
+  EXPECT_EQ(u::format_seconds(3e9), "95.1 years");
 }
 
 TEST(units, formats_with_si_prefixes) {

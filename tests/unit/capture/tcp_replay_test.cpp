@@ -106,4 +106,67 @@ TEST(TcpReplay, SummariesHashEachDirection) {
   EXPECT_EQ(stats.first_ts, from_nanoseconds(1'000'001'000));
 }
 
+TEST(TcpReplay, ATruncatedCaptureAndMissingBytesAreCountedAndWorded) {
+  const std::string whole = capture_bytes();
+  auto intact = capture::capture_reader::from_bytes(whole);
+  capture::replay_stats stats;
+  capture::summarize_conversations(intact, &stats);
+  EXPECT_EQ(stats.truncated_records, 0u);
+  EXPECT_EQ(stats.missing_bytes, 0u);
+  EXPECT_FALSE(capture::damage_note("x.pcapng", stats));
+  // Cut in the middle of the last record: 7 packets read, the 8th counted as truncated.
+  auto cut = capture::capture_reader::from_bytes(whole.substr(0, whole.size() - 10));
+  capture::summarize_conversations(cut, &stats);
+  EXPECT_EQ(stats.packets, 7u);
+  EXPECT_EQ(stats.truncated_records, 1u);
+  const auto note = capture::damage_note("x.pcapng", stats);
+  ASSERT_TRUE(note);
+  EXPECT_EQ(note->find('\n'), std::string::npos);
+  EXPECT_TRUE(note->starts_with("x.pcapng: the capture is truncated")) << *note;
+  EXPECT_NO_THROW(capture::require_some_packet("x.pcapng", stats));
+}
+
+TEST(TcpReplay, BytesMissingFromAStreamAreCounted) {
+  auto out = std::make_unique<std::ostringstream>();
+  auto* raw = out.get();
+  capture::capture_writer w(std::move(out), capture::capture_format::pcap, "<memory>");
+  const auto i = w.add_interface(packet::link_type::ethernet);
+  std::int64_t t = 1'000'000'000;
+  auto put = [&](std::vector<std::byte> f) { w.write(i, from_nanoseconds(t += 1000), f); };
+  put(frame(5000, 80, 10, 0, 0x02, ""));
+  put(frame(80, 5000, 90, 11, 0x12, ""));
+  put(frame(5000, 80, 11, 91, 0x18, "GET / HTTP/1.1\r\n\r\n"));
+  put(frame(80, 5000, 91 + 100, 29, 0x18, "after a hole of 100 bytes"));  // 91..190 never captured
+  w.flush();
+  auto reader = capture::capture_reader::from_bytes(raw->str());
+  capture::replay_stats stats;
+  const auto s = capture::summarize_conversations(reader, &stats);
+  EXPECT_EQ(stats.missing_bytes, 100u);
+  ASSERT_EQ(s.size(), 1u);
+  EXPECT_EQ(s[0].conversation.to_client.gap_bytes, 100u);
+  const auto note = capture::damage_note("gap.pcap", stats);
+  ASSERT_TRUE(note);
+  EXPECT_NE(note->find("100 bytes of TCP payload are missing"), std::string::npos) << *note;
+  EXPECT_EQ(note->find("truncated"), std::string::npos) << *note;
+}
+
+TEST(TcpReplay, ACaptureCutInsideItsFirstRecordHasNothingToRead) {
+  const std::string whole = capture_bytes();
+  // The section and interface blocks (the writer's are little-endian), then 20 bytes of the
+  // first packet block.
+  capture::replay_stats stats;
+  std::string head;
+  {
+    // Find where the first Enhanced Packet Block starts: after the SHB and the IDB.
+    const auto shb = packet::wire::le32(reinterpret_cast<const std::byte*>(whole.data()) + 4);
+    const auto idb = packet::wire::le32(reinterpret_cast<const std::byte*>(whole.data()) + shb + 4);
+    head = whole.substr(0, shb + idb + 20);
+  }
+  auto cut = capture::capture_reader::from_bytes(head);
+  capture::summarize_conversations(cut, &stats);
+  EXPECT_EQ(stats.packets, 0u);
+  EXPECT_EQ(stats.truncated_records, 1u);
+  EXPECT_THROW(capture::require_some_packet("head.pcapng", stats), capture::capture_error);
+}
+
 }  // namespace

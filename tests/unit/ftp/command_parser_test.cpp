@@ -59,6 +59,22 @@ TEST(CommandParser, BadLines) {
   EXPECT_EQ(parse_command_line(std::string_view("US\0R x", 6)).status, command_status::bad_line);
 }
 
+// A CR inside a line is no part of a name (issue 17): refused wherever the feed is split, and the
+// line after it is still parsed.
+TEST(CommandParser, BareCarriageReturnInsideALineIsABadLine) {
+  using namespace command_parser_test_local;
+  const std::string input = "MKD evil\rname\r\nSTOR a\rb\nRNTO x\r\r\nNOOP\r\n";
+  netlab::test::for_each_split(input, [](const netlab::test::pieces& p) {
+    auto r = parse_all(p);
+    ASSERT_EQ(r.size(), 4u);
+    for (int i = 0; i < 3; ++i) {
+      EXPECT_EQ(r[i].status, command_status::bad_line);
+      EXPECT_EQ(r[i].error, "CR inside the command line");
+    }
+    EXPECT_EQ(r[3].value, (command{"NOOP", ""}));
+  });
+}
+
 TEST(CommandParser, OverLongLineIsReportedOnceAndSkipped) {
   using namespace command_parser_test_local;
   const std::string input = "RETR " + std::string(100, 'a') + "\r\nNOOP\r\n";

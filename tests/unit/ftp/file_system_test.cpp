@@ -40,23 +40,36 @@ TEST(MemoryFileSystem, UploadsAppearOnlyOnCommit) {
   memory_file_system fs;
   fs_status s;
   {
-    auto w = fs.open_write("/up", false, 0, s);
+    auto w = fs.open_write("/up", false, 0, netlib::ftp::existing_file::replace, s);
     ASSERT_EQ(s, fs_status::ok);
     w->write(as_bytes("partial"));
   }  // destroyed without commit
   EXPECT_FALSE(fs.contains("/up"));
-  auto w = fs.open_write("/up", false, 0, s);
+  auto w = fs.open_write("/up", false, 0, netlib::ftp::existing_file::replace, s);
   w->write(as_bytes("whole"));
   w->commit();
   EXPECT_EQ(fs.content("/up"), "whole");
-  auto a = fs.open_write("/up", true, 0, s);
+  auto a = fs.open_write("/up", true, 0, netlib::ftp::existing_file::replace, s);
   a->write(as_bytes("+more"));
   a->commit();
   EXPECT_EQ(fs.content("/up"), "whole+more");
-  auto r = fs.open_write("/up", false, 2, s);
+  auto r = fs.open_write("/up", false, 2, netlib::ftp::existing_file::replace, s);
   r->write(as_bytes("XY"));
   r->commit();
   EXPECT_EQ(fs.content("/up"), "whXY");
+}
+
+TEST(MemoryFileSystem, KeepingUploadsNeverReplace) {
+  memory_file_system fs;
+  fs_status s;
+  auto late = fs.open_write("/up", false, 0, netlib::ftp::existing_file::keep, s);
+  ASSERT_EQ(s, fs_status::ok);
+  auto first = fs.open_write("/up", false, 0, netlib::ftp::existing_file::keep, s);
+  first->write(as_bytes("first"));
+  EXPECT_TRUE(first->commit());
+  late->write(as_bytes("second"));
+  EXPECT_FALSE(late->commit());  // the name was taken meanwhile
+  EXPECT_EQ(fs.content("/up"), "first");
 }
 
 TEST(Listing, FormatsLsStyleAndTimeVal) {

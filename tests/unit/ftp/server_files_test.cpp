@@ -66,6 +66,44 @@ TEST(ServerFiles, ReadOnlyRefusesWrites) {
   EXPECT_TRUE(p.fs.contains("/readme.txt"));
 }
 
+// --write with anonymous users: they may create (MKD, STOR of a new name) and nothing more, as
+// vsftpd's anon_upload_enable without anon_other_write_enable; named users keep every right.
+TEST(ServerFiles, AnonymousUsersMayOnlyCreate) {
+  session_pair p;
+  p.login("anonymous", "guest@");
+  EXPECT_EQ(p.cmd("MKD", "new").code, 257);
+  EXPECT_EQ(p.cmd("DELE", "readme.txt").code, 550);
+  EXPECT_EQ(p.cmd("RMD", "new").code, 550);
+  EXPECT_EQ(p.cmd("RNFR", "readme.txt").code, 550);
+  EXPECT_EQ(p.cmd("RNTO", "moved.txt").code, 503);  // no RNFR accepted
+  p.upload = "fresh";
+  p.cmd("PASV");
+  EXPECT_EQ(p.cmd("STOR", "pub/new.bin").code, 226);
+  ASSERT_FALSE(p.transfers.empty());
+  EXPECT_EQ(p.transfers.back().existing, existing_file::keep);  // the store refuses a late replacement too
+  EXPECT_EQ(p.fs.content("/pub/new.bin"), "fresh");
+  p.cmd("PASV");
+  EXPECT_EQ(p.cmd("STOR", "readme.txt").code, 553);
+  EXPECT_EQ(p.cmd("APPE", "pub/new.bin").code, 553);
+  EXPECT_EQ(p.fs.content("/pub/new.bin"), "fresh");
+  EXPECT_TRUE(p.fs.contains("/readme.txt"));
+
+  session_pair named;
+  named.login();
+  named.cmd("PASV");
+  named.upload = "replaced";
+  EXPECT_EQ(named.cmd("STOR", "readme.txt").code, 226);
+  EXPECT_EQ(named.transfers.back().existing, existing_file::replace);
+  EXPECT_EQ(named.cmd("DELE", "readme.txt").code, 250);
+
+  auto cfg = default_config();
+  cfg.anonymous_full_write = true;
+  session_pair full(cfg);
+  full.login("ftp", "x");
+  EXPECT_EQ(full.cmd("DELE", "readme.txt").code, 250);
+  EXPECT_EQ(full.cmd("RMD", "pub").code, 250);
+}
+
 TEST(ServerFiles, SizeMdtm) {
   session_pair p;
   p.login();

@@ -129,7 +129,8 @@ TEST(ServerTransfer, FailedTransfersGiveTheirReplies) {
   const std::pair<transfer_outcome, int> cases[] = {{transfer_outcome::connect_failed, 425},
                                                     {transfer_outcome::connection_lost, 426},
                                                     {transfer_outcome::local_error, 451},
-                                                    {transfer_outcome::storage_error, 552}};
+                                                    {transfer_outcome::storage_error, 552},
+                                                    {transfer_outcome::tls_not_resumed, 522}};
   for (auto [outcome, code] : cases) {
     session_pair p;
     p.login();

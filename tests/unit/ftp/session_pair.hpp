@@ -85,7 +85,7 @@ struct session_pair {
         for (std::ptrdiff_t n; (n = r->read(buf)) > 0;) downloaded += as_chars({buf, static_cast<std::size_t>(n)});
       } else {
         fs_status s;
-        auto w = fs.open_write(t.path, t.append, t.offset, s);
+        auto w = fs.open_write(t.path, t.append, t.offset, t.existing, s);
         w->write(as_bytes(upload));
         w->commit();
         bytes = upload.size();

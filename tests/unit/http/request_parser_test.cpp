@@ -161,6 +161,37 @@ TEST(RequestParser, ErrorIsSticky) {
   EXPECT_EQ(netlib::http::status_for(std::get<netlib::http::parse_error>(s2.event).code), 400);
 }
 
+// A refused head keeps its request line as it came, at every split (for the access log); a first
+// line never read whole (414) leaves it empty.
+TEST(RequestParser, RefusedHeadKeepsItsRequestLine) {
+  const std::pair<std::string, std::string> cases[] = {
+      {"GET / HTTP/1.1\r\n\r\n", "GET / HTTP/1.1"},                                  // no Host
+      {"GET / HTTP/2.0\r\nHost: x\r\n\r\n", "GET / HTTP/2.0"},                      // 505
+      {"GET / HTTP/1.1\r\nHost : a\r\n\r\n", "GET / HTTP/1.1"},                     // bad field line
+      {"POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 1\r\nTransfer-Encoding: chunked\r\n\r\n", "POST / HTTP/1.1"},
+      {"GET /" + std::string(100, 'a') + " HTTP/1.1\r\nHost: a\r\n\r\n", ""}};  // 414 (limit 64 here)
+  netlib::http::parser_limits lim;
+  lim.max_request_line = 64;
+  for (const auto& [input, line] : cases) {
+    SCOPED_TRACE(input.substr(0, 40));
+    for_each_split(input, [&](const pieces& parts) {
+      netlib::http::request_parser p(lim);
+      std::string buffer;
+      for (const auto& part : parts) {
+        buffer.append(part);
+        const auto step = p.next(netlib::as_bytes(buffer));
+        buffer.erase(0, step.consumed);
+        if (std::holds_alternative<netlib::http::parse_error>(step.event)) break;
+      }
+      ASSERT_TRUE(p.error().has_value());
+      EXPECT_EQ(p.refused_request_line(), line);
+    });
+  }
+  netlib::http::request_parser ok;
+  (void)ok.next(netlib::as_bytes(std::string("GET / HTTP/1.1\r\nHost: a\r\n\r\n")));
+  EXPECT_EQ(ok.refused_request_line(), "");
+}
+
 TEST(RequestParser, LimitsGive414And431And413) {
   netlib::http::parser_limits lim;
   lim.max_request_line = 64;

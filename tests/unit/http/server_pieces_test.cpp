@@ -212,6 +212,17 @@ TEST(AccessLog, CommonLogFormat) {
   r.body_bytes = 0;
   EXPECT_EQ(http::format_clf(r).substr(0, 14), "127.0.0.1 - - ");
   EXPECT_EQ(http::format_clf(r).back(), '-');
+  // No request line (a connection that sent garbage or nothing parseable): "-", not "".
+  r.request_line.clear();
+  r.status = 400;
+  r.body_bytes = 11;
+  EXPECT_EQ(http::format_clf(r), "127.0.0.1 - - [06/Nov/1994:08:49:37 +0000] \"-\" 400 11");
+}
+
+TEST(AccessLog, BodySizeOfAWholeResponse) {
+  EXPECT_EQ(http::body_size_of("HTTP/1.1 405 Method Not Allowed\r\nAllow: GET, HEAD\r\nContent-Length: 5\r\n\r\nhello"), 5u);
+  EXPECT_EQ(http::body_size_of("HTTP/1.1 304 Not Modified\r\nETag: \"x\"\r\n\r\n"), 0u);
+  EXPECT_EQ(http::body_size_of("not a response"), 0u);
 }
 
 TEST(MimeTypes, ByExtension) {

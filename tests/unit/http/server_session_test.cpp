@@ -172,6 +172,38 @@ TEST_F(site_fixture, BasicAuthFolder) {
   EXPECT_EQ(site.respond(get("/"), clock.reading()).head.status, 200);
 }
 
+// The file system reports where a link led (file_info::resolved): the auth rule applies to that
+// path too, so a link elsewhere in the root does not reach the protected folder without
+// credentials (issue 17); the folder's own resolved name (real_prefix) is protected as well.
+TEST_F(site_fixture, BasicAuthIsDecidedOnTheResolvedFile) {
+  fs.files["alias"] = {true, 0, 0, "private"};
+  fs.files["alias/index.html"] = {false, 5, 3000, "private/index.html"};
+  fs.files["secret.txt"] = {false, 7, 3000, "private/secret.txt"};
+  fs.files["pub-link.txt"] = {false, 4, 3000, "img/a.png"};
+  fs.files["vault/x.txt"] = {false, 3, 3000};
+  http::site_options o;
+  o.auth = http::basic_auth_rule{"private", "lab", {{"alice", "pw"}}, "vault"};
+  http::static_site site(o, fs);
+  for (const char* target : {"/alias/", "/alias", "/alias/index.html", "/secret.txt", "/vault/x.txt"}) {
+    SCOPED_TRACE(target);
+    EXPECT_EQ(site.respond(get(target), clock.reading()).head.status, 401);
+    auto r = get(target);
+    r.fields.add("Authorization", "Basic " + http::base64_encode("alice:pw"));
+    const auto p = site.respond(r, clock.reading());
+    EXPECT_EQ(p.head.status, std::string_view(target) == "/alias" ? 301 : 200);
+    EXPECT_EQ(p.user, "alice");
+  }
+  EXPECT_EQ(site.respond(get("/pub-link.txt"), clock.reading()).head.status, 200);
+}
+
+TEST_F(site_fixture, TrailingSlashAfterAFileIsNotFound) {
+  http::static_site site({}, fs);
+  EXPECT_EQ(site.respond(get("/img/a.png"), clock.reading()).head.status, 200);
+  EXPECT_EQ(site.respond(get("/img/a.png/"), clock.reading()).head.status, 404);
+  EXPECT_EQ(site.respond(get("/index.html/"), clock.reading()).head.status, 404);
+  EXPECT_EQ(site.respond(get("/"), clock.reading()).head.status, 200);
+}
+
 TEST_F(site_fixture, CookieVisitCounter) {
   http::site_options o;
   o.cookies = true;
@@ -187,6 +219,25 @@ TEST_F(site_fixture, CookieVisitCounter) {
   auto late = site.respond(again, (clock.advance(std::chrono::hours(1)), clock.reading()));
   EXPECT_TRUE(late.head.fields.contains("Set-Cookie"));  // expired: a new visitor
   EXPECT_NE(std::get<std::string>(late.body).find("<b id=\"visits\">1</b>"), std::string::npos);
+}
+
+// A response that sets the session cookie is marked private, so no shared cache (a proxy) stores
+// it and hands the session to another user (issue 17, defect 2); the visits page keeps no-store.
+TEST_F(site_fixture, CookieSettingResponsesArePrivate) {
+  http::site_options o;
+  o.cookies = true;
+  http::static_site site(o, fs, &sessions);
+  auto first = site.respond(get("/"), clock.reading());
+  ASSERT_TRUE(first.head.fields.contains("Set-Cookie"));
+  EXPECT_EQ(first.head.fields.get("Cache-Control"), "private");
+  auto again = get("/");
+  again.fields.add("Cookie", "sid=s1");
+  auto second = site.respond(again, clock.reading());
+  EXPECT_FALSE(second.head.fields.contains("Set-Cookie"));
+  EXPECT_FALSE(second.head.fields.contains("Cache-Control"));
+  auto visits = site.respond(get("/visits"), clock.reading());
+  ASSERT_TRUE(visits.head.fields.contains("Set-Cookie"));
+  EXPECT_EQ(visits.head.fields.get("Cache-Control"), "no-store");
 }
 
 }  // namespace

@@ -37,12 +37,17 @@ TEST(LearningSwitch, FiveStepsInOrder) {
   s.expect(0, frame(E, A), decision::forward, {3});
 }
 
-TEST(LearningSwitch, MulticastAndZeroSourcesAreNotLearned) {
+TEST(LearningSwitch, FramesFromGroupOrZeroSourcesAreDroppedAndNotLearned) {
+  // (0) as the Linux bridge (br_handle_frame: !is_valid_ether_addr(h_source) -> drop)
   switch_scenario s(3);
-  s.expect(0, frame(B, mac("01:00:5e:00:00:01")), decision::flood, {1, 2});
-  s.expect(0, frame(B, mac("00:00:00:00:00:00")), decision::flood, {1, 2});
+  auto d = s.expect(0, frame(B, mac("01:00:5e:00:00:01")), decision::drop, {});
+  EXPECT_EQ(d.reason, drop_reason::invalid_source);
+  d = s.expect(0, frame(B, mac("00:00:00:00:00:00")), decision::drop, {});
+  EXPECT_EQ(d.reason, drop_reason::invalid_source);
+  s.expect(0, frame(mac_address::broadcast(), mac("ff:ff:ff:ff:ff:ff")), decision::drop, {});
   EXPECT_EQ(s.sw().table().size(), 0U);
-  s.expect(1, frame(mac("01:00:5e:00:00:01"), B), decision::flood, {0, 2});
+  EXPECT_EQ(s.sw().counters().decisions.drop_invalid_source, 3U);
+  s.expect(1, frame(mac("01:00:5e:00:00:01"), B), decision::flood, {0, 2});  // a group destination still floods
 }
 
 TEST(LearningSwitch, MovedStationIsRelearned) {

@@ -40,6 +40,23 @@ TEST(MessageText, ToCrlfNormalizesEveryLineEnd) {
   for (std::string_view s : {"a\nb\r\nc\rd", "", "x", "\r\r\n\n", "line\n"}) EXPECT_EQ(crlf_size(s), to_crlf(s).size()) << s;
 }
 
+TEST(MessageText, ToLfDropsOnlyTheCrOfCrlfAndRoundTripsThroughToCrlf) {
+  EXPECT_EQ(to_lf("a\r\nb\r\n\r\n"), "a\nb\n\n");
+  EXPECT_EQ(to_lf("bare\rcr\nlf\r"), "bare\rcr\nlf\r");  // only CR directly before LF goes
+  EXPECT_EQ(to_lf("\r\r\n"), "\r\n");
+  EXPECT_EQ(to_lf(""), "");
+  for (std::string_view crlf : {"Subject: x\r\n\r\n.dot\r\nbody\r\n", "\r\n", "a\r\n\r\n\r\n"}) {
+    EXPECT_EQ(to_crlf(to_lf(crlf)), crlf);
+    EXPECT_EQ(crlf_size(to_lf(crlf)), crlf.size());  // the size POP3 lists for the stored file
+  }
+}
+
+TEST(MessageText, FinalDeliveryCopyStartsWithReturnPathAndDeliveredTo) {
+  EXPECT_EQ(final_delivery_copy("alice@example.org", "bob@example.org", "Subject: x\r\n\r\nhi\r\n"),
+            "Return-Path: <alice@example.org>\r\nDelivered-To: bob@example.org\r\nSubject: x\r\n\r\nhi\r\n");
+  EXPECT_EQ(final_delivery_copy("", "bob@example.org", "x\r\n"), "Return-Path: <>\r\nDelivered-To: bob@example.org\r\nx\r\n");
+}
+
 TEST(MessageText, DotStuffingDoublesLeadingDots) {
   EXPECT_EQ(dot_stuff(".a\r\nb.\r\n..c\r\n.\r\n"), "..a\r\nb.\r\n...c\r\n..\r\n");
 }

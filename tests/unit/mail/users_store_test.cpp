@@ -18,6 +18,8 @@ TEST(UsersTable, ParsesNamesPasswordsCommentsAndCrlf) {
   EXPECT_TRUE(t.check("bob", "pa:ss"));
   EXPECT_FALSE(t.check("carol", "x"));
   EXPECT_FALSE(t.exists("carol"));
+  EXPECT_EQ(t.first(), "alice");  // the file's first user (the default postmaster), not the map's first
+  EXPECT_EQ(users_table::parse("zed:1\nadam:2\n").first(), "zed");
 }
 
 TEST(UsersTable, BadLinesNameTheirNumber) {

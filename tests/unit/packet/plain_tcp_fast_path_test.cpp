@@ -123,4 +123,53 @@ TEST(PlainTcpFastPath, SameAsTheLayerDecodersOnEveryHeaderByteMutation) {
   EXPECT_EQ(compared, 4 * 54 * 6);
 }
 
+// decode_plain_tcp (the capture driver's shortcut, no decoded_packet) against decode_packet: when
+// it accepts a frame, the addresses and every TCP field it fills are decode_packet's; it accepts
+// exactly the frames decode_packet decodes as error-free, unfragmented IPv4 TCP without options
+// over untagged Ethernet.
+std::string shortcut_difference(netlib::byte_view f) {
+  ip_address src, dst;
+  tcp_header t;
+  const bool taken = decode_plain_tcp(link_type::ethernet, f, src, dst, t);
+  const auto p = decode_packet(link_type::ethernet, f);
+  const bool plain = !p.error && p.ethernet && p.ethernet->tags.empty() && p.ipv4() != nullptr &&
+                     p.ipv4()->header_length == 20 && !p.is_fragment() && p.tcp() != nullptr &&
+                     p.tcp()->header_length == 20;
+  if (taken != plain) return taken ? "taken, but not a plain frame" : "a plain frame not taken";
+  if (!taken) return {};
+  const auto& w = *p.tcp();
+  if (src != p.ipv4()->src || dst != p.ipv4()->dst) return "addresses";
+  if (t.src_port != w.src_port || t.dst_port != w.dst_port || t.seq != w.seq || t.ack != w.ack ||
+      t.header_length != w.header_length || t.flags != w.flags || t.window != w.window || t.checksum != w.checksum ||
+      t.urgent != w.urgent || !same_view(t.payload, w.payload) || t.options.mss || t.options.timestamps) {
+    return "tcp fields";
+  }
+  return {};
+}
+
+TEST(PlainTcpFastPath, CaptureShortcutAgreesWithDecodePacket) {
+  int taken = 0;
+  for (const auto& frame : sample_frames()) {
+    for (std::size_t k = 0; k <= frame.size(); ++k) {
+      EXPECT_EQ(shortcut_difference(netlib::byte_view(frame).first(k)), "") << "length " << k;
+    }
+    for (std::size_t i = 0; i < 54 && i < frame.size(); ++i) {
+      for (const std::uint8_t x : {0x01, 0x0f, 0x10, 0x40, 0x80, 0xff}) {
+        auto m = frame;
+        m[i] ^= std::byte(x);
+        EXPECT_EQ(shortcut_difference(m), "") << "byte " << i << " xor " << int{x};
+      }
+    }
+    ip_address src, dst;
+    tcp_header t;
+    taken += decode_plain_tcp(link_type::ethernet, frame, src, dst, t) ? 1 : 0;
+    EXPECT_FALSE(decode_plain_tcp(link_type::linux_sll, frame, src, dst, t));
+    auto first_fragment = frame;  // MF set, offset 0: the capture driver does not feed fragments
+    first_fragment[14 + 6] |= std::byte(0x20);
+    EXPECT_EQ(shortcut_difference(first_fragment), "");
+    EXPECT_FALSE(decode_plain_tcp(link_type::ethernet, first_fragment, src, dst, t));
+  }
+  EXPECT_EQ(taken, 4);
+}
+
 }  // namespace plain_tcp_fast_path_test

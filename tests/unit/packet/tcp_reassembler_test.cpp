@@ -1,5 +1,7 @@
 // Conversations: client choice, handshake/teardown state, both directions reassembled, release
-// of finished conversations, port reuse, and bounded memory over a long capture.
+// of finished conversations (at once when they end, with a tombstone for late packets), port
+// reuse, the compact form of conversations without payload, and bounded memory over a long
+// capture.
 #include <gtest/gtest.h>
 
 #include <fmt/format.h>
@@ -202,6 +204,168 @@ TEST(TcpReassembler, IgnoresNonTcpAndFragments) {
   r.feed(decode_packet(link_type::ethernet, frag.b), {});
   EXPECT_EQ(r.ignored_packets(), 2u);
   EXPECT_EQ(r.conversations_seen(), 0u);
+}
+
+TEST(TcpReassembler, AConversationIsReleasedWhenItEndsNotAtTheEnd) {
+  recorder rec;
+  tcp_reassembler r(rec);
+  script s{r};
+  full_exchange(s);
+  ASSERT_EQ(rec.closed.size(), 1u);  // the last ACK acknowledged the second FIN
+  EXPECT_EQ(r.open_conversations(), 0u);
+  EXPECT_EQ(rec.closed[0].packets, 8u);
+  EXPECT_EQ(rec.closed[0].state, tcp_conversation_state::closed);
+  // A RST ends one at once too.
+  s.cport = 40001;
+  s.c2s(syn, 1, 0);
+  s.s2c(syn | ack, 9, 2);
+  s.c2s(psh | ack, 2, 10, "abc");
+  s.s2c(rst, 10, 0);
+  ASSERT_EQ(rec.closed.size(), 2u);
+  EXPECT_EQ(rec.closed[1].state, tcp_conversation_state::reset);
+  EXPECT_EQ(rec.to_server[1], "abc<end>");
+  EXPECT_EQ(r.open_conversations(), 0u);
+  r.finish();
+  EXPECT_EQ(rec.closed.size(), 2u);
+}
+
+TEST(TcpReassembler, LatePacketsOfAReleasedConversationAreCountedNotANewOne) {
+  recorder rec;
+  tcp_reassembler r(rec);
+  script s{r};
+  full_exchange(s, 100, 5000);
+  s.c2s(fin | ack, 119, 5019);  // the client's FIN again, and a stray RST
+  s.s2c(rst, 5019, 0);
+  s.c2s(syn, 100, 0);            // the old SYN (same ISN): late as well
+  EXPECT_EQ(r.late_packets(), 3u);
+  EXPECT_EQ(r.conversations_seen(), 1u);
+  s.c2s(syn, 777, 0);            // a new ISN: port reuse, a new conversation
+  r.finish();
+  ASSERT_EQ(rec.closed.size(), 2u);
+  EXPECT_EQ(rec.closed[1].id, 1u);
+  EXPECT_EQ(rec.closed[1].packets, 1u);
+  EXPECT_EQ(r.late_packets(), 3u);
+}
+
+TEST(TcpReassembler, TombstonesExpireAfterTheLinger) {
+  recorder rec;
+  reassembly_limits limits;
+  limits.closed_linger = std::chrono::seconds(2);
+  tcp_reassembler r(rec, limits);
+  script s{r};
+  full_exchange(s);
+  s.t += 1'000'000'000;
+  s.c2s(ack, 120, 5019);  // within the linger: late
+  EXPECT_EQ(r.late_packets(), 1u);
+  s.t += 3'000'000'000;
+  s.c2s(ack, 120, 5019);  // after it: the tuple is free again, a new (mid-stream) conversation
+  EXPECT_EQ(r.late_packets(), 1u);
+  EXPECT_EQ(r.conversations_seen(), 2u);
+  r.finish();
+}
+
+TEST(TcpReassembler, ClosedWithoutTheLastAckLingersThenGoes) {
+  recorder rec;
+  reassembly_limits limits;
+  limits.closed_linger = std::chrono::seconds(1);
+  tcp_reassembler r(rec, limits);
+  script s{r};
+  s.c2s(syn, 100, 0);
+  s.s2c(syn | ack, 5000, 101);
+  s.c2s(ack, 101, 5001);
+  s.s2c(fin | ack, 5001, 101);
+  s.c2s(fin | ack, 101, 5002);  // the server's last ACK was not captured
+  EXPECT_EQ(rec.closed.size(), 0u);
+  EXPECT_EQ(rec.to_server[0], "<end>");  // both streams ended
+  s.cport = 40001;
+  s.t += 3'000'000'000;
+  s.c2s(syn, 1, 0);  // any packet 3 s later runs the sweep
+  ASSERT_EQ(rec.closed.size(), 1u);
+  EXPECT_EQ(rec.closed[0].state, tcp_conversation_state::closed);
+  r.finish();
+}
+
+TEST(TcpReassembler, ConversationsWithoutPayloadKeepEveryCounter) {
+  recorder rec;
+  tcp_reassembler r(rec);
+  script s{r};
+  s.c2s(syn, 100, 0);  // a lone SYN, retransmitted
+  s.c2s(syn, 100, 0);
+  s.cport = 40001;
+  s.c2s(syn, 200, 0);  // a handshake, then pure ACKs
+  s.s2c(syn | ack, 900, 201);
+  s.c2s(ack, 201, 901);
+  s.c2s(ack, 201, 901);
+  s.cport = 40002;
+  s.c2s(ack, 300, 990);  // mid-stream ACKs, the last of 10 server bytes the capture never saw
+  s.s2c(ack, 990, 300);
+  s.c2s(ack, 300, 1000);
+  r.finish();
+  ASSERT_EQ(rec.closed.size(), 3u);
+  EXPECT_EQ(rec.closed[0].packets, 2u);
+  EXPECT_EQ(rec.closed[0].to_server.packets, 2u);
+  EXPECT_TRUE(rec.closed[0].to_server.syn);
+  EXPECT_TRUE(rec.closed[0].handshake_seen);
+  EXPECT_EQ(rec.closed[0].state, tcp_conversation_state::syn_sent);
+  EXPECT_EQ(rec.opened[0].client.to_string(), "10.0.0.1:40000");
+  EXPECT_EQ(rec.closed[1].state, tcp_conversation_state::established);
+  EXPECT_EQ(rec.closed[1].to_client.packets, 1u);
+  EXPECT_TRUE(rec.closed[1].to_client.syn);
+  EXPECT_EQ(rec.closed[1].last_ts - rec.closed[1].first_ts, std::chrono::milliseconds(3));
+  EXPECT_EQ(rec.segments[2], "1> SYN");
+  EXPECT_EQ(rec.segments[3], "1< SYN,ACK");
+  EXPECT_EQ(rec.closed[2].to_client.gap_bytes, 10u);  // what the client acknowledged
+  EXPECT_EQ(rec.to_client[2], "[gap 10]<end>");
+  EXPECT_EQ(r.missing_bytes(), 10u);
+}
+
+TEST(TcpReassembler, DataAfterAHandshakeIsDeliveredAsWithoutTheCompactForm) {
+  // The same connection fed twice, its handshake once compact (a new conversation) and once not
+  // (data first, then the SYN retransmitted): the bytes and gaps delivered are the same.
+  recorder rec;
+  tcp_reassembler r(rec);
+  script s{r};
+  s.c2s(syn, 0xfffffff0u, 0);
+  s.s2c(syn | ack, 70, 0xfffffff1u);
+  s.c2s(ack, 0xfffffff1u, 71);
+  s.s2c(ack, 71, 0xfffffff1u + 20);  // the server acknowledges 20 bytes: 8 are never seen
+  s.c2s(psh | ack, 0xfffffff1u + 4, 71, "efgh");
+  s.c2s(psh | ack, 0xfffffff1u, 71, "abcd");
+  s.c2s(psh | ack, 0xfffffff1u + 8, 71, "ijkl");
+  r.finish();
+  EXPECT_EQ(rec.to_server[0], "abcdefghijkl[gap 8]<end>");
+  EXPECT_EQ(rec.closed.at(0).to_server.payload_bytes, 12u);
+  EXPECT_EQ(rec.closed.at(0).to_server.gap_bytes, 8u);
+}
+
+TEST(TcpReassembler, MemoryStaysFlatOverManyClosedConversations) {
+  recorder rec;
+  tcp_reassembler r(rec);
+  script s{r};
+  for (std::uint32_t i = 0; i < 20000; ++i) {
+    s.cport = static_cast<std::uint16_t>(10000 + i % 50000);
+    full_exchange(s, 100 + i, 5000 + i);
+    ASSERT_EQ(r.open_conversations(), 0u);
+  }
+  EXPECT_EQ(rec.closed.size(), 20000u);
+  r.finish();
+}
+
+TEST(TcpReassembler, BeyondTheLimitTheLeastRecentAreReleased) {
+  recorder rec;
+  reassembly_limits limits;
+  limits.max_conversations = 64;
+  tcp_reassembler r(rec, limits);
+  script s{r};
+  for (std::uint16_t i = 0; i < 200; ++i) {
+    s.cport = static_cast<std::uint16_t>(30000 + i);
+    s.c2s(syn, i, 0);
+    ASSERT_LE(r.open_conversations(), 64u);
+  }
+  ASSERT_FALSE(rec.closed.empty());
+  EXPECT_EQ(rec.closed.front().id, 0u);  // the least recently active went first
+  r.finish();
+  EXPECT_EQ(rec.closed.size(), 200u);
 }
 
 }  // namespace

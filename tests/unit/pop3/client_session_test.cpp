@@ -82,7 +82,7 @@ TEST(Pop3Client, DeleteAndStls) {
 TEST(Pop3Client, ReportsRefusals) {
   fixture f;
   EXPECT_EQ(run_pair(f, {"alice", "bad", false, false}).error,
-            "server refused PASS (user alice): -ERR [AUTH] invalid user name or password");
+            "login failed: server refused PASS (user alice): -ERR [AUTH] invalid user name or password");
   EXPECT_EQ(run_pair(f, {"alice", "secret", true, false}).error,
             "server refused STLS: -ERR STLS not available (no certificate configured)");
   netlib::pop3::client_session c({"a", "b", false, false});

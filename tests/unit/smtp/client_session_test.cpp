@@ -27,7 +27,7 @@ pair_result run_pair(server_fixture& f, netlib::smtp::client_options opts, netli
       if (const auto* r = std::get_if<netlib::send_bytes>(&a)) to_client.append(r->bytes);
       if (std::holds_alternative<netlib::start_tls>(a)) server_tls = true;
       if (const auto* d = std::get_if<netlib::smtp::deliver_message>(&a))  // the next round reads on
-        for (const auto& done : server.delivery_done(netlib::smtp::deliver_to_store(f.store, *d)))
+        for (const auto& done : server.delivery_done(netlib::smtp::deliver_to_store(f.store, *d, f.config.domain)))
           to_client.append(std::get<netlib::send_bytes>(done).bytes);
     }
   };

@@ -77,6 +77,48 @@ TEST(SmtpServerDelivery, EndOfDataEmitsDeliverMessageAndWaits) {
   EXPECT_EQ(d.s.messages_accepted(), 1U);
 }
 
+// RFC 5321 §4.5.1 and §4.1.1.3: postmaster, in any case, with the local domain or none, is
+// accepted without a user of that name and delivered once to the configured user; with none
+// configured it is refused like any unknown user.
+TEST(SmtpServerDelivery, PostmasterGoesToTheConfiguredUser) {
+  const std::string dialogue =
+      "EHLO c\r\nMAIL FROM:<x@other.org>\r\nRCPT TO:<postmaster@example.org>\r\n"
+      "RCPT TO:<POSTMASTER@EXAMPLE.ORG>\r\nRCPT TO:<Postmaster>\r\nRCPT TO:<postmaster@other.org>\r\nDATA\r\n"
+      "Subject: x\r\n\r\nhi\r\n.\r\n";
+  for (const std::string postmaster : {"bob", ""}) {
+    SCOPED_TRACE(postmaster);
+    server_fixture f;
+    f.config.postmaster = postmaster;
+    server_session s(f.config, {"[127.0.0.1]:40000", "S1"}, f.users);
+    std::string sent;
+    std::optional<deliver_message> delivery;
+    auto take = [&](std::vector<server_action> actions) {
+      for (auto& a : actions) {
+        if (auto* d = std::get_if<deliver_message>(&a)) delivery = std::move(*d);
+        if (const auto* r = std::get_if<netlib::send_bytes>(&a)) sent += r->bytes;
+      }
+    };
+    take(s.start(test_time));
+    netlib::input_buffer buf;
+    buf.append(netlib::as_bytes(dialogue));
+    for (int i = 0; i < 20 && !buf.empty(); ++i) {
+      auto step = s.receive(buf.data(), test_time);
+      buf.consume(step.consumed);
+      take(std::move(step.actions));
+      if (delivery || step.consumed == 0) break;
+    }
+    EXPECT_NE(sent.find("554 5.7.1 <postmaster@other.org>: Relay access denied"), std::string::npos) << sent;
+    if (postmaster.empty()) {  // none configured: an unknown user like any other
+      EXPECT_NE(sent.find("550 5.1.1 <postmaster@example.org>: no such user here"), std::string::npos) << sent;
+      EXPECT_FALSE(delivery.has_value());
+      continue;
+    }
+    EXPECT_NE(sent.find("250 2.1.5 Recipient <Postmaster> OK"), std::string::npos) << sent;
+    ASSERT_TRUE(delivery.has_value()) << sent;
+    EXPECT_EQ(delivery->local_users, (std::vector<std::string>{"bob"}));  // once
+  }
+}
+
 TEST(SmtpServerDelivery, PipelinedQuitWaitsInTheBufferUntilTheReply) {
   held_driver d;
   const std::string tail = "QUIT\r\n";

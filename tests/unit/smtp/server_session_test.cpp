@@ -41,7 +41,12 @@ TEST(SmtpServer, DeliversWithReceivedHeaderAndDotUnstuffing) {
   EXPECT_EQ(t.codes, (codes{220, 250, 250, 250, 354, 250, 221}));
   EXPECT_TRUE(t.closed);
   ASSERT_EQ(f.store.messages_of("alice").size(), 1U);
-  EXPECT_EQ(f.store.messages_of("alice")[0].bytes, received_for_alice + "Subject: hi\r\n\r\n.leading dot\r\nbody\r\n");
+  // The core's message is the Received: header and the data; the final delivery (deliver_to_store)
+  // puts Return-Path and Delivered-To before it (RFC 5321 §4.4).
+  ASSERT_EQ(t.deliveries.size(), 1U);
+  EXPECT_EQ(t.deliveries[0].message, received_for_alice + "Subject: hi\r\n\r\n.leading dot\r\nbody\r\n");
+  EXPECT_EQ(f.store.messages_of("alice")[0].bytes, "Return-Path: <sender@other.org>\r\nDelivered-To: alice@example.org\r\n" +
+                                                       received_for_alice + "Subject: hi\r\n\r\n.leading dot\r\nbody\r\n");
   EXPECT_NE(t.sent.find("250 2.0.0 OK: queued as S1.1\r\n"), std::string::npos);
 }
 
@@ -174,6 +179,8 @@ TEST(SmtpServer, EveryLocalRecipientGetsACopy) {
   ASSERT_EQ(f.store.messages_of("alice").size(), 1U);
   ASSERT_EQ(f.store.messages_of("bob").size(), 1U);
   const std::string& m = f.store.messages_of("bob")[0].bytes;
+  EXPECT_TRUE(m.starts_with("Return-Path: <a@b.org>\r\nDelivered-To: bob@example.org\r\nReceived: ")) << m;
+  EXPECT_TRUE(f.store.messages_of("alice")[0].bytes.starts_with("Return-Path: <a@b.org>\r\nDelivered-To: alice@example.org\r\n"));
   EXPECT_NE(m.find(" with SMTP id "), std::string::npos);
   EXPECT_EQ(m.find("\tfor <"), std::string::npos);  // no "for" with several recipients
 }

@@ -53,7 +53,7 @@ inline transcript run_pieces(server_fixture& f, const netlab::test::pieces& piec
     for (const auto& a : actions) {
       if (const auto* d = std::get_if<netlib::smtp::deliver_message>(&a)) {
         t.deliveries.push_back(*d);
-        execute(s.delivery_done(netlib::smtp::deliver_to_store(f.store, *d)), buf);
+        execute(s.delivery_done(netlib::smtp::deliver_to_store(f.store, *d, f.config.domain)), buf);
         continue;
       }
       if (const auto* r = std::get_if<netlib::send_bytes>(&a)) {

@@ -34,6 +34,10 @@ class process {
   // deadline or when the program exits first.
   std::optional<std::string> wait_for_line(const std::string& prefix,
                                            std::chrono::milliseconds deadline = std::chrono::seconds(20));
+  // The same for a line on its stderr (a server given --json announces itself there, keeping
+  // stdout for the one JSON document).
+  std::optional<std::string> wait_for_err_line(const std::string& prefix,
+                                               std::chrono::milliseconds deadline = std::chrono::seconds(20));
   // Waits for `listening on HOST:PORT` and returns "HOST:PORT".
   std::string wait_listening(std::chrono::milliseconds deadline = std::chrono::seconds(20));
   // The port of a "HOST:PORT" string.
@@ -55,6 +59,7 @@ class process {
   std::string out_;
   std::string err_;
   std::size_t scanned_ = 0;
+  std::size_t err_scanned_ = 0;
   std::optional<int> status_;
 };
 

@@ -12,11 +12,14 @@
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
+#include <cstdint>
 #include <functional>
 #include <iosfwd>
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <string_view>
+#include <vector>
 
 namespace netlib::app {
 
@@ -50,14 +53,39 @@ void set_action(CLI::App& command, std::function<int()> action);
 int run(CLI::App& app, int argc, char** argv, std::function<int()> action = {});
 
 // A unit-aware option: --length 1500B is parsed by `parse` (netlib::units) into `target`, and a bad
-// value is a usage error naming the option.
+// value is a usage error naming the option. Every duration, rate and size flag goes through here:
+// the unit is written (0 needs none; a bare duration is in seconds).
 CLI::Option* add_quantity(CLI::App& cmd, const std::string& flag, double& target,
                           double (*parse)(std::string_view), const std::string& description);
+// A duration flag (--timeout 2s, --timeout 500ms, --timeout 2) in seconds, within [min_s, max_s]
+// (a value outside is a usage error that says the range).
+CLI::Option* add_duration(CLI::App& cmd, const std::string& flag, double& seconds, const std::string& description,
+                          double min_s = 0, double max_s = 1e9);
+// A byte-count flag (--max-body 1MB, 64KiB, 1500B): a whole number of bytes.
+CLI::Option* add_byte_count(CLI::App& cmd, const std::string& flag, std::uint64_t& bytes,
+                            const std::string& description);
+
+// Input files and folders named on the command line: one that does not exist is a usage error
+// (exit 2, "--trace: 'x.txt': no such file"); one that exists but cannot be read or parsed is a
+// runtime failure (exit 1) reported when it is opened.
+const CLI::Validator& input_file();
+const CLI::Validator& input_folder();
+// Throws usage_error when `path` does not name an existing file (for inputs whose option is
+// checked after parsing, e.g. a file given by a repeated --port N=FILE).
+void require_input_file(const std::string& what, const std::string& path);
+
+// Typo help: the candidate nearest to `word` (edit distance, a transposition counting 1), when it
+// is close enough to be a likely typo; empty otherwise.
+std::string nearest_name(const std::string& word, const std::vector<std::string>& candidates);
 
 // Standard --json flag.
 CLI::Option* add_json_flag(CLI::App& cmd, bool& json);
-// Prints one JSON document on stdout.
+// Prints one JSON document on stdout (with tidy_numbers applied).
 void print_json(const nlohmann::json& doc);
+// The document with every floating-point number rounded to 15 significant digits, so that it
+// prints as the shortest text that reads back (0.018, not the 0.018000000000000002 that
+// 0.006 * 3 computes). Use it for every JSON a program prints (also one object per line).
+nlohmann::json tidy_numbers(const nlohmann::json& doc);
 
 // Standard --listen HOST:PORT option (default 127.0.0.1:0).
 struct host_port {

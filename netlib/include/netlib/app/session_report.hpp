@@ -29,7 +29,7 @@ struct analyze_options {
 };
 
 inline void add_analyze_options(CLI::App& cmd, analyze_options& o, const std::string& port_help) {
-  cmd.add_option("capture", o.capture, "pcap or pcapng file")->required();
+  cmd.add_option("capture", o.capture, "pcap or pcapng file")->required()->check(input_file());
   cmd.add_option("--port", o.ports, port_help);
   add_json_flag(cmd, o.json);
 }
@@ -79,18 +79,23 @@ void print_session_tail(const Found& f, std::string_view tls_command) {
   if (!s.problem.empty()) std::cout << "  note: " << s.problem << '\n';
 }
 
-// The whole report; `protocol` names the sessions in the text header ("SMTP").
-template <class Found, class ToJson, class PrintText>
-int report_sessions(const std::string& capture, std::uint64_t packets, const std::vector<Found>& sessions, bool json,
-                    std::string_view protocol, ToJson to_json, PrintText print_text) {
+// The whole report of `read` (netlib::capture::sessions_read); `protocol` names the sessions in
+// the text header ("SMTP").
+template <class Read, class ToJson, class PrintText>
+int report_sessions(const std::string& capture, const Read& read, bool json, std::string_view protocol, ToJson to_json,
+                    PrintText print_text) {
   if (json) {
     nlohmann::json list = nlohmann::json::array();
-    for (const auto& f : sessions) list.push_back(to_json(f));
-    print_json({{"capture", capture}, {"packets", packets}, {"sessions", list}});
+    for (const auto& f : read.sessions) list.push_back(to_json(f));
+    print_json({{"capture", capture},
+                {"packets", read.packets},
+                {"sessions", list},
+                {"truncated", read.truncated},
+                {"missing_bytes", read.missing_bytes}});
     return exit_ok;
   }
-  std::cout << fmt::format("{}: {} packets, {} {} session(s)\n", capture, packets, sessions.size(), protocol);
-  for (const auto& f : sessions) print_text(f);
+  std::cout << fmt::format("{}: {} packets, {} {} session(s)\n", capture, read.packets, read.sessions.size(), protocol);
+  for (const auto& f : read.sessions) print_text(f);
   return exit_ok;
 }
 
@@ -101,18 +106,20 @@ struct sessions_command {
   std::string protocol;     // "SMTP", in the text report's header
 };
 
-// The whole analyze subcommand: `observe(path)` returns {packets read, every observed session in
-// conversation order} (netlib::capture::observe_sessions); the sessions `looks_like` (or the
-// --port ones) are reported with `to_json` or `print_text`.
+// The whole analyze subcommand: `observe(path)` returns a netlib::capture::sessions_read (every
+// observed session in conversation order, the packets read, what the capture lost); a damaged
+// capture is said so on stderr, and the sessions `looks_like` (or the --port ones) are reported
+// with `to_json` or `print_text`.
 template <class Observe, class Test, class ToJson, class PrintText>
 void add_sessions_command(CLI::App& app, sessions_command what, Observe observe, Test looks_like, ToJson to_json,
                           PrintText print_text) {
   auto o = std::make_shared<analyze_options>();
   auto* cmd = add_command(app, "analyze", what.description, what.example,
                           [o, protocol = what.protocol, observe, looks_like, to_json, print_text] {
-                            auto [packets, found] = observe(o->capture);  // unreadable: throws, exit 1
-                            std::erase_if(found, [&](const auto& f) { return !is_session(*o, f, looks_like); });
-                            return report_sessions(o->capture, packets, found, o->json, protocol, to_json, print_text);
+                            auto read = observe(o->capture);  // unreadable: throws, exit 1
+                            if (read.damage) std::cerr << program_name() << ": warning: " << *read.damage << '\n';
+                            std::erase_if(read.sessions, [&](const auto& f) { return !is_session(*o, f, looks_like); });
+                            return report_sessions(o->capture, read, o->json, protocol, to_json, print_text);
                           });
   add_analyze_options(*cmd, *o, what.port_help);
 }

@@ -21,5 +21,9 @@ void require_probability(double value, std::string_view what);
 
 // Numbers as they appear in explanations: six significant digits, no trailing zeros ("0.0012").
 std::string num(double value);
+// A time in an explanation: "0.0012 s (1.2 ms)", or just "12 s" when the prefixed form says the same.
+std::string num_s(double seconds);
+// "1 packet", "2 packets" (netlib::units::format_count).
+std::string count_of(long long n, std::string_view singular, std::string_view plural);
 
 }  // namespace netlib::calc

@@ -37,7 +37,7 @@ struct simulation_config {
 };
 
 struct simulation_result {
-  double traffic_intensity = 0;            // offered: a · E[L] / R
+  double traffic_intensity = 0;            // offered: a · E[L] / R, E[L] as served_mean_length_bits
   long long arrived = 0;                   // measured arrivals (after warm-up)
   long long dropped = 0;
   double loss_rate = 0;
@@ -50,5 +50,10 @@ struct simulation_result {
 
 // Throws input_error on bad configuration.
 simulation_result simulate_queue(const simulation_config& config);
+
+// E[L] of the packets the simulation serves: mean_length_bits, or for a trace the mean of its
+// lengths (an arrival without a length counting as mean_length_bits). The traffic intensity is
+// a · E[L] / R with this E[L].
+double served_mean_length_bits(const simulation_config& config);
 
 }  // namespace netlib::calc

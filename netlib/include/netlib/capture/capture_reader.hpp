@@ -43,7 +43,8 @@ class capture_reader {
   ~capture_reader();
 
   // The next packet, or nullopt at the end of the file. Throws capture_error on a corrupt file.
-  std::optional<packet_record> next();
+  // Inline: one call per record instead of two (the format's reader is the only call).
+  std::optional<packet_record> next() { return format_ == capture_format::pcapng ? next_pcapng() : next_pcap(); }
 
   [[nodiscard]] capture_format format() const noexcept { return format_; }
   [[nodiscard]] const std::string& name() const noexcept { return name_; }

@@ -24,6 +24,9 @@ struct live_options {
   std::chrono::milliseconds timeout{100};  // longest wait inside next()
   int buffer_bytes = 0;               // kernel ring buffer; 0: libpcap's default (2 MB, which in
                                       // immediate mode on lo holds only ~30 packets)
+  bool inbound_only = false;          // only frames the interface received, not those this host
+                                      // sent out of it (pcap_setdirection(PCAP_D_IN); no BPF filter,
+                                      // so nothing captured before it is flushed)
 };
 
 struct live_stats {
@@ -47,6 +50,9 @@ class live_capture {
   [[nodiscard]] packet::link_type link() const noexcept { return link_; }
   [[nodiscard]] const std::string& interface_name() const noexcept { return interface_; }
   [[nodiscard]] live_stats stats() const;
+  // False when inbound_only was asked for and the platform could not filter by direction: the
+  // capture then sees both directions.
+  [[nodiscard]] bool inbound_only() const noexcept { return inbound_only_; }
 
  private:
   struct handle;
@@ -54,6 +60,7 @@ class live_capture {
   std::unique_ptr<handle> handle_;
   packet::link_type link_;
   std::string interface_;
+  bool inbound_only_ = false;
 };
 
 }  // namespace netlib::capture

@@ -13,6 +13,8 @@
 #include <filesystem>
 #include <memory>
 #include <type_traits>
+#include <optional>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -64,12 +66,29 @@ std::vector<captured_session<Analyzer>> observe_sessions(const std::filesystem::
   return found;
 }
 
-// Every session, with the number of packets read: {packets, sessions}.
+// What sessions_of() read: every session, the packet count and what the capture lost.
 template <class Analyzer>
-std::pair<std::uint64_t, std::vector<captured_session<Analyzer>>> sessions_of(const std::filesystem::path& path) {
+struct sessions_read {
+  std::uint64_t packets = 0;
+  bool truncated = false;             // the capture ends inside a record
+  std::uint64_t missing_bytes = 0;    // stream bytes the capture never saw
+  std::optional<std::string> damage;  // damage_note(): those losses in words, for a warning
+  std::vector<captured_session<Analyzer>> sessions;
+};
+
+// Every session of the capture. Throws capture_error for an unreadable file, or one that ends
+// inside its first record (require_some_packet).
+template <class Analyzer>
+sessions_read<Analyzer> sessions_of(const std::filesystem::path& path) {
   replay_stats stats;
-  auto found = observe_sessions<Analyzer>(path, stats, [](const captured_session<Analyzer>&) { return true; });
-  return {stats.packets, std::move(found)};
+  sessions_read<Analyzer> read;
+  read.sessions = observe_sessions<Analyzer>(path, stats, [](const captured_session<Analyzer>&) { return true; });
+  require_some_packet(path.string(), stats);
+  read.packets = stats.packets;
+  read.truncated = stats.truncated_records > 0;
+  read.missing_bytes = stats.missing_bytes;
+  read.damage = damage_note(path.string(), stats);
+  return read;
 }
 
 }  // namespace netlib::capture

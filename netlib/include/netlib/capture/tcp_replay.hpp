@@ -11,11 +11,14 @@
 //   });
 //
 // A malformed packet is counted (replay_stats::decode_errors) and skipped; a corrupt or unreadable
-// file throws capture_error.
+// file throws capture_error. A file cut short inside its last record and bytes missing from the
+// TCP streams are counted (truncated_records, missing_bytes): damage_note() words them for the
+// analyzers' one stderr line, beside their --json fields ("truncated", "missing_bytes").
 #include <cstdint>
 #include <filesystem>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -32,10 +35,20 @@ struct replay_stats {
   std::uint64_t truncated_records = 0; // records cut short by the end of the file
   std::uint64_t skipped_blocks = 0;
   std::uint64_t conversations = 0;
+  std::uint64_t missing_bytes = 0;     // TCP payload reported as gaps (never captured), all streams
+  std::uint64_t late_packets = 0;      // packets of conversations already released
   time_point first_ts{};               // of the first packet in the file
   time_point last_ts{};
   std::string first_decode_error;      // e.g. "frame 12: tcp: truncated header"
 };
+
+// What is wrong with the capture, as one line to print after "PROGRAM: warning: " on stderr: the
+// last record cut short (the file is truncated), payload bytes missing from the TCP streams;
+// nullopt when nothing is. `path` names the file in the line.
+std::optional<std::string> damage_note(const std::string& path, const replay_stats& stats);
+// A truncated capture of which not one packet could be read: the analyzers fail (exit 1) with
+// this capture_error rather than report an empty capture.
+void require_some_packet(const std::string& path, const replay_stats& stats);
 
 // Called every 65536 packets with the number read so far (for progress on a terminal).
 using progress_callback = std::function<void(std::uint64_t packets)>;

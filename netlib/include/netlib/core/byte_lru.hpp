@@ -2,8 +2,11 @@
 // A byte-bounded least-recently-used map: string keys, values with a caller-given cost in bytes.
 // A list in recency order plus a hash index into it. find() moves the entry to the front; put()
 // replaces an existing entry, then evicts from the back until the total fits the budget.
-// Invariant: bytes() == sum of the entries' costs <= the budget. No I/O, no clock. Used by the
-// HTTP proxy's response cache and the web server's small-file cache.
+// Room can be reserved ahead for an entry still being built (the proxy reserves the bytes of a
+// response while it streams it to its client, and stores it at the end): reserve() evicts until
+// the room fits beside the entries, release() gives it back.
+// Invariant: bytes() (the sum of the entries' costs) + reserved() <= the budget. No I/O, no clock.
+// Used by the HTTP proxy's response cache and the web server's small-file cache.
 #include <cstddef>
 #include <cstdint>
 #include <list>
@@ -27,16 +30,12 @@ class byte_lru {
   }
   [[nodiscard]] bool contains(const std::string& key) const { return index_.contains(key); }
 
-  // Stores or replaces; false (and nothing stored, any old entry gone) when cost exceeds the budget.
+  // Stores or replaces; false (and nothing stored, any old entry gone) when cost does not fit the
+  // budget beside the reserved room.
   bool put(const std::string& key, Value value, std::size_t cost) {
     erase(key);
-    if (cost > budget_) return false;
-    while (bytes_ + cost > budget_ && !lru_.empty()) {
-      bytes_ -= lru_.back().cost;
-      index_.erase(lru_.back().key);
-      lru_.pop_back();
-      ++evictions_;
-    }
+    if (cost > budget_ - reserved_) return false;
+    evict_until(budget_ - reserved_ - cost);
     lru_.push_front({key, std::move(value), cost});
     index_[key] = lru_.begin();
     bytes_ += cost;
@@ -51,7 +50,20 @@ class byte_lru {
     index_.erase(it);
   }
 
+  // Sets `n` more bytes aside for an entry still being built, evicting the least recently used
+  // entries as far as needed; false (nothing reserved, nothing evicted) when the reserved room
+  // would exceed the budget.
+  bool reserve(std::size_t n) {
+    if (n > budget_ - reserved_) return false;
+    reserved_ += n;
+    evict_until(budget_ - reserved_);
+    return true;
+  }
+  // Gives back reserved room (at most what is reserved).
+  void release(std::size_t n) noexcept { reserved_ -= n < reserved_ ? n : reserved_; }
+
   [[nodiscard]] std::size_t bytes() const noexcept { return bytes_; }
+  [[nodiscard]] std::size_t reserved() const noexcept { return reserved_; }
   [[nodiscard]] std::size_t size() const noexcept { return index_.size(); }
   [[nodiscard]] std::uint64_t evictions() const noexcept { return evictions_; }
 
@@ -63,8 +75,19 @@ class byte_lru {
   };
   using list = std::list<item>;  // front: most recently used
 
+  // Evicts from the back until the entries take at most `limit` bytes.
+  void evict_until(std::size_t limit) {
+    while (bytes_ > limit && !lru_.empty()) {
+      bytes_ -= lru_.back().cost;
+      index_.erase(lru_.back().key);
+      lru_.pop_back();
+      ++evictions_;
+    }
+  }
+
   std::size_t budget_;
   std::size_t bytes_ = 0;
+  std::size_t reserved_ = 0;
   std::uint64_t evictions_ = 0;
   list lru_;
   std::unordered_map<std::string, typename list::iterator> index_;

@@ -19,6 +19,9 @@ namespace netlib::ftp {
 enum class fs_status { ok, not_found, not_a_directory, is_a_directory, exists, not_empty, denied, io_error };
 std::string_view describe(fs_status s);
 
+// What an upload may do to a file of the same name (anonymous uploads may not replace one).
+enum class existing_file { replace, keep };
+
 struct file_info {
   std::string name;  // last path component ("" for the root)
   bool is_directory = false;
@@ -53,9 +56,11 @@ class file_system {
   virtual fs_status rename(const std::string& from, const std::string& to) = 0;
   virtual std::unique_ptr<file_reader> open_read(const std::string& path, std::uint64_t offset, fs_status& status) = 0;
   // append: keep the existing content and add to it (APPE); offset > 0: keep that many existing
-  // bytes and write from there (REST + STOR, RFC 3659 §5).
+  // bytes and write from there (REST + STOR, RFC 3659 §5). existing_file::keep: the upload may
+  // only create a new file; its commit() fails when the name is taken by then (checked by the
+  // store at the moment of the commit, so a racing upload cannot be overwritten either).
   virtual std::unique_ptr<file_writer> open_write(const std::string& path, bool append, std::uint64_t offset,
-                                                  fs_status& status) = 0;
+                                                  existing_file existing, fs_status& status) = 0;
 };
 
 // Joins a virtual directory path and a name: ("/", "a") -> "/a", ("/a", "b") -> "/a/b".

@@ -27,7 +27,7 @@ class memory_file_system final : public file_system {
   fs_status rename(const std::string& from, const std::string& to) override;
   std::unique_ptr<file_reader> open_read(const std::string& path, std::uint64_t offset, fs_status& status) override;
   std::unique_ptr<file_writer> open_write(const std::string& path, bool append, std::uint64_t offset,
-                                          fs_status& status) override;
+                                          existing_file existing, fs_status& status) override;
 
  private:
   struct entry {

@@ -12,6 +12,7 @@
 #include "netlib/core/clock.hpp"
 #include "netlib/core/session.hpp"
 #include "netlib/ftp/data_address.hpp"
+#include "netlib/ftp/file_system.hpp"
 #include "netlib/ftp/reply.hpp"
 
 namespace netlib::ftp {
@@ -26,6 +27,7 @@ enum class transfer_outcome {
   aborted,          // 426 then 226 (ABOR, RFC 959 §4.1.3)
   local_error,      // 451: reading or writing the file failed
   storage_error,    // 552: the upload could not be stored
+  tls_not_resumed,  // 522: PROT P data connection without the control connection's TLS session
 };
 
 // Open a passive listener (on the control connection's local address); reply with
@@ -45,6 +47,7 @@ struct start_transfer {
   data_address active_target;  // PORT/EPRT target
   std::string expected_peer;   // RFC 2577 §3: a passive data connection must come from this address
   bool tls = false;            // PROT P (RFC 4217 §9): TLS on the data connection
+  existing_file existing = existing_file::replace;  // receive_file: keep for anonymous uploads
 };
 struct abort_transfer {};
 

@@ -31,6 +31,11 @@ namespace netlib::ftp {
 struct server_config {
   user_table users;
   bool writable = false;                 // STOR APPE MKD RMD DELE RNFR/RNTO allowed
+  // With writable, anonymous users (RFC 1635) may upload new files and make folders; deleting,
+  // renaming, removing folders and replacing or appending to a file need a named user, unless
+  // this is set (vsftpd's anon_upload_enable / anon_mkdir_write_enable split, and its
+  // anon_other_write_enable for the rest).
+  bool anonymous_full_write = false;
   std::string peer_address;              // the control connection's remote address (RFC 2577)
   bool peer_is_ipv6 = false;
   std::string greeting = "netlab FTP server ready";
@@ -127,7 +132,11 @@ class server_session {
   void on_size(const std::string& arg);
   void on_mdtm(const std::string& arg);
   void on_stat(const std::string& arg);
-  bool require_writable();
+  // What a write command does: make something new (STOR/APPE of a new name, MKD), or change or
+  // remove what is there (DELE, RMD, RNFR, replacing or appending to a file).
+  enum class write_kind { create, change };
+  bool require_writable(write_kind kind);
+  [[nodiscard]] bool limited_anonymous() const noexcept { return anonymous_ && !config_.anonymous_full_write; }
   void reply_fs_error(fs_status s, std::string_view path);
   // Data connections and transfers (server_transfer.cpp).
   void on_port(const std::string& arg);
@@ -161,6 +170,7 @@ class server_session {
   std::string held_password_;
   std::string user_;
   bool logged_in_ = false;
+  bool anonymous_ = false;   // logged in as anonymous/ftp (RFC 1635)
   bool user_given_ = false;
   std::size_t failed_logins_ = 0;
   std::string cwd_ = "/";

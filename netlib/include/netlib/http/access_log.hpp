@@ -1,6 +1,8 @@
 #pragma once
 // Common Log Format lines (the NCSA httpd format):
 //   127.0.0.1 - alice [06/Nov/1994:08:49:37 +0000] "GET /a.html HTTP/1.1" 200 1043
+// A field with no value is "-": the user, a body of 0 bytes, and a request line that never arrived
+// (written "-" inside its quotes, as Apache httpd writes it, so the line keeps its shape).
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -17,5 +19,8 @@ struct access_record {
 };
 
 std::string format_clf(const access_record& r);
+// The body size of a serialized response (the bytes after the blank line that ends its head), for
+// a response the server core wrote whole (errors such as 400, 405, 501, 505).
+std::uint64_t body_size_of(std::string_view response);
 
 }  // namespace netlib::http

@@ -18,18 +18,21 @@ struct basic_auth_rule {
   std::string prefix;   // normalized path prefix, e.g. "private" (a folder under the root)
   std::string realm = "netlab";
   std::map<std::string, std::string> users;  // user -> password
+  // Where that folder really is when its name is a symbolic link ("vault" for private -> vault):
+  // paths under it are protected too. Empty: the same as prefix.
+  std::string real_prefix;
 };
 
 // Parses "user:password" lines (blank lines and '#' comments skipped); nullopt names no line.
 std::map<std::string, std::string> parse_users(std::string_view text);
 
 struct auth_decision {
-  bool required = false;      // the path is under the protected folder
+  bool required = false;      // the path is under the protected folder (prefix or real_prefix)
   bool granted = false;
   std::string user;           // when granted
 };
 
-// True when `path` (normalized) is the protected folder or under it.
+// True when `path` (normalized) is the protected folder or under it (prefix or real_prefix).
 bool requires_auth(const basic_auth_rule& rule, std::string_view path);
 
 struct basic_credentials {

@@ -15,8 +15,16 @@ namespace netlib::http {
 std::optional<std::int64_t> cache_directive_seconds(const fields& f, std::string_view directive);
 bool has_cache_directive(const fields& f, std::string_view directive);
 
-// RFC 9111 §3 for a shared cache.
+// RFC 9111 §3 for a shared cache. Also never a response that sets a cookie (Set-Cookie, RFC 6265):
+// stored, it would hand one user's session to the next (RFC 9111 §7.3; nginx's default).
 bool storable(const request_head& request, const response_head& response);
+// RFC 9111 §4.1: the request's fields that the response's Vary names, as they are to be stored
+// with it (absent fields stay absent).
+fields selecting_fields(const response_head& response, const request_head& request);
+// RFC 9111 §4.1: whether a stored response with these selecting fields may answer `request`:
+// every field its Vary names has the same value in both (lists compared after trimming their
+// members), absent in both counts as the same; Vary: * never matches.
+bool vary_matches(const response_head& stored, const fields& selecting, const request_head& request);
 // RFC 9111 §4.2.1 and §4.2.2 (10% of the time since Last-Modified, at most one day).
 std::int64_t freshness_lifetime(const response_head& response);
 // RFC 9111 §4.2.3: request_s/response_s when the cache sent the request and got the response.

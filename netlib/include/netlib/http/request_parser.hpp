@@ -9,6 +9,7 @@
 // server_session.
 #include <cstdint>
 #include <optional>
+#include <string>
 
 #include "netlib/http/body_framing.hpp"
 #include "netlib/http/chunked_decoder.hpp"
@@ -31,6 +32,9 @@ class request_parser {
     head_ = {};
     return taken;
   }
+  // The first line of a head the parser read whole and refused (the request line as it came,
+  // without CRLF), for a server's access log; empty when no whole first line was read.
+  [[nodiscard]] const std::string& refused_request_line() const noexcept { return refused_line_; }
   [[nodiscard]] const parser_limits& limits() const noexcept { return limits_; }
   [[nodiscard]] std::optional<errc> error() const noexcept { return error_; }
   // True between requests (nothing of a next request consumed yet).
@@ -50,6 +54,7 @@ class request_parser {
   std::uint64_t remaining_ = 0;
   chunked_decoder chunked_;
   std::optional<errc> error_;
+  std::string refused_line_;
 };
 
 }  // namespace netlib::http

@@ -25,11 +25,14 @@ struct file_info {
   bool is_directory = false;
   std::uint64_t size = 0;
   std::int64_t mtime_s = 0;  // seconds since the Unix epoch
+  // Set when the path reached the file through a symbolic link: the path the file really has
+  // under the root. Access rules are decided on it as well as on the requested path.
+  std::optional<std::string> resolved;
 };
 
 // What the core needs from a file system. Paths are relative to the root, '/'-separated and
 // normalized (target_path); implementations must refuse anything that resolves outside the root
-// (symbolic links included) by answering nullopt.
+// (symbolic links included) by answering nullopt, and report where a link led (resolved).
 class file_system {
  public:
   virtual ~file_system() = default;
@@ -74,6 +77,12 @@ class static_site {
   response_plan respond_file(const request_head& r, const std::string& path, const file_info& info);
   response_plan visits_page(const request_head& r, const session_visit& v);
   response_plan text_reply(int status, std::string_view message);
+  // The answer for `path` when the auth rule covers it and the request's credentials were not
+  // granted: 401, the guard's 429, or a plan that waits for the guard's turn; otherwise nullopt,
+  // with the authenticated user (if any) in `user`.
+  std::optional<response_plan> refuse_unauthorized(const request_head& r, std::string_view path,
+                                                   std::optional<std::string>& user, const clock_reading& now,
+                                                   std::string_view peer, bool turn_reached);
 
   site_options options_;
   file_system& files_;

@@ -8,10 +8,12 @@
 // either passes, the connection is closed: pending reads return 0 and timed_out() is true.
 #include <chrono>
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <optional>
 #include <span>
+#include <string>
 
 #include "netlib/core/bytes.hpp"
 #include "netlib/core/clock.hpp"
@@ -23,7 +25,9 @@ class connection {
  public:
   using steady = std::chrono::steady_clock;
 
-  connection(tcp::socket socket, std::shared_ptr<ssl::context> tls, std::chrono::milliseconds idle_timeout);
+  // initial_deadline > 0: a total deadline that long from now, set before the watchdog first runs.
+  connection(tcp::socket socket, std::shared_ptr<ssl::context> tls, std::chrono::milliseconds idle_timeout,
+             std::chrono::milliseconds initial_deadline = std::chrono::milliseconds(0));
   ~connection();
   connection(const connection&) = delete;
   connection& operator=(const connection&) = delete;
@@ -37,10 +41,22 @@ class connection {
   // Writes `first` then `second`, gathered into one system call where possible (a response head
   // and its body without copying them together).
   awaitable<bool> write(byte_view first, byte_view second);
+  // Sends `length` bytes of the open file `fd` from `offset`: sendfile(2) on plain TCP (the kernel
+  // copies from the page cache to the socket, nothing through user space), read and written in
+  // 64 KiB pieces under TLS. It first yields once, so the other connections' ready events go
+  // before a long body (docs/architecture.md, "Live runners"). Every piece refreshes the idle
+  // deadline. False when the peer is gone or the file ended early (what was promised cannot be
+  // sent: close the connection). sendfile has no MSG_NOSIGNAL: the program ignores SIGPIPE.
+  awaitable<bool> send_file(int fd, std::uint64_t offset, std::uint64_t length);
   // Server-side TLS handshake on this connection (STARTTLS, or implicit TLS before the first byte).
   // Returns false when no TLS context was configured or the handshake failed (then the connection
   // is closed).
   awaitable<bool> start_tls();
+  // Binds the TLS sessions of this connection to a new tag (tls.hpp, bind_tls_sessions): call
+  // before start_tls; the tag then goes to the connections that must resume this one's session
+  // (FTP's data connections). Empty when not bound.
+  void bind_tls_sessions();
+  [[nodiscard]] const std::string& tls_session_tag() const noexcept;
   // Half-close: no more writes (sends FIN after pending data), reads go on.
   void shutdown_send();
   // Ends a read_some in progress at once with 0, leaving the connection open and the bytes not
@@ -63,13 +79,17 @@ class connection {
   [[nodiscard]] asio::any_io_executor executor();
   // The time to hand to a core (netlib::time_point from the steady clock).
   [[nodiscard]] static netlib::time_point now() { return from_steady(steady::now()); }
-  // The raw socket, for drivers that need it (e.g. sendfile for large bodies).
+  // The raw socket, for what the connection does not offer (FTP's urgent data, peeking for the
+  // control connection's end).
   tcp::socket& socket();
 
  private:
   friend class tcp_server;
   struct state;
   static awaitable<void> watchdog(std::shared_ptr<state> s);
+  // send_file's two ways, separate coroutines so that the plain one's frame has no 64 KiB buffer.
+  awaitable<bool> send_file_plain(int fd, std::uint64_t offset, std::uint64_t length);
+  awaitable<bool> send_file_tls(int fd, std::uint64_t offset, std::uint64_t length);
   // A function that closes this connection if it still exists (run it on executor()).
   [[nodiscard]] std::function<void()> make_closer() const;
   std::shared_ptr<state> state_;

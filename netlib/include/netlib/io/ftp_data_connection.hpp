@@ -4,10 +4,15 @@
 // control peer's address (RFC 2577 §3: other connections are closed and counted), or connect()
 // to a PORT/EPRT target; then run() streams a file, a listing or an upload with TYPE A
 // conversion and a no-progress timeout. abort() (ABOR, disconnect) stops whatever is running.
+// With PROT P the data connection's TLS handshake must resume the control connection's session
+// (vsftpd's require_ssl_reuse): a client that connects to the passive port first, even from the
+// control peer's address, cannot, since it does not hold that session; its connection is closed
+// and the transfer answered 522 (transfer_outcome::tls_not_resumed).
 #include <chrono>
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <string>
 
 #include "netlib/ftp/file_system.hpp"
 #include "netlib/ftp/server_action.hpp"
@@ -21,6 +26,9 @@ struct ftp_data_options {
   std::chrono::milliseconds connect_timeout{std::chrono::seconds(10)};  // accept or connect
   std::chrono::milliseconds idle_timeout{std::chrono::seconds(30)};     // no data moving
   std::shared_ptr<ssl::context> tls;                                    // PROT P
+  // The control connection's session tag (connection::tls_session_tag): the data connection's
+  // TLS session must resume a session bound to it. Empty: any resumed session is accepted.
+  std::string tls_session_tag;
 };
 
 struct ftp_transfer_result {
@@ -51,7 +59,7 @@ class ftp_data_connection : public std::enable_shared_from_this<ftp_data_connect
   struct stream;
   awaitable<void> watchdog(std::shared_ptr<ftp_data_connection> self);
   void arm(std::chrono::milliseconds timeout);
-  awaitable<bool> secure();
+  awaitable<ftp::transfer_outcome> secure();
   awaitable<ftp_transfer_result> send(const ftp::start_transfer& t, ftp::file_system& fs);
   awaitable<ftp_transfer_result> receive(const ftp::start_transfer& t, ftp::file_system& fs,
                                          const std::function<bool()>& keep);

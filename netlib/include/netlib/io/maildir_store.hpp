@@ -3,19 +3,28 @@
 //   Delivery: write DIR/name/tmp/<unique>, flush it to disk, rename it into DIR/name/new/, flush
 //   new/, so a message is in new/ whole or not at all, even if the server dies mid-message, and is
 //   durable (data and directory entry) when deliver() or write_batch() returns success.
+//   Format: messages are given with CRLF line ends and stored with LF line ends (the Maildir
+//   convention of qmail, Dovecot and mutt); the name ends in ",S=<file size>,W=<CRLF size>".
+//   read() returns the file as stored; the POP3 core sends every line end as CRLF. Files stored
+//   with CRLF line ends (older netlab versions) are read as they are, not rewritten.
 //   Group commit: write_batch() stores many files with one flush of their data (syncfs: one
 //   journal commit and one disk cache flush for the whole batch, where fsync per file costs one
 //   each) and one flush of each new/ folder, instead of two flushes per file.
 //   POP3: open() takes an exclusive flock on DIR/name/.pop3.lock (one session per mailbox, across
 //   processes too), lists new/ and cur/, and removes files only when asked (the UPDATE state).
 //   UIDs are the unique part of the file name (before ':' and ','), stable across sessions.
+//   Sizes (RFC 1939 §11: octets with CRLF line ends) come from W= in the name, or, for a file
+//   without it, from reading the file when the maildrop is opened.
 //   Relay: messages accepted for remote recipients go to the Maildir DIR/.relay with the envelope
 //   in X-Netlab-Envelope-From/-To header lines; nothing sends them on.
+//   Every file and folder is opened through the disk root (disk_root.hpp, link_policy::inside_root):
+//   a symbolic link inside DIR is followed while it stays inside, one that leads out is refused.
 #include <filesystem>
 #include <span>
 #include <string>
 #include <string_view>
 
+#include "netlib/io/disk_root.hpp"
 #include "netlib/mail/mail_store.hpp"
 
 namespace netlib::io {
@@ -56,6 +65,7 @@ class maildir_store : public mail::mail_store {
  private:
   int prepare_mailbox(const std::string& mailbox);
   std::filesystem::path root_;
+  disk_root disk_;
 };
 
 }  // namespace netlib::io

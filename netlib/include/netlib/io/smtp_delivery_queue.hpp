@@ -5,7 +5,7 @@
 // completes every delivery of the batch. 20 sessions waiting for the disk share one flush instead
 // of queueing for 40; the server's I/O threads never block on the disk.
 //
-//   netlib::io::smtp_delivery_queue queue(store);            // starts the committer thread
+//   netlib::io::smtp_delivery_queue queue(store, "example.org");  // starts the committer thread
 //   auto result = co_await netlib::io::deliver_async(queue, std::move(message));
 //   // resumes on the coroutine's own executor (strand) with stored / no_space / failed
 //
@@ -18,6 +18,7 @@
 #include <deque>
 #include <functional>
 #include <mutex>
+#include <string>
 #include <thread>
 
 #include "netlib/io/asio.hpp"
@@ -31,12 +32,14 @@ class smtp_delivery_queue {
   // Called once per message, on the committer thread, after its batch was stored (or failed).
   using completion = std::function<void(smtp::delivery_result)>;
 
-  explicit smtp_delivery_queue(maildir_store& store, std::size_t max_batch = 256);
+  // `local_domain` names the local mailboxes in the Delivered-To field of each copy.
+  smtp_delivery_queue(maildir_store& store, std::string local_domain, std::size_t max_batch = 256);
   ~smtp_delivery_queue();
   smtp_delivery_queue(const smtp_delivery_queue&) = delete;
   smtp_delivery_queue& operator=(const smtp_delivery_queue&) = delete;
 
-  // Thread-safe. Queues one message: a copy for each local user, one for the relay queue.
+  // Thread-safe. Queues one message: a copy for each local user (smtp::local_copy: the final
+  // delivery adds Return-Path and Delivered-To), one for the relay queue.
   void submit(smtp::deliver_message message, completion done);
 
   // Counters (thread-safe): messages stored, batches written, the largest batch (in messages).
@@ -53,6 +56,7 @@ class smtp_delivery_queue {
   void commit(std::deque<pending>& batch);
 
   maildir_store& store_;
+  std::string local_domain_;
   std::size_t max_batch_;
   mutable std::mutex mutex_;
   std::condition_variable wake_;

@@ -37,6 +37,10 @@ class tcp_client {
   [[nodiscard]] bool tls_active() const noexcept;
   [[nodiscard]] tcp::endpoint local_endpoint() const;
   [[nodiscard]] tcp::endpoint remote_endpoint() const;
+  // The kernel's smoothed round-trip time (TCP_INFO tcpi_rtt). Asked right after connect(), before
+  // any data, it is the first sample: the SYN to SYN-ACK time of the handshake. nullopt when the
+  // kernel has no sample (or no TCP_INFO).
+  [[nodiscard]] std::optional<std::chrono::microseconds> kernel_rtt() const;
 
  private:
   friend class tcp_listener;

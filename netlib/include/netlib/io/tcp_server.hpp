@@ -31,6 +31,10 @@ struct server_options {
   unsigned short port = 0;
   std::size_t max_connections = 1024;
   std::chrono::milliseconds idle_timeout{std::chrono::seconds(60)};
+  // A total deadline from each connection's start (connection::set_deadline), in place before the
+  // handler and the watchdog run: for protocols whose first message must arrive in time (HTTP's
+  // first request head); the handler moves or clears it. 0: none.
+  std::chrono::milliseconds initial_deadline{0};
   unsigned threads = 1;
   std::string busy_reply;                  // written to a connection over the cap, then closed
   std::shared_ptr<ssl::context> tls;       // enables connection::start_tls
@@ -39,7 +43,8 @@ struct server_options {
   bool print_listening = true;             // "listening on HOST:PORT" on stdout, flushed
   thread_model model = thread_model::shared_pool;
   // For protocols where the client speaks first (HTTP, implicit TLS): Linux TCP_DEFER_ACCEPT, so a
-  // connection is accepted once its first bytes have arrived (the first read then never waits).
+  // connection is accepted once its first bytes have arrived (the first read then never waits),
+  // or after about 1 s without any.
   // Never for FTP, SMTP, POP3, whose servers greet first.
   bool defer_accept = false;
 };

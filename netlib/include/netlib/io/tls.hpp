@@ -3,6 +3,7 @@
 // a runner switches a connection to TLS mid-stream for STARTTLS/STLS/AUTH TLS (connection::start_tls).
 #include <memory>
 #include <string>
+#include <string_view>
 
 #include "netlib/io/asio.hpp"
 
@@ -12,5 +13,17 @@ namespace netlib::io {
 std::shared_ptr<ssl::context> make_server_tls(const std::string& cert_file, const std::string& key_file);
 // A client context; with verify, peers are checked against the system store (or ca_file).
 std::shared_ptr<ssl::context> make_client_tls(bool verify, const std::string& ca_file = {});
+
+// Session binding (RFC 4217 data connections; vsftpd's require_ssl_reuse): the TLS sessions made
+// on one FTP control connection carry a tag of their own, in the session id context (TLS 1.2
+// session ids) and in the tickets (ticket app data, TLS 1.2 and 1.3), and a server handshake on
+// an SSL object bound to a tag resumes only a session that carries the same tag. So a data
+// connection can resume its control connection's session (or one made on an earlier data
+// connection of the same control connection), and no other. make_server_tls installs what the
+// tickets need; an unbound SSL object behaves as usual.
+std::string new_tls_session_tag();  // unique in this process
+void bind_tls_sessions(SSL* ssl, std::string_view tag);  // before the handshake
+// After a server handshake: whether it resumed a session (an abbreviated handshake).
+bool tls_session_resumed(SSL* ssl);
 
 }  // namespace netlib::io

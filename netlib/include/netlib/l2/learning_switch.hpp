@@ -2,6 +2,8 @@
 // A sans-I/O IEEE 802.1D learning bridge: frames and time in, forwarding decisions out.
 //
 // For each frame received on port `in` at time `now` (after aging entries whose time is up):
+//   (0) drop a frame whose source is not an individual address (a group address, or all zeros):
+//       no station sends from one, and the Linux bridge drops these too (is_valid_ether_addr);
 //   (1) learn the source MAC on the ingress port (unicast sources only; a station that moves is
 //       relearned on its new port);
 //   (2) drop frames to IEEE link-local destinations 01:80:C2:00:00:00..0F;
@@ -27,7 +29,7 @@
 namespace netlib::l2 {
 
 enum class decision { forward, flood, filter, drop };
-enum class drop_reason { none, malformed, link_local, port_down, vlan };
+enum class drop_reason { none, malformed, link_local, port_down, vlan, invalid_source };
 std::string_view to_string(decision d) noexcept;
 std::string_view to_string(drop_reason r) noexcept;
 
@@ -99,7 +101,7 @@ class learning_switch {
 
   switch_config config_;
   std::vector<port_config> ports_;
-  std::vector<bool> up_;
+  std::vector<std::uint8_t> up_;  // 1: up (bytes, not vector<bool>'s bits: read for every frame and output)
   forwarding_table table_;
   switch_counters counters_;
   time_point now_{};

@@ -24,6 +24,7 @@ struct decision_counters {
   std::uint64_t drop_link_local = 0;
   std::uint64_t drop_port_down = 0;
   std::uint64_t drop_vlan = 0;
+  std::uint64_t drop_invalid_source = 0;  // group or all-zero source address
 };
 
 struct event_counters {

@@ -22,11 +22,14 @@ class users_table {
   // Compares in time independent of where the passwords differ.
   [[nodiscard]] bool check(std::string_view name, std::string_view password) const;
   [[nodiscard]] std::size_t size() const noexcept { return users_.size(); }
+  // The first user added (the first line of the users file); empty when there is none.
+  [[nodiscard]] const std::string& first() const noexcept { return first_; }
   // A valid user name: 1..64 chars of [A-Za-z0-9._-], not starting with '.' (it names a folder).
   static bool valid_name(std::string_view name) noexcept;
 
  private:
   std::map<std::string, std::string, std::less<>> users_;
+  std::string first_;
 };
 
 }  // namespace netlib::mail

@@ -44,4 +44,13 @@ struct decoded_packet {
 
 decoded_packet decode_packet(link_type link, byte_view frame);
 
+// The capture driver's shortcut for the usual frame: untagged Ethernet II + IPv4 without options,
+// not a fragment (not even a first one) + TCP without options, headers whole. When `frame` is
+// one, fills `src`, `dst` and the fields of `tcp` that such a header has (ports, numbers, flags,
+// window, checksum, urgent, header length, payload), each equal to what decode_packet gives, and
+// returns true; `tcp.options` is not touched (keep it empty: give the same object each time,
+// filled only here). Otherwise returns false (decode_packet then says what the frame is). No
+// decoded_packet is built.
+bool decode_plain_tcp(link_type link, byte_view frame, ip_address& src, ip_address& dst, tcp_header& tcp) noexcept;
+
 }  // namespace netlib::packet

@@ -3,6 +3,7 @@
 // for each message, [DELE for each], QUIT. Retrieved messages come out as events.
 #include <cstddef>
 #include <string>
+#include <string_view>
 #include <variant>
 #include <vector>
 
@@ -58,7 +59,8 @@ class client_session {
   void on_listing(const response& r, client_step& step);
   void next_message(client_step& step);
   void send(client_step& step, const std::string& line, const std::string& shown = {});
-  void fail(client_step& step, const std::string& what, const response& r);
+  // Records the first error ("<outcome>server refused <what>: -ERR <text>") and says QUIT.
+  void fail(client_step& step, const std::string& what, const response& r, std::string_view outcome = {});
 
   client_options options_;
   response_parser parser_;

@@ -40,6 +40,10 @@ struct server_config {
   bool tls_available = false;           // advertise STARTTLS
   bool require_tls = false;             // refuse mail transactions before STARTTLS (530)
   credentials_gate* guard = nullptr;    // AUTH throttling shared by the server's sessions, or none
+  // RFC 5321 §4.5.1: mail for postmaster (any case, @domain or bare, §4.1.1.3) must be accepted.
+  // It goes to the user called postmaster when there is one, else to this user; empty: refused
+  // like any unknown user.
+  std::string postmaster;
 };
 
 struct session_info {

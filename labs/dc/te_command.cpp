@@ -1,0 +1,214 @@
+// lab-dc te: the MLU of each traffic matrix of a series under each routing scheme, as a table,
+// JSON, or a chart of MLU over time.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <iostream>
+#include <set>
+#include <sstream>
+
+#include "commands.hpp"
+#include "netlib/app/program.hpp"
+#include "netlib/core/units.hpp"
+#include "netlib/dc/glpk_solver.hpp"
+#include "netlib/dc/te.hpp"
+#include "options.hpp"
+#include "svg.hpp"
+
+namespace netlab::lab_dc {
+namespace {
+
+namespace dc = netlib::dc;
+
+struct te_flags {
+  fabric_flags fabric;
+  std::string matrix;
+  bool generate = false;
+  dc::matrix_generation gen;
+  std::vector<std::string> schemes{"shortest-path", "ecmp", "optimal", "predicted", "robust"};
+  std::size_t history = 4;
+  double robustness = 1;
+  bool json = false;
+  std::string svg, save;
+};
+
+struct stats {
+  double mean = 0, min = 0, max = 0, p90 = 0;
+  std::size_t over = 0, count = 0;
+};
+
+stats summarize(const std::vector<double>& v) {
+  stats s;
+  std::vector<double> x;
+  for (double d : v) {
+    if (std::isfinite(d)) x.push_back(d);
+  }
+  if (x.empty()) return s;
+  std::sort(x.begin(), x.end());
+  s.count = x.size();
+  for (double d : x) {
+    s.mean += d;
+    s.over += d > 1.0 + 1e-9;
+  }
+  s.mean /= static_cast<double>(x.size());
+  s.max = x.back();
+  s.min = x.front();
+  // Nearest rank.
+  s.p90 = x[static_cast<std::size_t>(std::ceil(0.9 * static_cast<double>(x.size()))) - 1];
+  return s;
+}
+
+std::string pct(double v) { return std::isfinite(v) ? fmt::format("{:.1f}%", 100 * v) : "-"; }
+
+int run_te(const te_flags& f) {
+  const auto t = load_topology(f.fabric);
+  if (f.generate == !f.matrix.empty()) throw netlib::app::usage_error("give either --matrix FILE or --generate");
+  std::vector<dc::te_scheme> schemes;
+  for (const auto& name : f.schemes) {
+    dc::te_scheme s;
+    if (!dc::parse_scheme(name, s)) {
+      throw netlib::app::usage_error("--schemes " + name + ": use shortest-path, ecmp, optimal, predicted or robust");
+    }
+    schemes.push_back(s);
+  }
+  std::vector<dc::traffic_matrix> matrices;
+  std::string source;
+  try {
+    if (f.generate) {
+      matrices = dc::generate_matrices(t, f.gen);
+      std::set<dc::node_id> ends;
+      for (const auto& d : matrices.front().demands) ends.insert(d.src);
+      source = fmt::format("{} generated matrices every {} among {} switches: ECMP load {:.0f}% on the base, noise "
+                           "±{:.0f}%, {:.0f}% of pairs bursty (x{} with probability {:.0f}%), seed {}",
+                           matrices.size(), netlib::units::format_seconds(f.gen.interval_s), ends.size(),
+                           100 * f.gen.load, 100 * f.gen.noise, 100 * f.gen.bursty_share, f.gen.burst_factor,
+                           100 * f.gen.burst_probability, f.gen.seed);
+    } else {
+      std::ifstream in(f.matrix, std::ios::binary);
+      if (!in) throw netlib::app::usage_error("--matrix " + f.matrix + ": cannot open the file");
+      std::string text;
+      const std::size_t max = dc::matrix_limits{}.max_text;
+      text.resize(max + 1);
+      in.read(text.data(), static_cast<std::streamsize>(text.size()));
+      text.resize(static_cast<std::size_t>(in.gcount()));
+      matrices = dc::parse_matrices(text, t);
+      source = fmt::format("{} matrices from {}", matrices.size(), f.matrix);
+    }
+  } catch (const dc::te_error& e) {
+    throw netlib::app::usage_error((f.generate ? std::string("--generate: ") : f.matrix + ": ") + e.what());
+  }
+  if (!f.save.empty()) write_text_file(f.save, dc::matrices_to_text(t, matrices));
+  const dc::glpk_solver solver;
+  dc::te_evaluation ev;
+  try {
+    ev = dc::evaluate_te(t, matrices, schemes, f.history, solver, f.robustness);
+  } catch (const dc::te_error& e) {
+    throw netlib::app::failure(e.what());
+  }
+  std::vector<double> times;
+  for (const auto& m : matrices) times.push_back(m.time_s);
+  std::vector<std::vector<double>> per_scheme(schemes.size());
+  for (const auto& row : ev.mlu) {
+    for (std::size_t s = 0; s < schemes.size(); ++s) per_scheme[s].push_back(row[s]);
+  }
+  if (!f.svg.empty()) {
+    std::vector<series> lines;
+    for (std::size_t s = 0; s < schemes.size(); ++s) lines.push_back({dc::scheme_name(schemes[s]), per_scheme[s]});
+    write_text_file(f.svg, series_svg(fmt::format("MLU over time: {}", t.description()), source, "maximum link utilisation",
+                                      times, lines));
+  }
+  if (f.json) {
+    auto rows = nlohmann::json::array();
+    for (std::size_t i = 0; i < matrices.size(); ++i) {
+      nlohmann::json mlu = nlohmann::json::object();
+      for (std::size_t s = 0; s < schemes.size(); ++s) {
+        mlu[dc::scheme_name(schemes[s])] = std::isfinite(ev.mlu[i][s]) ? nlohmann::json(ev.mlu[i][s]) : nlohmann::json();
+      }
+      rows.push_back({{"time_s", matrices[i].time_s}, {"demands", matrices[i].demands.size()}, {"mlu", mlu}});
+    }
+    auto summary = nlohmann::json::object();
+    for (std::size_t s = 0; s < schemes.size(); ++s) {
+      const auto st = summarize(per_scheme[s]);
+      summary[dc::scheme_name(schemes[s])] = {{"min", st.min}, {"mean", st.mean}, {"p90", st.p90}, {"max", st.max}, {"over_100", st.over},
+                                              {"matrices", st.count}};
+    }
+    netlib::app::print_json({{"topology", {{"description", t.description()}, {"links", t.links().size()}}},
+                             {"source", source},
+                             {"history", f.history},
+                             {"matrices", rows},
+                             {"summary", summary}});
+    return netlib::app::exit_ok;
+  }
+  std::cout << fmt::format("fabric:   {}\nmatrices: {}\nschemes:  predicted = the optimal split for the previous matrix; "
+                           "robust = tuned on the last {} (mean, plus {} x each pair's burst on its most exposed path)\n\n",
+                           t.description(), source, f.history, f.robustness);
+  std::cout << fmt::format("{:>10}", "time");
+  for (auto s : schemes) std::cout << fmt::format("{:>15}", dc::scheme_name(s));
+  std::cout << '\n';
+  for (std::size_t i = 0; i < matrices.size(); ++i) {
+    std::cout << fmt::format("{:>10}", netlib::units::format_seconds(matrices[i].time_s));
+    for (std::size_t s = 0; s < schemes.size(); ++s) std::cout << fmt::format("{:>15}", pct(ev.mlu[i][s]));
+    std::cout << '\n';
+  }
+  std::cout << '\n';
+  const auto line = [&](const char* label, auto value) {
+    std::cout << fmt::format("{:>10}", label);
+    for (std::size_t s = 0; s < schemes.size(); ++s) std::cout << fmt::format("{:>15}", value(summarize(per_scheme[s])));
+    std::cout << '\n';
+  };
+  line("min", [](const stats& s) { return pct(s.min); });
+  line("mean", [](const stats& s) { return pct(s.mean); });
+  line("p90", [](const stats& s) { return pct(s.p90); });
+  line("max", [](const stats& s) { return pct(s.max); });
+  line("over 100%", [](const stats& s) { return fmt::format("{} of {}", s.over, s.count); });
+  if (!f.svg.empty()) std::cout << "\nwrote " << f.svg << '\n';
+  if (!f.save.empty()) std::cout << (f.svg.empty() ? "\n" : "") << "wrote " << f.save << '\n';
+  std::cout.flush();
+  return netlib::app::exit_ok;
+}
+
+}  // namespace
+
+void add_te_command(CLI::App& app) {
+  auto f = std::make_shared<te_flags>();
+  auto* cmd = netlib::app::add_command(
+      app, "te",
+      "Traffic engineering: the MLU of each traffic matrix under shortest path, ECMP, the optimal split (an LP), and "
+      "splits tuned on past matrices (predicted, robust)",
+      "lab-dc te --topology leaf-spine:4x2 --generate --matrices 24 --svg mlu.svg");
+  add_fabric_flags(*cmd, f->fabric, "leaf-spine:4x2");
+  cmd->add_option("--matrix", f->matrix, "Traffic matrices: lines 'TIME SOURCE DESTINATION RATE' (e.g. '0s leaf1 leaf2 "
+                                         "4Gbps'); one matrix per time")
+      ->check(netlib::app::input_file());
+  cmd->add_flag("--generate", f->generate, "Generate a series of matrices between the switches with hosts");
+  cmd->add_option("--matrices", f->gen.count, "With --generate: how many")->capture_default_str()
+      ->check(CLI::Range(std::size_t{1}, std::size_t{10000}));
+  netlib::app::add_quantity(*cmd, "--interval", f->gen.interval_s, netlib::units::parse_duration_s,
+                            "With --generate: time between matrices (default 1s)");
+  netlib::app::add_quantity(*cmd, "--load", f->gen.load, netlib::units::parse_fraction,
+                            "With --generate: ECMP's MLU on the base matrix (default 40%)");
+  netlib::app::add_quantity(*cmd, "--noise", f->gen.noise, netlib::units::parse_fraction,
+                            "With --generate: each demand varies by up to this much (default 10%)");
+  netlib::app::add_quantity(*cmd, "--bursty", f->gen.bursty_share, netlib::units::parse_fraction,
+                            "With --generate: share of pairs that burst (default 15%)");
+  netlib::app::add_quantity(*cmd, "--burst-probability", f->gen.burst_probability, netlib::units::parse_fraction,
+                            "With --generate: chance a bursty pair bursts in a matrix (default 30%)");
+  cmd->add_option("--burst-factor", f->gen.burst_factor, "With --generate: a burst multiplies the demand (default 5)")
+      ->check(CLI::Range(1.0, 1000.0));
+  cmd->add_option("--matrix-seed", f->gen.seed, "With --generate: the seed")->capture_default_str();
+  cmd->add_option("--schemes", f->schemes, "Schemes to compare (default all five)")->delimiter(',');
+  cmd->add_option("--history", f->history, "Matrices the robust scheme looks back over")->capture_default_str()
+      ->check(CLI::Range(std::size_t{1}, std::size_t{1000}));
+  cmd->add_option("--robustness", f->robustness,
+                  "Weight of the burst term in the robust scheme (0: tune for the mean only)")
+      ->capture_default_str()
+      ->check(CLI::Range(0.0, 1000.0));
+  cmd->add_option("--svg", f->svg, "Write MLU over time, one line per scheme, to this SVG file");
+  cmd->add_option("--save-matrices", f->save, "Write the matrices in the --matrix format to this file");
+  netlib::app::add_json_flag(*cmd, f->json);
+  netlib::app::set_action(*cmd, [f] { return run_te(*f); });
+}
+
+}  // namespace netlab::lab_dc

@@ -1,0 +1,382 @@
+// Theory of operation: a topology is built node by node and link by link (the shapes and the
+// parser use the same calls, so every check applies to both), then finish() checks what needs the
+// whole graph (each host on exactly one link to a switch, everything connected), numbers the tiers
+// with one breadth-first search from all hosts at once, and lays the arcs out per node.
+#include "netlib/dc/topology.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <charconv>
+#include <deque>
+#include <limits>
+
+#include "netlib/core/units.hpp"
+
+namespace netlib::dc {
+namespace {
+
+bool valid_name(std::string_view name, std::size_t max) {
+  if (name.empty() || name.size() > max || name.front() == '-') return false;
+  return std::all_of(name.begin(), name.end(), [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '.' ||
+           c == '-';
+  });
+}
+
+std::string prefix(std::size_t line) { return line ? fmt::format("line {}: ", line) : std::string(); }
+
+std::vector<std::string_view> words(std::string_view line) {
+  std::vector<std::string_view> out;
+  std::size_t i = 0;
+  while (i < line.size()) {
+    while (i < line.size() && (line[i] == ' ' || line[i] == '\t')) ++i;
+    const std::size_t start = i;
+    while (i < line.size() && line[i] != ' ' && line[i] != '\t') ++i;
+    if (i > start) out.push_back(line.substr(start, i - start));
+  }
+  return out;
+}
+
+std::optional<std::size_t> number(std::string_view text) {
+  std::size_t v = 0;
+  auto [p, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (ec != std::errc{} || p != text.data() + text.size()) return std::nullopt;
+  return v;
+}
+
+}  // namespace
+
+// The largest unit that leaves a short number that reads back exactly.
+std::string rate_text(double bps) {
+  for (auto [unit, scale] : {std::pair{"Tbps", 1e12}, {"Gbps", 1e9}, {"Mbps", 1e6}, {"kbps", 1e3}}) {
+    if (bps >= scale) {
+      const double v = bps / scale;
+      const auto text = fmt::format("{}", v);
+      if (text.size() <= 8 && units::parse_rate_bps(text + unit) == bps) return text + unit;
+    }
+  }
+  return fmt::format("{}bps", bps);
+}
+
+std::string shown(std::string_view word) {
+  std::string out;
+  for (char c : word.substr(0, 40)) out += (c >= 0x20 && c < 0x7f) ? c : '?';
+  if (word.size() > 40) out += "...";
+  return out;
+}
+
+std::optional<double> parse_rate_word(std::string_view word, std::string& error) {
+  try {
+    return units::parse_rate_bps(word);
+  } catch (const units::unit_error& e) {
+    const bool plain = word.size() <= 40 && shown(word) == word;
+    // The units message names the word itself; a long or unprintable word is not repeated.
+    error = plain ? e.what() : fmt::format("'{}' is not a rate: write a number and a unit, e.g. 10Gbps", shown(word));
+    return std::nullopt;
+  }
+}
+
+topology_error::topology_error(const std::string& what, std::size_t line)
+    : std::runtime_error(prefix(line) + what), line_(line) {}
+
+node_id topology::add_node(std::string name, node_kind kind, int tier, std::size_t line) {
+  if (finished_) throw topology_error("the topology is already finished", line);
+  if (!valid_name(name, limits_.max_name)) {
+    throw topology_error(fmt::format("bad node name '{}': use 1 to {} letters, digits, '_', '.' or '-' (not first)",
+                                     shown(name), limits_.max_name), line);
+  }
+  if (nodes_.size() >= limits_.max_nodes) throw topology_error(fmt::format("more than {} nodes", limits_.max_nodes), line);
+  if (by_name_.contains(name)) throw topology_error(fmt::format("node '{}' is declared twice", name), line);
+  if (tier != -1 && (kind == node_kind::host || tier < 1 || tier > 64)) {
+    throw topology_error(fmt::format("node '{}': a switch's tier is 1 to 64 (hosts are tier 0)", name), line);
+  }
+  const auto id = static_cast<node_id>(nodes_.size());
+  by_name_.emplace(name, id);
+  nodes_.push_back(node{std::move(name), kind, kind == node_kind::host ? 0 : tier});
+  tier_given_.push_back(tier != -1);
+  return id;
+}
+
+link_id topology::add_link(node_id a, node_id b, double capacity_bps, std::size_t line) {
+  if (finished_) throw topology_error("the topology is already finished", line);
+  if (a >= nodes_.size() || b >= nodes_.size()) throw topology_error("a link names an unknown node", line);
+  if (a == b) throw topology_error(fmt::format("a link from '{}' to itself", nodes_[a].name), line);
+  if (!(capacity_bps > 0) || capacity_bps > 1e15) {
+    throw topology_error(fmt::format("link {} {}: the rate must be above 0 and at most 1000Tbps", nodes_[a].name,
+                                     nodes_[b].name), line);
+  }
+  if (links_.size() >= limits_.max_links) throw topology_error(fmt::format("more than {} links", limits_.max_links), line);
+  const auto key = (std::uint64_t{std::min(a, b)} << 32) | std::max(a, b);
+  if (!link_pairs_.insert(key).second) {
+    throw topology_error(fmt::format("a second link between '{}' and '{}'", nodes_[a].name, nodes_[b].name), line);
+  }
+  if (is_host(a) && is_host(b)) {
+    throw topology_error(fmt::format("link {} {}: hosts connect to switches, not to each other", nodes_[a].name,
+                                     nodes_[b].name), line);
+  }
+  links_.push_back(link{a, b, capacity_bps});
+  return static_cast<link_id>(links_.size() - 1);
+}
+
+void topology::finish() {
+  if (finished_) return;
+  if (nodes_.empty()) throw topology_error("no nodes: declare switches, hosts and links");
+  const std::size_t n = nodes_.size();
+  // Arcs per node, in arc order.
+  std::vector<std::size_t> degree(n, 0);
+  for (const auto& l : links_) {
+    ++degree[l.a];
+    ++degree[l.b];
+  }
+  out_begin_.assign(n + 1, 0);
+  for (std::size_t i = 0; i < n; ++i) out_begin_[i + 1] = out_begin_[i] + degree[i];
+  out_.assign(out_begin_[n], 0);
+  std::vector<std::size_t> fill(out_begin_.begin(), out_begin_.end() - 1);
+  for (arc_id a = 0; a < arc_count(); ++a) out_[fill[arc_from(a)]++] = a;
+  // Hosts: exactly one link each, to a switch.
+  host_index_.assign(n, std::numeric_limits<std::size_t>::max());
+  hosts_.clear();
+  host_up_.clear();
+  for (node_id v = 0; v < n; ++v) {
+    if (!is_host(v)) continue;
+    if (degree[v] != 1) {
+      throw topology_error(fmt::format("host '{}' has {} links: a host hangs off exactly one switch", nodes_[v].name,
+                                       degree[v]));
+    }
+    host_index_[v] = hosts_.size();
+    hosts_.push_back(v);
+    host_up_.push_back(out_arcs(v)[0]);
+  }
+  // Connected: a search from node 0 reaches every node.
+  std::vector<int> seen(n, 0);
+  std::deque<node_id> queue{0};
+  seen[0] = 1;
+  while (!queue.empty()) {
+    const node_id v = queue.front();
+    queue.pop_front();
+    for (arc_id a : out_arcs(v)) {
+      const node_id u = arc_to(a);
+      if (!seen[u]) {
+        seen[u] = 1;
+        queue.push_back(u);
+      }
+    }
+  }
+  for (node_id v = 0; v < n; ++v) {
+    if (!seen[v]) {
+      throw topology_error(fmt::format("'{}' is not connected to '{}': every node must reach every other",
+                                       nodes_[v].name, nodes_[0].name));
+    }
+  }
+  // Tiers: hop distance to the nearest host (hosts 0), or 1 everywhere without hosts.
+  std::vector<int> dist(n, -1);
+  for (node_id h : hosts_) {
+    dist[h] = 0;
+    queue.push_back(h);
+  }
+  if (hosts_.empty()) {
+    for (node_id v = 0; v < n; ++v) dist[v] = 1;
+  }
+  while (!queue.empty()) {
+    const node_id v = queue.front();
+    queue.pop_front();
+    for (arc_id a : out_arcs(v)) {
+      const node_id u = arc_to(a);
+      if (dist[u] < 0) {
+        dist[u] = dist[v] + 1;
+        queue.push_back(u);
+      }
+    }
+  }
+  max_tier_ = 0;
+  edges_.clear();
+  for (node_id v = 0; v < n; ++v) {
+    if (!tier_given_[v]) nodes_[v].tier = dist[v];
+    max_tier_ = std::max(max_tier_, nodes_[v].tier);
+    if (!is_host(v) && std::any_of(out_arcs(v).begin(), out_arcs(v).end(), [&](arc_id a) { return is_host(arc_to(a)); })) {
+      edges_.push_back(v);
+    }
+  }
+  finished_ = true;
+}
+
+std::optional<node_id> topology::find(std::string_view name) const {
+  const auto it = by_name_.find(std::string(name));
+  if (it == by_name_.end()) return std::nullopt;
+  return it->second;
+}
+
+std::string topology::arc_name(arc_id a) const { return nodes_[arc_from(a)].name + "->" + nodes_[arc_to(a)].name; }
+
+topology leaf_spine(std::size_t leaves, std::size_t spines, std::size_t hosts_per_leaf, double host_rate_bps,
+                    double fabric_rate_bps) {
+  if (leaves < 1 || spines < 1) throw topology_error("a leaf-spine needs at least one leaf and one spine");
+  const std::size_t nodes = leaves * (1 + hosts_per_leaf) + spines;
+  if (nodes > topology_limits{}.max_nodes) {
+    throw topology_error(fmt::format("this leaf-spine has {} nodes; at most {}", nodes, topology_limits{}.max_nodes));
+  }
+  topology t;
+  std::vector<node_id> leaf(leaves), spine(spines);
+  for (std::size_t s = 0; s < spines; ++s) spine[s] = t.add_node(fmt::format("spine{}", s + 1), node_kind::switch_node);
+  for (std::size_t l = 0; l < leaves; ++l) leaf[l] = t.add_node(fmt::format("leaf{}", l + 1), node_kind::switch_node);
+  std::size_t host = 0;
+  for (std::size_t l = 0; l < leaves; ++l) {
+    for (std::size_t h = 0; h < hosts_per_leaf; ++h) {
+      const auto id = t.add_node(fmt::format("h{}", ++host), node_kind::host);
+      t.add_link(id, leaf[l], host_rate_bps);
+    }
+  }
+  for (std::size_t l = 0; l < leaves; ++l) {
+    for (std::size_t s = 0; s < spines; ++s) t.add_link(leaf[l], spine[s], fabric_rate_bps);
+  }
+  t.set_description(fmt::format("leaf-spine, {} leaves x {} spines, {} hosts per leaf", leaves, spines, hosts_per_leaf));
+  t.finish();
+  return t;
+}
+
+topology fat_tree(std::size_t k, std::size_t hosts_per_edge, double host_rate_bps, double fabric_rate_bps) {
+  if (k < 2 || k % 2) throw topology_error("a fat-tree needs an even k of at least 2");
+  const std::size_t half = k / 2;
+  const std::size_t nodes = half * half + k * k + k * half * hosts_per_edge;
+  if (nodes > topology_limits{}.max_nodes) {
+    throw topology_error(fmt::format("fat-tree:{} has {} nodes; at most {}", k, nodes, topology_limits{}.max_nodes));
+  }
+  topology t;
+  std::vector<node_id> core(half * half);
+  for (std::size_t c = 0; c < core.size(); ++c) core[c] = t.add_node(fmt::format("core{}", c + 1), node_kind::switch_node);
+  std::vector<std::vector<node_id>> agg(k, std::vector<node_id>(half)), edge(k, std::vector<node_id>(half));
+  for (std::size_t p = 0; p < k; ++p) {
+    for (std::size_t i = 0; i < half; ++i) agg[p][i] = t.add_node(fmt::format("agg{}-{}", p + 1, i + 1), node_kind::switch_node);
+    for (std::size_t i = 0; i < half; ++i) edge[p][i] = t.add_node(fmt::format("edge{}-{}", p + 1, i + 1), node_kind::switch_node);
+  }
+  std::size_t host = 0;
+  for (std::size_t p = 0; p < k; ++p) {
+    for (std::size_t e = 0; e < half; ++e) {
+      for (std::size_t h = 0; h < hosts_per_edge; ++h) {
+        const auto id = t.add_node(fmt::format("h{}", ++host), node_kind::host);
+        t.add_link(id, edge[p][e], host_rate_bps);
+      }
+    }
+  }
+  for (std::size_t p = 0; p < k; ++p) {
+    for (std::size_t e = 0; e < half; ++e) {
+      for (std::size_t a = 0; a < half; ++a) t.add_link(edge[p][e], agg[p][a], fabric_rate_bps);
+    }
+  }
+  for (std::size_t p = 0; p < k; ++p) {
+    for (std::size_t a = 0; a < half; ++a) {
+      for (std::size_t c = 0; c < half; ++c) t.add_link(agg[p][a], core[a * half + c], fabric_rate_bps);
+    }
+  }
+  t.set_description(fmt::format("fat-tree, k = {}: {} pods, {} core switches, {} hosts per edge switch", k, k,
+                                half * half, hosts_per_edge));
+  t.finish();
+  return t;
+}
+
+topology parse_topology(std::string_view text, const topology_limits& limits) {
+  if (text.size() > limits.max_text) {
+    throw topology_error(fmt::format("the topology text is {} bytes; at most {}", text.size(), limits.max_text));
+  }
+  topology t;
+  t.set_limits(limits);
+  std::size_t line_no = 0;
+  std::size_t pos = 0;
+  while (pos < text.size()) {
+    const auto nl = text.find('\n', pos);
+    std::string_view line = text.substr(pos, nl == std::string_view::npos ? std::string_view::npos : nl - pos);
+    pos = nl == std::string_view::npos ? text.size() : nl + 1;
+    ++line_no;
+    if (line.size() > limits.max_line) {
+      throw topology_error(fmt::format("the line is longer than {} bytes", limits.max_line), line_no);
+    }
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    if (const auto hash = line.find('#'); hash != std::string_view::npos) line = line.substr(0, hash);
+    const auto w = words(line);
+    if (w.empty()) continue;
+    const auto node_of = [&](std::string_view name) {
+      const auto id = t.find(name);
+      if (!id) {
+        throw topology_error(fmt::format("unknown node '{0}' (declare it first with 'switch {0}' or 'host {0}')", shown(name)),
+                             line_no);
+      }
+      return *id;
+    };
+    if (w[0] == "switch") {
+      int tier = -1;
+      if (w.size() == 4 && w[2] == "tier") {
+        const auto n = number(w[3]);
+        if (!n || *n < 1 || *n > 64) throw topology_error(fmt::format("bad tier '{}': 1 to 64", shown(w[3])), line_no);
+        tier = static_cast<int>(*n);
+      } else if (w.size() != 2) {
+        throw topology_error("expected 'switch NAME' or 'switch NAME tier N'", line_no);
+      }
+      t.add_node(std::string(w[1]), node_kind::switch_node, tier, line_no);
+    } else if (w[0] == "host") {
+      if (w.size() != 2) throw topology_error("expected 'host NAME'", line_no);
+      t.add_node(std::string(w[1]), node_kind::host, -1, line_no);
+    } else if (w[0] == "link") {
+      if (w.size() != 4) throw topology_error("expected 'link A B RATE', e.g. 'link h1 leaf1 10Gbps'", line_no);
+      const node_id a = node_of(w[1]);
+      const node_id b = node_of(w[2]);
+      std::string why;
+      const auto rate = parse_rate_word(w[3], why);
+      if (!rate) throw topology_error("bad rate: " + why, line_no);
+      t.add_link(a, b, *rate, line_no);
+    } else {
+      throw topology_error(fmt::format("unknown statement '{}' (expected switch, host or link)", shown(w[0])), line_no);
+    }
+  }
+  t.set_description("from a topology file");
+  t.finish();
+  return t;
+}
+
+std::string to_text(const topology& t) {
+  std::string out = "# " + t.description() + "\n";
+  for (node_id v = 0; v < t.nodes().size(); ++v) {
+    const auto& n = t.nodes()[v];
+    if (n.kind == node_kind::host) out += "host " + n.name + "\n";
+    else if (t.tier_given(v)) out += fmt::format("switch {} tier {}\n", n.name, n.tier);
+    else out += "switch " + n.name + "\n";
+  }
+  for (const auto& l : t.links()) {
+    out += fmt::format("link {} {} {}\n", t.nodes()[l.a].name, t.nodes()[l.b].name, rate_text(l.capacity_bps));
+  }
+  return out;
+}
+
+std::optional<topology> parse_shape(std::string_view spec, const shape_rates& rates) {
+  const auto colon = spec.find(':');
+  const auto kind = spec.substr(0, colon);
+  if (kind != "leaf-spine" && kind != "fat-tree") return std::nullopt;
+  const auto usage = kind == "leaf-spine" ? "expected leaf-spine:LEAVESxSPINES or leaf-spine:LEAVESxSPINESxHOSTS, "
+                                            "e.g. leaf-spine:4x2"
+                                          : "expected fat-tree:K or fat-tree:KxHOSTS with an even K, e.g. fat-tree:4";
+  if (colon == std::string_view::npos) throw topology_error(usage);
+  std::vector<std::size_t> dims;
+  std::string_view rest = spec.substr(colon + 1);
+  while (true) {
+    const auto x = rest.find('x');
+    const auto n = number(rest.substr(0, x));
+    if (!n) throw topology_error(usage);
+    dims.push_back(*n);
+    if (x == std::string_view::npos) break;
+    rest = rest.substr(x + 1);
+  }
+  if (kind == "leaf-spine") {
+    if (dims.size() < 2 || dims.size() > 3) throw topology_error(usage);
+    const std::size_t hosts = dims.size() == 3 ? dims[2] : dims[1];
+    if (dims[0] < 1 || dims[0] > 512 || dims[1] < 1 || dims[1] > 256 || hosts > 256) {
+      throw topology_error("leaf-spine: 1 to 512 leaves, 1 to 256 spines, 0 to 256 hosts per leaf");
+    }
+    return leaf_spine(dims[0], dims[1], hosts, rates.host_bps, rates.fabric_bps);
+  }
+  if (dims.size() > 2 || dims[0] < 2 || dims[0] % 2 || dims[0] > 64) throw topology_error(usage);
+  const std::size_t hosts = dims.size() == 2 ? dims[1] : dims[0] / 2;
+  if (hosts > 256) throw topology_error("fat-tree: at most 256 hosts per edge switch");
+  return fat_tree(dims[0], hosts, rates.host_bps, rates.fabric_bps);
+}
+
+}  // namespace netlib::dc

@@ -1,0 +1,34 @@
+// print_json_with_array writes exactly what print_json (dump(2)) writes for the whole document.
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+#include "netlib/app/json_stream.hpp"
+
+namespace {
+
+using nlohmann::json;
+
+std::string streamed(const json& doc, const std::string& key, const json& items) {
+  std::ostringstream out;
+  netlib::app::print_json_with_array(doc, key, items.size(), [&](std::size_t i) { return items[i]; }, out);
+  return out.str();
+}
+
+std::string whole(json doc, const std::string& key, const json& items) {
+  doc[key] = items;
+  return doc.dump(2) + "\n";
+}
+
+TEST(JsonStream, SameTextAsTheWholeDocument) {
+  const json doc{{"capture", "x.pcap"}, {"connections", json::array()}, {"packets", 3}, {"z", {{"a", 1}}}};
+  const json items = json::array({json{{"id", 0}, {"rtt", {{"count", 2}, {"values", {1, 2}}}}, {"text", "a\nb"}},
+                                  json{{"id", 1}, {"empty", json::array()}, {"none", nullptr}}, json(7)});
+  EXPECT_EQ(streamed(doc, "connections", items), whole(doc, "connections", items));
+  EXPECT_EQ(streamed(doc, "connections", json::array()), whole(doc, "connections", json::array()));
+  const json last{{"a", 1}, {"zz", json::array()}};  // the array as the last member (no comma after it)
+  EXPECT_EQ(streamed(last, "zz", items), whole(last, "zz", items));
+  EXPECT_NO_THROW((void)json::parse(streamed(doc, "connections", items)));
+}
+
+}  // namespace
