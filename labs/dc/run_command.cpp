@@ -9,7 +9,6 @@
 #include <fmt/format.h>
 
 #include <cmath>
-#include <csignal>
 #include <iostream>
 #include <memory>
 
@@ -29,20 +28,8 @@ namespace {
 
 namespace dc = netlib::dc;
 
-volatile std::sig_atomic_t interrupted = 0;
-extern "C" void on_interrupt(int) { interrupted = 1; }
-
-void catch_interrupts() {
-  struct sigaction sa {};
-  sa.sa_handler = on_interrupt;
-  sigemptyset(&sa.sa_mask);
-  sigaction(SIGINT, &sa, nullptr);
-  sigaction(SIGTERM, &sa, nullptr);
-}
-
-void check_interrupted() {
-  if (interrupted) throw netlib::app::failure("interrupted: the namespaces were removed");
-}
+using netlib::app::catch_interrupts;  // SIGINT/SIGTERM: the step finishes, the namespaces go
+using netlib::app::check_interrupted;
 
 struct run_flags {
   fabric_flags fabric;
@@ -86,8 +73,8 @@ phase_result run_phase(const run_flags& f, const dc::topology& t, const dc::rout
   const auto before = fabric.read_counters();
   check_interrupted();
   p.traffic = f.flows.protocol == "udp"
-                  ? send_udp(fabric, flows, static_cast<std::size_t>(f.payload), f.deadline, interrupted)
-                  : send_tcp(fabric, flows, f.deadline, interrupted);
+                  ? send_udp(fabric, flows, static_cast<std::size_t>(f.payload), f.deadline, netlib::app::interrupt_flag())
+                  : send_tcp(fabric, flows, f.deadline, netlib::app::interrupt_flag());
   check_interrupted();
   const auto after = fabric.read_counters();
   // The model's prediction for the same flows, with the bytes they put on the wire.

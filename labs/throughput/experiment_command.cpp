@@ -8,7 +8,6 @@
 
 #include <fmt/format.h>
 
-#include <csignal>
 #include <cmath>
 #include <iostream>
 #include <memory>
@@ -33,21 +32,8 @@ struct flags {
   bool json = false, verbose = false, strict = false;
 };
 
-volatile std::sig_atomic_t interrupted = 0;
-extern "C" void on_interrupt(int) { interrupted = 1; }
-
-// SIGINT/SIGTERM let the current step finish (each is bounded), then the path is torn down.
-void catch_interrupts() {
-  struct sigaction sa {};
-  sa.sa_handler = on_interrupt;
-  sigemptyset(&sa.sa_mask);
-  sigaction(SIGINT, &sa, nullptr);
-  sigaction(SIGTERM, &sa, nullptr);
-}
-
-void check_interrupted() {
-  if (interrupted) throw netlib::app::failure("interrupted: the namespaces were removed");
-}
+using netlib::app::catch_interrupts;  // SIGINT/SIGTERM: the step finishes, the namespaces go
+using netlib::app::check_interrupted;
 
 nlohmann::json run_json(std::vector<std::string> argv, const std::string& what) {
   const auto r = netlib::app::run(argv, {}, std::chrono::seconds(120));

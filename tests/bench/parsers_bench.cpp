@@ -162,7 +162,7 @@ void bm_ftp_command(benchmark::State& state) {
     for (;;) {
       auto r = p.next(rest);
       if (r.status == netlib::ftp::command_status::need_more) break;
-      require(r.status == netlib::ftp::command_status::command, "ftp command rejected");
+      require(r.status == netlib::ftp::command_status::complete, "ftp command rejected");
       benchmark::DoNotOptimize(r.value.verb.data());
       ++lines;
       rest = rest.subspan(r.consumed);

@@ -59,7 +59,9 @@ TEST(ProxyLoad, EightParallelHundredMegabyteFetchesKeepMemoryBounded) {
   const long bound_kb = start_kb + 64 * 1000 + fetches * 1024;
   std::printf("proxy: %d parallel fetches of %zu bytes, peak VmHWM %ld KiB (%ld KiB before; bound %ld KiB)\n",
               fetches, size, peak_kb, start_kb, bound_kb);
-  if (!under_asan) EXPECT_LE(peak_kb, bound_kb);
+  if (!under_asan) {
+    EXPECT_LE(peak_kb, bound_kb);
+  }
 }
 
 }  // namespace

@@ -52,6 +52,13 @@ std::vector<double> recurrence(const std::vector<link_spec>& links, long long co
   return arrivals;
 }
 
+// The last packet's arrival time (0 for no packet).
+template <typename SizeOf>
+double last_arrival(const std::vector<link_spec>& links, long long count, SizeOf size_of) {
+  const std::vector<double> arrivals = recurrence(links, count, size_of);
+  return arrivals.empty() ? 0.0 : arrivals.back();
+}
+
 bool plain_equal_links(const std::vector<link_spec>& links) {
   return std::all_of(links.begin(), links.end(), [&](const link_spec& l) {
     return l.rate_bps == links.front().rate_bps && l.distance_m == 0 && l.processing_s == 0;
@@ -109,11 +116,11 @@ segmentation_result segmentation(const std::vector<link_spec>& links, double mes
 
   segmentation_result r;
   r.packets = static_cast<long long>(count);
-  r.whole_message_s = recurrence(links, 1, [&](long long) { return message_bits + header_bits; }).back();
+  r.whole_message_s = last_arrival(links, 1, [&](long long) { return message_bits + header_bits; });
   const double last_payload = message_bits - payload_bits * static_cast<double>(r.packets - 1);
-  r.segmented_s = recurrence(links, r.packets, [&](long long k) {
-                    return (k + 1 == r.packets ? last_payload : payload_bits) + header_bits;
-                  }).back();
+  r.segmented_s = last_arrival(links, r.packets, [&](long long k) {
+    return (k + 1 == r.packets ? last_payload : payload_bits) + header_bits;
+  });
   r.explanation = fmt::format(
       "whole message ({} b with {} b header) over {}: {}\n"
       "segmented into {} of at most {} b payload + {} b header: {}\n"

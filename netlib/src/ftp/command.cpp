@@ -44,7 +44,7 @@ command_result parse_command_line(std::string_view line) {
     }
   }
   r.value = std::move(c);
-  r.status = command_status::command;
+  r.status = command_status::complete;
   return r;
 }
 

@@ -139,7 +139,7 @@ server_output server_session::receive(byte_view input, const clock_reading& now)
       result.consumed += r.consumed;  // bytes of an over-long line being skipped
       break;
     }
-    if (busy() && (r.status != command_status::command || !accepts_while_busy(r.value.verb))) break;
+    if (busy() && (r.status != command_status::complete || !accepts_while_busy(r.value.verb))) break;
     result.consumed += r.consumed;
     last_activity_ = now_.mono;
     if (r.status == command_status::bad_line) {

@@ -117,7 +117,9 @@ void transaction_analyzer::on_response_head(std::size_t head_bytes, time_point t
     ++counters_.responses_without_request;
     orphan_.emplace();
   }
-  http_transaction& t = *current_response();
+  http_transaction* current = current_response();
+  if (!current) return;  // not reached: an orphan was made above
+  http_transaction& t = *current;
   t.response_header_bytes += head_bytes;
   if (is_interim(h.status) && h.status != 101) {
     t.interim.push_back(h.status);

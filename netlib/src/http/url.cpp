@@ -1,6 +1,8 @@
 // URL parsing and reference resolution (RFC 3986 §3, §5.2.2 with §5.2.4 dot-segment removal).
 #include "netlib/http/url.hpp"
 
+#include <fmt/format.h>
+
 #include <vector>
 
 #include "netlib/http/fields.hpp"
@@ -40,7 +42,10 @@ std::string remove_dot_segments(std::string_view path) {
     pos = slash + 1;
   }
   std::string r;
-  for (auto s : out) r += "/" + std::string(s);
+  for (auto s : out) {
+    r += '/';
+    r += s;
+  }
   if (r.empty() || trailing) r += "/";
   return r;
 }
@@ -49,8 +54,8 @@ std::string remove_dot_segments(std::string_view path) {
 
 std::string url::authority() const {
   const bool v6 = host.find(':') != std::string::npos;
-  std::string a = v6 ? "[" + host + "]" : host;
-  if (port != (secure() ? 443 : 80)) a += ":" + std::to_string(port);
+  std::string a = v6 ? fmt::format("[{}]", host) : host;
+  if (port != (secure() ? 443 : 80)) a += fmt::format(":{}", port);
   return a;
 }
 
@@ -88,7 +93,7 @@ std::optional<url> parse_url(std::string_view text) {
   }
   if (u.host.empty()) return std::nullopt;
   rest = rest.substr(0, rest.find('#'));
-  u.target = rest.empty() || rest.front() == '?' ? "/" + std::string(rest) : std::string(rest);
+  u.target = rest.empty() || rest.front() == '?' ? fmt::format("/{}", rest) : std::string(rest);
   for (char c : u.target)
     if (static_cast<unsigned char>(c) <= 0x20 || c == 0x7f) return std::nullopt;
   return u;
@@ -115,7 +120,8 @@ std::optional<url> resolve_reference(const url& base, std::string_view ref) {
   if (!rpath.empty() && rpath.front() == '/') merged = std::string(rpath);
   else {
     const std::string bp = base.path();
-    merged = bp.substr(0, bp.rfind('/') + 1) + std::string(rpath);
+    merged = bp.substr(0, bp.rfind('/') + 1);
+    merged += rpath;
   }
   u.target = remove_dot_segments(merged) + query;
   for (char c : u.target)

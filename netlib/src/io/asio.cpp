@@ -1,12 +1,14 @@
 #include "netlib/io/asio.hpp"
 
+#include <fmt/format.h>
+
 namespace netlib::io {
 namespace {
 template <class Endpoint>
 std::string endpoint_text(const Endpoint& ep) {
   const auto addr = ep.address();
-  if (addr.is_v6()) return "[" + addr.to_string() + "]:" + std::to_string(ep.port());
-  return addr.to_string() + ":" + std::to_string(ep.port());
+  if (addr.is_v6()) return fmt::format("[{}]:{}", addr.to_string(), ep.port());
+  return fmt::format("{}:{}", addr.to_string(), ep.port());
 }
 }  // namespace
 

@@ -4,6 +4,8 @@
 // (not in its snapshot) are kept.
 #include "netlib/mail/memory_store.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 
 #include "netlib/mail/message_text.hpp"
@@ -56,7 +58,7 @@ class memory_mailbox : public mailbox {
 bool memory_store::deliver(std::string_view user, std::string_view message) {
   if (state_->fail_deliveries) return false;
   auto& box = state_->boxes[std::string(user)];
-  box.push_back({"m" + std::to_string(state_->next_uid++), std::string(message)});
+  box.push_back({fmt::format("m{}", state_->next_uid++), std::string(message)});
   return true;
 }
 

@@ -47,10 +47,10 @@ std::vector<std::string> all_captures() {
   return out;
 }
 
-std::vector<std::string> protocols_of(const fs::path& capture) {
-  const auto folder = capture.parent_path().filename().string();
+std::vector<std::string> protocols_of(const fs::path& capture_file) {
+  const auto folder = capture_file.parent_path().filename().string();
   if (folder == "golden") {
-    const auto facts = capture.parent_path() / (capture.stem().string() + ".facts.json");
+    const auto facts = capture_file.parent_path() / (capture_file.stem().string() + ".facts.json");
     return netlab::test::load_json(facts).at("protocols").get<std::vector<std::string>>();
   }
   return folder_protocols().at(folder);
@@ -310,6 +310,8 @@ TEST(CapturesTable, EveryCaptureIsListed) {
   for (const auto& c : captures) {
     const auto folder = fs::path(c).parent_path().filename().string();
     EXPECT_TRUE(folder_protocols().count(folder)) << c << ": add its folder to folder_protocols()";
-    if (folder == "golden") EXPECT_NO_THROW(protocols_of(c)) << c << ": a golden capture needs its facts file";
+    if (folder == "golden") {
+      EXPECT_NO_THROW(protocols_of(c)) << c << ": a golden capture needs its facts file";
+    }
   }
 }

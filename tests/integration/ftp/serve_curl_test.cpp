@@ -4,7 +4,7 @@
 
 using namespace ftp_it;
 
-namespace {
+namespace serve_curl_test {
 struct ServeCurl : ::testing::Test {
   void SetUp() override { NETLAB_REQUIRE_PEER("curl"); }
 };
@@ -19,7 +19,8 @@ void expect_download(const running_server& s, const served_dir& d, std::vector<s
   EXPECT_TRUE(read_whole(out) == read_whole(d.root + "/big.bin")) << what << ": download differs";
   std::filesystem::remove(out);
 }
-}  // namespace
+}  // namespace serve_curl_test
+using namespace serve_curl_test;
 
 TEST_F(ServeCurl, RetrEpsvPasvEprtPortByteIdentical) {
   served_dir d;

@@ -7,7 +7,7 @@
 
 using namespace ftp_it;
 
-namespace {
+namespace serve_python_test {
 struct ServePython : ::testing::Test {
   void SetUp() override { NETLAB_REQUIRE_PYTHON_MODULE("ftplib"); }
 };
@@ -26,7 +26,8 @@ std::string read_line(netlib::io::tcp_client& c) {
   }
   return line;
 }
-}  // namespace
+}  // namespace serve_python_test
+using namespace serve_python_test;
 
 TEST_F(ServePython, FtplibPassive) {
   served_dir d;

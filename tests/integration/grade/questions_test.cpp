@@ -57,7 +57,9 @@ TEST(Questions, HttpKeyMatchesFacts) {
   for (const auto& t : facts["transactions"]) {
     const auto id = std::to_string(++n);
     EXPECT_EQ(at(key, "http.status." + id), std::to_string(t["status"].get<int>())) << n;
-    if (t.contains("body_bytes")) EXPECT_EQ(at(key, "http.body_bytes." + id), std::to_string(t["body_bytes"].get<int>()));
+    if (t.contains("body_bytes")) {
+      EXPECT_EQ(at(key, "http.body_bytes." + id), std::to_string(t["body_bytes"].get<int>()));
+    }
     const bool validator = key.contains("http.if_none_match." + id) || key.contains("http.if_modified_since." + id);
     EXPECT_EQ(validator, t["conditional"].get<bool>()) << n;
   }
@@ -367,7 +369,9 @@ TEST(Questions, PlantedWrongAnswersLoseExactlyThoseAndEquivalentFormsPass) {
                          write_answers(dir.dir, m)});
   EXPECT_EQ(g2.failed_names(), (std::set<std::string>{"smtp.sender.2"})) << g2.doc.dump(2);
   for (const auto& c : g2.doc["checks"]) {
-    if (c["name"] == "smtp.sender.2") EXPECT_EQ(c["expected"], "carol@other.org");
+    if (c["name"] == "smtp.sender.2") {
+      EXPECT_EQ(c["expected"], "carol@other.org");
+    }
   }
 }
 

@@ -158,7 +158,9 @@ TEST(NginxClient, KeepAliveAndPipelinedFetchTheObjectsOnOneConnection) {
       EXPECT_EQ(e.request, std::string("GET ") + page_objects[i] + " HTTP/1.1");
       EXPECT_EQ(e.status, 200);
       ++per_connection[e.connection];
-      if (connections == 1) EXPECT_EQ(e.number_on_connection, static_cast<int>(i) + 1);
+      if (connections == 1) {
+        EXPECT_EQ(e.number_on_connection, static_cast<int>(i) + 1);
+      }
     }
     EXPECT_EQ(per_connection.size(), static_cast<std::size_t>(connections));
     logged += 4;

@@ -110,8 +110,8 @@ INSTANTIATE_TEST_SUITE_P(Cache, ServeFileCache,
                          ::testing::Values(std::vector<std::string>{"--file-cache-settle", "0"},
                                            std::vector<std::string>{},
                                            std::vector<std::string>{"--file-cache", "0B"}),
-                         [](const auto& info) {
-                           return std::string(info.index == 0 ? "CachedAtOnce" : info.index == 1 ? "Default" : "NoCache");
+                         [](const auto& p) {
+                           return std::string(p.index == 0 ? "CachedAtOnce" : p.index == 1 ? "Default" : "NoCache");
                          });
 
 }  // namespace

@@ -153,6 +153,6 @@ TEST_P(DiskRoot, RootMustBeAFolder) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Both, DiskRoot, ::testing::Values(true, false),
-                         [](const auto& info) { return info.param ? std::string("openat2") : std::string("walk"); });
+                         [](const auto& p) { return p.param ? std::string("openat2") : std::string("walk"); });
 
 }  // namespace disk_root_test

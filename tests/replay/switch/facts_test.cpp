@@ -41,8 +41,12 @@ void check_interface(const json& doc) {
   for (const auto& f : doc["frames"]) {
     EXPECT_EQ(f["frame"].get<std::uint64_t>(), ++n);
     EXPECT_TRUE(f["in_port"].is_number_unsigned());
-    if (!f["src"].is_null()) EXPECT_TRUE(std::regex_match(f["src"].get<std::string>(), mac_re)) << f;
-    if (!f["dst"].is_null()) EXPECT_TRUE(std::regex_match(f["dst"].get<std::string>(), mac_re)) << f;
+    if (!f["src"].is_null()) {
+      EXPECT_TRUE(std::regex_match(f["src"].get<std::string>(), mac_re)) << f;
+    }
+    if (!f["dst"].is_null()) {
+      EXPECT_TRUE(std::regex_match(f["dst"].get<std::string>(), mac_re)) << f;
+    }
     EXPECT_TRUE(decisions.contains(f["decision"].get<std::string>())) << f;
     const auto ports = f["out_ports"].get<std::vector<unsigned>>();
     EXPECT_TRUE(std::is_sorted(ports.begin(), ports.end()) && std::adjacent_find(ports.begin(), ports.end()) == ports.end());
@@ -68,7 +72,9 @@ void check_counts(const json& doc, const json& run, const std::set<std::string>&
     for (const auto& e : f["events"]) ++events[e["event"].get<std::string>()];
     if (d == "flood" && !f["src"].is_null() && legit.contains(f["src"]) && legit.contains(f["dst"])) ++legit_floods;
   }
-  if (run.contains("frames")) EXPECT_EQ(doc["frames"].size(), run["frames"].get<std::size_t>());
+  if (run.contains("frames")) {
+    EXPECT_EQ(doc["frames"].size(), run["frames"].get<std::size_t>());
+  }
   if (run.contains("decisions")) {
     for (const auto& [k, v] : run["decisions"].items()) EXPECT_EQ(decisions[k], v.get<int>()) << "decision " << k;
   }
@@ -78,9 +84,15 @@ void check_counts(const json& doc, const json& run, const std::set<std::string>&
   if (run.contains("drops")) {
     for (const auto& [k, v] : run["drops"].items()) EXPECT_EQ(drops[k == "link_local" ? "link-local" : k], v.get<int>()) << k;
   }
-  if (run.contains("table_size")) EXPECT_EQ(doc["table"].size(), run["table_size"].get<std::size_t>());
-  if (run.contains("legit_unicast_floods")) EXPECT_EQ(legit_floods, run["legit_unicast_floods"].get<int>());
-  if (run.contains("legit_unicast_floods_min")) EXPECT_GE(legit_floods, run["legit_unicast_floods_min"].get<int>());
+  if (run.contains("table_size")) {
+    EXPECT_EQ(doc["table"].size(), run["table_size"].get<std::size_t>());
+  }
+  if (run.contains("legit_unicast_floods")) {
+    EXPECT_EQ(legit_floods, run["legit_unicast_floods"].get<int>());
+  }
+  if (run.contains("legit_unicast_floods_min")) {
+    EXPECT_GE(legit_floods, run["legit_unicast_floods_min"].get<int>());
+  }
 }
 
 void check_table_and_frames(const json& doc, const json& run) {

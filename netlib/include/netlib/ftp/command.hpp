@@ -18,7 +18,7 @@ using command = command_line;
 std::string serialize(const command& c);
 
 enum class command_status {
-  command,    // `value` holds a command; `consumed` covers its line
+  complete,   // `value` holds a command; `consumed` covers its line
   need_more,  // no complete line yet
   bad_line,   // the line was not a command (empty, bad verb, NUL, too long): reply 500, go on
 };

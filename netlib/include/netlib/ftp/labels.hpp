@@ -18,7 +18,7 @@ inline std::optional<std::string> ftp_label(byte_view payload, const packet::lab
   auto line = packet::line_protocol_label(payload, c, {21, 2121}, "PASS");
   if (!line) return std::nullopt;
   if (c.direction == packet::tcp_direction::client_to_server)
-    return parse_command_line(*line).status == command_status::command ? line : std::nullopt;
+    return parse_command_line(*line).status == command_status::complete ? line : std::nullopt;
   const bool reply = line->size() >= 3 && std::isdigit(static_cast<unsigned char>((*line)[0])) &&
                      std::isdigit(static_cast<unsigned char>((*line)[1])) && std::isdigit(static_cast<unsigned char>((*line)[2]));
   return reply ? line : std::nullopt;

@@ -97,7 +97,10 @@ class server_session {
   void on_command(const command& c);  // the transition function
   void reply(int code, std::string text);
   void reply(ftp::reply r);
-  void emit(server_action a) { out_.push_back(std::move(a)); }
+  // The action is built in place in out_ (no variant temporary to move: GCC 12 then warned of an
+  // uninitialized alternative, -Wmaybe-uninitialized).
+  template <class Action>
+  void emit(Action a) { out_.emplace_back(std::move(a)); }
   server_actions flush();  // out_, with a wake_at first when the next deadline moved
   bool busy() const;
   bool accepts_while_busy(std::string_view verb) const;
