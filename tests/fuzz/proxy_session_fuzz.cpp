@@ -30,7 +30,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   options.origin_timeout = std::chrono::seconds(10);
   netlib::time_point now{std::chrono::seconds(1000)};
   std::int64_t wall = 1'700'000'000;
-  const auto at = [&] { return netlib::clock_reading{now, netlib::wall_time(std::chrono::seconds(wall))}; };
+  const auto reading = [&] { return netlib::clock_reading{now, netlib::wall_time(std::chrono::seconds(wall))}; };
   {
     http::proxy_session s(shared, options);
     netlib::input_buffer client;
@@ -47,25 +47,25 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         case 1: client.append(bytes); break;
         case 2:
         case 3:
-          if (origin_open) s.origin_data(netlib::as_bytes(bytes), at());
+          if (origin_open) s.origin_data(netlib::as_bytes(bytes), reading());
           break;
         case 4:
-          if (origin_open) s.origin_eof(at());
+          if (origin_open) s.origin_eof(reading());
           break;
         case 5:
-          if (origin_open) s.origin_error("refused", at());
+          if (origin_open) s.origin_error("refused", reading());
           break;
         case 6:
           now += std::chrono::seconds(n % 16);
           wall += static_cast<std::int64_t>(n % 16);
-          if (origin_open) s.origin_deadline(at());
+          if (origin_open) s.origin_deadline(reading());
           break;
         case 7: s.client_gone(); break;
       }
       // Execute actions until the session waits for a party.
       for (int i = 0; i < 1000; ++i) {
         const auto before = client.size();
-        auto step = s.next(client.data(), at());
+        auto step = s.next(client.data(), reading());
         check(step.consumed <= before);
         client.consume(step.consumed);
         if (std::holds_alternative<http::proxy_connect_origin>(step.action)) origin_open = true;
