@@ -2,20 +2,35 @@
 #
 # Every program file includes CLI11 (through netlib/app/program.hpp), which is header-only and
 # costs about 6 s of compile time per file. A program is therefore compiled as unity batches
-# (cmake/NetlabUnity.cmake), and the heavy third-party headers are precompiled once per program
-# (Boost.Asio too for programs on netlib::io). Measured on lab-delay (9 files, one batch, 2 cores):
-# the batch compiles in 22 s of CPU with the precompiled header and 67 s without; the header
-# itself costs about 20 s.
+# (cmake/NetlabUnity.cmake), and the heavy third-party headers are precompiled. Measured on
+# lab-delay (9 files, one batch, 2 cores): the batch compiles in 22 s of CPU with the precompiled
+# header and 67 s without; the header itself costs about 20 s. It is built twice in all (below)
+# and reused by every program: one header per program cost 11 x 23 s of compile jobs before the
+# tour could start (docs/testing.md).
 function(netlab_program name)
   cmake_parse_arguments(P "" "" "SOURCES;LIBS" ${ARGN})
   add_executable(${name} ${P_SOURCES} ${P_UNPARSED_ARGUMENTS})
   target_link_libraries(${name} PRIVATE netlib::app ${P_LIBS} netlab_warnings)
-  set(headers <CLI/CLI.hpp> <nlohmann/json.hpp> <fmt/format.h>)
-  if("netlib::io" IN_LIST P_LIBS)
-    list(APPEND headers "${PROJECT_SOURCE_DIR}/netlib/include/netlib/io/asio.hpp")
+  # Two precompiled headers serve every program (REUSE_FROM): the third-party headers, and the
+  # same with Boost.Asio for the programs on netlib::io. Each is built by an object library with
+  # the compile options and definitions of the programs that reuse it (GCC refuses a header built
+  # with other macros).
+  if(NOT TARGET netlab_program_pch)
+    set(common <CLI/CLI.hpp> <nlohmann/json.hpp> <fmt/format.h>)
+    add_library(netlab_program_pch OBJECT ${PROJECT_SOURCE_DIR}/cmake/netlab_program_pch.cpp)
+    target_link_libraries(netlab_program_pch PRIVATE netlib::app netlab_warnings)
+    target_precompile_headers(netlab_program_pch PRIVATE ${common})
+    add_library(netlab_program_pch_io OBJECT ${PROJECT_SOURCE_DIR}/cmake/netlab_program_pch.cpp)
+    target_link_libraries(netlab_program_pch_io PRIVATE netlib::app netlib::io netlab_warnings)
+    target_precompile_headers(netlab_program_pch_io PRIVATE ${common}
+                              "${PROJECT_SOURCE_DIR}/netlib/include/netlib/io/asio.hpp")
   endif()
   netlab_unity(${name})
-  target_precompile_headers(${name} PRIVATE ${headers})
+  if("netlib::io" IN_LIST P_LIBS)
+    target_precompile_headers(${name} REUSE_FROM netlab_program_pch_io)
+  else()
+    target_precompile_headers(${name} REUSE_FROM netlab_program_pch)
+  endif()
   install(TARGETS ${name} RUNTIME DESTINATION bin)
   set_property(GLOBAL APPEND PROPERTY NETLAB_PROGRAMS ${name})
 endfunction()

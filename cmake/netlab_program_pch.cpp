@@ -1,0 +1,1 @@
+// Compiles the precompiled header every program reuses (cmake/NetlabPrograms.cmake).
