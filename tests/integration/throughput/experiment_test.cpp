@@ -33,6 +33,15 @@ using nlohmann::json;
 
 std::string ip_tool() { return access("/usr/sbin/ip", X_OK) == 0 ? "/usr/sbin/ip" : "/sbin/ip"; }
 
+// Under ASan or TSan the instrumented sender and receiver run several times slower, so measured
+// goodput and RTT say nothing about the model there (a run measured 6.9 of a predicted 9.6 MB/s);
+// the Release suite checks the agreement.
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+constexpr bool timing_meaningful = false;
+#else
+constexpr bool timing_meaningful = true;
+#endif
+
 TEST(Experiment, PredictedAndMeasuredAgreeWithinTolerance) {
   REQUIRE_ROOT_AND_IPROUTE();
   const auto r = netlab::test::run({bin_path("lab-throughput"), "experiment", "--delay", "10ms", "--rate", "10Mbps",
@@ -42,10 +51,12 @@ TEST(Experiment, PredictedAndMeasuredAgreeWithinTolerance) {
   const auto j = json::parse(r.out);
   const auto& rtt = j["rtt"];
   const auto& tput = j["throughput"];
-  EXPECT_TRUE(rtt["within_tolerance"].get<bool>())
-      << "RTT predicted " << rtt["predicted_s"] << " measured " << rtt["measured_avg_s"];
-  EXPECT_TRUE(tput["within_tolerance"].get<bool>())
-      << "goodput predicted " << tput["predicted_bps"] << " measured " << tput["measured_bps"];
+  if (timing_meaningful) {
+    EXPECT_TRUE(rtt["within_tolerance"].get<bool>())
+        << "RTT predicted " << rtt["predicted_s"] << " measured " << rtt["measured_avg_s"];
+    EXPECT_TRUE(tput["within_tolerance"].get<bool>())
+        << "goodput predicted " << tput["predicted_bps"] << " measured " << tput["measured_bps"];
+  }
   EXPECT_NEAR(rtt["predicted_s"].get<double>(), 0.020, 0.001);
   EXPECT_EQ(tput["bytes"], 2000000);
   EXPECT_EQ(rtt["loss_rate"], 0.0);
