@@ -3,11 +3,11 @@
 // and a path with one fails with ELOOP. Under link_policy::refuse that is the answer; under
 // inside_root (or when the kernel has no openat2: ENOSYS, remembered) walk() resolves the path
 // component by component:
-//   - `todo` holds the components still to resolve, `chain` the descriptors of the folders
+//   - `pending` holds the components still to resolve, `chain` the descriptors of the folders
 //     resolved so far below the root and `names` their names (the resolved path);
 //   - a folder is opened with openat(O_PATH | O_DIRECTORY | O_NOFOLLOW) from the last one, the
 //     last component with the caller's flags and O_NOFOLLOW; ELOOP/ENOTDIR on a component that
-//     readlinkat(2) can read means a link: its target's components go in front of `todo` (an
+//     readlinkat(2) can read means a link: its target's components go in front of `pending` (an
 //     absolute target must spell the root's real path or a path beneath it, and restarts the
 //     walk at the root); ".." pops `chain` and may never pop past the root (EXDEV).
 // Nothing is resolved by a path string alone: every step starts from a descriptor that was itself
@@ -147,22 +147,22 @@ disk_root::opened disk_root::open_parent(std::string_view path, std::string& nam
 
 disk_root::opened disk_root::walk(std::string_view path, int flags, mode_t mode) const {
   const auto first = components(path);
-  std::deque<std::string> todo(first.begin(), first.end());
+  std::deque<std::string> pending(first.begin(), first.end());
   std::vector<unique_fd> chain;
   std::vector<std::string> names;
   opened r;
   int links = 0;
   auto here = [&] { return chain.empty() ? root_.get() : chain.back().get(); };
-  if (todo.empty()) {  // the root itself
+  if (pending.empty()) {  // the root itself
     r.fd.reset(::openat(root_.get(), ".", flags | O_CLOEXEC, mode));
     if (!r.fd) r.error = errno;
     return r;
   }
-  while (!todo.empty()) {
-    const std::string c = std::move(todo.front());
-    todo.pop_front();
+  while (!pending.empty()) {
+    const std::string c = std::move(pending.front());
+    pending.pop_front();
     if (c == ".") {
-      if (!todo.empty()) continue;
+      if (!pending.empty()) continue;
       r.fd.reset(::openat(here(), ".", flags | O_CLOEXEC, mode));  // "a/." : the folder a itself
       if (!r.fd) return failure(errno);
       break;
@@ -171,13 +171,13 @@ disk_root::opened disk_root::walk(std::string_view path, int flags, mode_t mode)
       if (chain.empty()) return failure(EXDEV);
       chain.pop_back();
       names.pop_back();
-      if (todo.empty()) {
+      if (pending.empty()) {
         r.fd.reset(::openat(here(), ".", flags | O_CLOEXEC, mode));
         if (!r.fd) return failure(errno);
       }
       continue;
     }
-    const bool last = todo.empty();
+    const bool last = pending.empty();
     unique_fd fd(last ? ::openat(here(), c.c_str(), flags | O_NOFOLLOW | O_CLOEXEC, mode)
                       : ::openat(here(), c.c_str(), O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
     const int error = fd ? 0 : errno;
@@ -212,8 +212,8 @@ disk_root::opened disk_root::walk(std::string_view path, int flags, mode_t mode)
       names.clear();
     }
     const auto parts = components(rest);
-    todo.insert(todo.begin(), parts.begin(), parts.end());
-    if (todo.empty()) {  // a link to the root itself (or to "/" spelled as the root)
+    pending.insert(pending.begin(), parts.begin(), parts.end());
+    if (pending.empty()) {  // a link to the root itself (or to "/" spelled as the root)
       r.fd.reset(::openat(here(), ".", flags | O_CLOEXEC, mode));
       if (!r.fd) return failure(errno);
     }
