@@ -21,12 +21,6 @@
 #include "netlib/packet/wire.hpp"
 
 namespace netlib::capture {
-namespace {
-
-constexpr std::uint32_t shb_type = 0x0A0D0D0A;
-
-}  // namespace
-
 capture_reader capture_reader::open(const std::filesystem::path& path) {
   auto in = std::make_unique<std::ifstream>(path, std::ios::binary);
   if (!*in) {

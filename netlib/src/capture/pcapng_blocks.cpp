@@ -14,7 +14,6 @@
 namespace netlib::capture {
 namespace {
 
-constexpr std::uint32_t shb_type = 0x0A0D0D0A;
 constexpr std::uint32_t bom = 0x1A2B3C4D;
 
 // Ticks -> nanoseconds without overflowing for any resolution up to 2^-63 or 10^-19.

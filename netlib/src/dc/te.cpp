@@ -14,6 +14,7 @@
 #include <numeric>
 
 #include "netlib/calc/prng.hpp"
+#include "netlib/core/ascii.hpp"
 #include "netlib/core/units.hpp"
 
 namespace netlib::dc {
@@ -171,18 +172,6 @@ mcf_result solve_mcf(const topology& t, const traffic_matrix& m, const lp_solver
     out.arc_bps[arcs[i]] += sum * scale;
   }
   out.mlu = std::max(sol.x[u], max_utilisation(t, f.fixed));
-  return out;
-}
-
-std::vector<std::string_view> words(std::string_view line) {
-  std::vector<std::string_view> out;
-  std::size_t i = 0;
-  while (i < line.size()) {
-    while (i < line.size() && (line[i] == ' ' || line[i] == '\t')) ++i;
-    const std::size_t start = i;
-    while (i < line.size() && line[i] != ' ' && line[i] != '\t') ++i;
-    if (i > start) out.push_back(line.substr(start, i - start));
-  }
   return out;
 }
 
@@ -471,7 +460,7 @@ std::vector<traffic_matrix> parse_matrices(std::string_view text, const topology
     if (line.size() > limits.max_line) throw fail(fmt::format("the line is longer than {} bytes", limits.max_line));
     if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
     if (const auto hash = line.find('#'); hash != std::string_view::npos) line = line.substr(0, hash);
-    const auto w = words(line);
+    const auto w = ascii::words(line);
     if (w.empty()) continue;
     if (w.size() != 4) throw fail("expected 'TIME SOURCE DESTINATION RATE', e.g. '0s leaf1 leaf2 4Gbps'");
     double time = 0;

@@ -11,6 +11,7 @@
 #include <deque>
 #include <limits>
 
+#include "netlib/core/ascii.hpp"
 #include "netlib/core/units.hpp"
 
 namespace netlib::dc {
@@ -25,18 +26,6 @@ bool valid_name(std::string_view name, std::size_t max) {
 }
 
 std::string prefix(std::size_t line) { return line ? fmt::format("line {}: ", line) : std::string(); }
-
-std::vector<std::string_view> words(std::string_view line) {
-  std::vector<std::string_view> out;
-  std::size_t i = 0;
-  while (i < line.size()) {
-    while (i < line.size() && (line[i] == ' ' || line[i] == '\t')) ++i;
-    const std::size_t start = i;
-    while (i < line.size() && line[i] != ' ' && line[i] != '\t') ++i;
-    if (i > start) out.push_back(line.substr(start, i - start));
-  }
-  return out;
-}
 
 std::optional<std::size_t> number(std::string_view text) {
   std::size_t v = 0;
@@ -293,7 +282,7 @@ topology parse_topology(std::string_view text, const topology_limits& limits) {
     }
     if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
     if (const auto hash = line.find('#'); hash != std::string_view::npos) line = line.substr(0, hash);
-    const auto w = words(line);
+    const auto w = ascii::words(line);
     if (w.empty()) continue;
     const auto node_of = [&](std::string_view name) {
       const auto id = t.find(name);

@@ -58,6 +58,8 @@ class capture_reader {
   [[nodiscard]] std::uint64_t skipped_blocks() const noexcept { return skipped_; }
 
  private:
+  // pcapng's Section Header Block type, which is also the file's first four bytes.
+  static constexpr std::uint32_t shb_type = 0x0A0D0D0A;
   void read_file_header();
   void read_pcap_header(const std::byte* magic);
   std::optional<packet_record> next_pcap();

@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace netlib::ascii {
 
@@ -69,5 +70,18 @@ constexpr std::string_view trim(std::string_view s, std::string_view chars = " \
 }
 // All white space (" \t\r\n\v\f"), for text read from files and answers typed by people.
 inline constexpr std::string_view white_space = " \t\r\n\v\f";
+
+// The words of a line separated by spaces and tabs, as views into it ("a  b\tc" -> a, b, c).
+inline std::vector<std::string_view> words(std::string_view line) {
+  std::vector<std::string_view> out;
+  std::size_t i = 0;
+  while (i < line.size()) {
+    while (i < line.size() && (line[i] == ' ' || line[i] == '\t')) ++i;
+    const std::size_t start = i;
+    while (i < line.size() && line[i] != ' ' && line[i] != '\t') ++i;
+    if (i > start) out.push_back(line.substr(start, i - start));
+  }
+  return out;
+}
 
 }  // namespace netlib::ascii
