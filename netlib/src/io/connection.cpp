@@ -10,14 +10,13 @@
 // Writes on plain TCP first offer the bytes to the kernel without waiting; only what it does not
 // take goes through the reactor (a reply usually fits the send buffer, and the round trip through
 // the scheduler cost more than the rest of a small HTTP request). Under TLS every write is Asio's.
-// send_file on plain TCP: sendfile(2) on the non-blocking socket, at most 1 MiB per turn of the
-// event loop (the other connections run between turns), waiting for writability when the kernel
-// takes nothing (EAGAIN); under TLS, pread + write.
+// send_file on plain TCP: send_file_on (sendfile(2), at most 1 MiB per turn of the event loop);
+// under TLS, pread + write.
 #include "netlib/io/connection.hpp"
 
+#include "netlib/io/send_file.hpp"
 #include "netlib/io/tls.hpp"
 
-#include <sys/sendfile.h>
 #include <sys/socket.h>
 #include <sys/uio.h>
 #include <unistd.h>
@@ -196,40 +195,9 @@ awaitable<bool> connection::send_file_tls(int fd, std::uint64_t offset, std::uin
 awaitable<bool> connection::send_file_plain(int fd, std::uint64_t offset, std::uint64_t length) {
   auto s = state_;
   if (s->closed) co_return false;
-  // Fairness, as nginx's sendfile_max_chunk: a connection sends at most one chunk per turn of the
-  // event loop, and the other connections' ready events run before each chunk (the first one
-  // included: the head went out at once, and a body is long work). Without the turn before the
-  // first chunk, 1 MiB keep-alive under wrk fell from 3,800 to 2,200 requests/s: the kernel's
-  // sending work moved to the client's side (docs/performance.md).
-  constexpr std::uint64_t chunk = std::uint64_t{1} << 20;
-  boost::system::error_code ec;
-  if (!s->socket.non_blocking()) s->socket.non_blocking(true, ec);  // once per connection: it is an ioctl
-  off_t off = static_cast<off_t>(offset);
-  std::uint64_t turn_left = 0;  // what this turn may still send
-  while (length > 0 && !s->closed) {
-    if (turn_left == 0) {
-      co_await asio::post(s->socket.get_executor(), use_awaitable);
-      if (s->closed) break;
-      turn_left = chunk;
-    }
-    const std::uint64_t piece = std::min(length, turn_left);
-    const ssize_t n = ::sendfile(s->socket.native_handle(), fd, &off, piece);
-    if (n > 0) {
-      length -= static_cast<std::uint64_t>(n);
-      turn_left -= static_cast<std::uint64_t>(n);
-      s->touch();
-    } else if (n == 0) {
-      co_return false;  // the file shrank: the promised length cannot be kept
-    } else if (errno == EAGAIN || errno == EWOULDBLOCK) {
-      co_await s->socket.async_wait(tcp::socket::wait_write, asio::redirect_error(use_awaitable, ec));
-      if (ec) co_return false;
-      turn_left = chunk;  // the wait was a turn: the others ran meanwhile
-    } else if (errno != EINTR) {
-      s->close();
-      co_return false;
-    }
-  }
-  co_return length == 0;
+  const auto r = co_await send_file_on(s->socket, fd, offset, length, [&s] { s->touch(); });
+  if (r.failed) s->close();
+  co_return r.sent == length;  // short: the file shrank, the promised length cannot be kept
 }
 
 awaitable<bool> connection::start_tls() {

@@ -73,6 +73,7 @@ class disk_reader final : public ftp::file_reader {
     do n = ::read(fd_.get(), buffer.data(), buffer.size()); while (n < 0 && errno == EINTR);
     return n;
   }
+  [[nodiscard]] int descriptor() const noexcept override { return fd_.get(); }
 
  private:
   unique_fd fd_;

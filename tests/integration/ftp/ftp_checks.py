@@ -53,6 +53,10 @@ def check_ftplib(port, root, mode):
     f = connect(port, user="alice", password="wonderland", passive=passive)
     big = open(os.path.join(root, "big.bin"), "rb").read()
     expect(sha(retr(f, "big.bin")) == sha(big), f"{mode} RETR big.bin byte-identical ({len(big)} bytes)")
+    # REST + RETR: binary files go out with sendfile(2) from the reader's position.
+    tail = bytearray()
+    f.retrbinary("RETR big.bin", tail.extend, rest=len(big) - 123457)
+    expect(bytes(tail) == big[-123457:], f"{mode} REST + RETR sends big.bin from the offset on")
     names = f.nlst()
     expect("big.bin" in names and "pub" in names, f"{mode} NLST lists big.bin and pub")
     lines = []

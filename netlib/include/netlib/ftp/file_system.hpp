@@ -34,6 +34,9 @@ class file_reader {
  public:
   virtual ~file_reader() = default;
   virtual std::ptrdiff_t read(std::span<std::byte> buffer) = 0;
+  // The open file's descriptor, positioned where read() would go on, so that a driver can send
+  // the rest with sendfile(2) instead of reading it; -1 when there is none (a file in memory).
+  [[nodiscard]] virtual int descriptor() const noexcept { return -1; }
 };
 
 // Writes an upload so that it appears whole or not at all: bytes go to a temporary place and

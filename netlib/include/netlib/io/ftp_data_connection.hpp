@@ -61,6 +61,8 @@ class ftp_data_connection : public std::enable_shared_from_this<ftp_data_connect
   void arm(std::chrono::milliseconds timeout);
   awaitable<ftp::transfer_outcome> secure();
   awaitable<ftp_transfer_result> send(const ftp::start_transfer& t, ftp::file_system& fs);
+  awaitable<ftp_transfer_result> send_whole_file(int fd);
+  awaitable<ftp_transfer_result> send_copied(const ftp::start_transfer& t, ftp::file_reader* reader);
   awaitable<ftp_transfer_result> receive(const ftp::start_transfer& t, ftp::file_system& fs,
                                          const std::function<bool()>& keep);
   void close_all();
