@@ -7,10 +7,18 @@
 # header and 67 s without; the header itself costs about 20 s. It is built twice in all (below)
 # and reused by every program: one header per program cost 11 x 23 s of compile jobs before the
 # tour could start (docs/testing.md).
+# A program's own code is glue (its command line, its output); the work it does runs in netlib,
+# compiled with the build type's optimisation (-O3 in Release). In Release the programs are
+# compiled with -O1: three quarters of a program's compile time was GCC's optimiser at -O3, on
+# code that is nearly half CLI11's inline functions (lab-delay's batch: 22.7 s of CPU at -O3 or
+# -O2, 16.9 s at -O1), and the tour waits for every program (issue 19, docs/testing.md).
+add_library(netlab_program_flags INTERFACE)
+target_compile_options(netlab_program_flags INTERFACE $<$<CONFIG:Release>:-O1>)
+
 function(netlab_program name)
   cmake_parse_arguments(P "" "" "SOURCES;LIBS" ${ARGN})
   add_executable(${name} ${P_SOURCES} ${P_UNPARSED_ARGUMENTS})
-  target_link_libraries(${name} PRIVATE netlib::app ${P_LIBS} netlab_warnings)
+  target_link_libraries(${name} PRIVATE netlib::app ${P_LIBS} netlab_warnings netlab_program_flags)
   # Two precompiled headers serve every program (REUSE_FROM): the third-party headers, and the
   # same with Boost.Asio for the programs on netlib::io. Each is built by an object library with
   # the compile options and definitions of the programs that reuse it (GCC refuses a header built
@@ -18,10 +26,10 @@ function(netlab_program name)
   if(NOT TARGET netlab_program_pch)
     set(common <CLI/CLI.hpp> <nlohmann/json.hpp> <fmt/format.h>)
     add_library(netlab_program_pch OBJECT ${PROJECT_SOURCE_DIR}/cmake/netlab_program_pch.cpp)
-    target_link_libraries(netlab_program_pch PRIVATE netlib::app netlab_warnings)
+    target_link_libraries(netlab_program_pch PRIVATE netlib::app netlab_warnings netlab_program_flags)
     target_precompile_headers(netlab_program_pch PRIVATE ${common})
     add_library(netlab_program_pch_io OBJECT ${PROJECT_SOURCE_DIR}/cmake/netlab_program_pch.cpp)
-    target_link_libraries(netlab_program_pch_io PRIVATE netlib::app netlib::io netlab_warnings)
+    target_link_libraries(netlab_program_pch_io PRIVATE netlib::app netlib::io netlab_warnings netlab_program_flags)
     target_precompile_headers(netlab_program_pch_io PRIVATE ${common}
                               "${PROJECT_SOURCE_DIR}/netlib/include/netlib/io/asio.hpp")
   endif()
