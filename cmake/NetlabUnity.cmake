@@ -6,8 +6,8 @@
 # files together as a few translation units pays that once per batch instead of once per file.
 # netlib's libraries are batched too since the set-up goal of issue 19 (tour within 5 minutes of a
 # fresh clone): netlib::io's 19 files each parsed Boost.Asio and OpenSSL's headers and instantiated
-# the same coroutine machinery, about 12 s of CPU per file; as one batch they compile in about 40 s
-# instead of about 220 s (docs/testing.md). Files in one batch share a translation unit, so two of
+# the same coroutine machinery: 232 s of compile jobs in a fresh build, 71 s as two batches
+# (docs/testing.md). Files in one batch share a translation unit, so two of
 # them may not define the same name in an anonymous namespace (put a shared helper in a header).
 # Turn it off for fast incremental rebuilds of one file: cmake -DNETLAB_UNITY=OFF.
 option(NETLAB_UNITY "Compile programs and tests as unity batches" ON)
