@@ -23,6 +23,7 @@
 
 #include "netlib/app/netns.hpp"
 #include "netlib/app/program.hpp"
+#include "netlib/core/stop_signals.hpp"
 
 namespace netlab::lab_dc {
 namespace {
@@ -95,7 +96,7 @@ double seconds_since(clock_type::time_point t0) {
 }  // namespace
 
 traffic_result send_udp(const netns_fabric& fabric, std::span<const dc::flow> flows,
-                        std::size_t payload, double deadline_s, const volatile std::sig_atomic_t& interrupted) {
+                        std::size_t payload, double deadline_s) {
   constexpr double frame_overhead = 14 + 20 + 8;  // Ethernet, IPv4, UDP headers
   raise_file_limit(2 * flows.size());
   traffic_result out;
@@ -137,8 +138,8 @@ traffic_result send_udp(const netns_fabric& fabric, std::span<const dc::flow> fl
   for (std::size_t i = 0; i < n; ++i) fds[i] = {receivers[i].get(), POLLIN, 0};
   constexpr std::uint64_t max_in_flight = 256;
   bool left = true;
-  while (left && !interrupted) {
-    while (out.datagrams_sent - out.datagrams_received > max_in_flight && !interrupted && seconds_since(t0) < deadline_s) {
+  while (left && !netlib::stop_requested()) {
+    while (out.datagrams_sent - out.datagrams_received > max_in_flight && !netlib::stop_requested() && seconds_since(t0) < deadline_s) {
       if (::poll(fds.data(), fds.size(), 20) < 0 && errno != EINTR) fail("poll");
       drain();
     }
@@ -166,19 +167,19 @@ traffic_result send_udp(const netns_fabric& fabric, std::span<const dc::flow> fl
     if (seconds_since(t0) > deadline_s) break;
   }
   // Wait (poll, bounded) for what is still in flight.
-  while (!interrupted && out.datagrams_received < out.datagrams_sent && seconds_since(t0) < deadline_s) {
+  while (!netlib::stop_requested() && out.datagrams_received < out.datagrams_sent && seconds_since(t0) < deadline_s) {
     const int rc = ::poll(fds.data(), fds.size(), 50);
     if (rc < 0 && errno != EINTR) fail("poll");
     drain();
   }
   out.duration_s = seconds_since(t0);
-  out.complete = !interrupted && out.datagrams_received == out.datagrams_sent;
+  out.complete = !netlib::stop_requested() && out.datagrams_received == out.datagrams_sent;
   for (std::size_t i = 0; i < n; ++i) out.complete = out.complete && sent[i] == datagrams[i];
   return out;
 }
 
 traffic_result send_tcp(const netns_fabric& fabric, std::span<const dc::flow> flows,
-                        double deadline_s, const volatile std::sig_atomic_t& interrupted) {
+                        double deadline_s) {
   constexpr double mss = 1448, overhead = 66;  // payload per segment with timestamps; Ethernet + IPv4 + TCP headers
   raise_file_limit(3 * flows.size());
   traffic_result out;
@@ -207,7 +208,7 @@ traffic_result send_tcp(const netns_fabric& fabric, std::span<const dc::flow> fl
   std::vector<char> data(65536, 't'), sink(65536);
   const auto t0 = clock_type::now();
   std::size_t finished = 0;
-  while (finished < n && !interrupted && seconds_since(t0) < deadline_s) {
+  while (finished < n && !netlib::stop_requested() && seconds_since(t0) < deadline_s) {
     std::vector<pollfd> fds;
     std::vector<std::pair<int, std::size_t>> what;  // (0 listener, 1 client, 2 accepted), flow
     for (std::size_t i = 0; i < n; ++i) {

@@ -4,7 +4,6 @@
 // hashes. UDP senders are unconnected (a connected or TCP socket carries its own random flow
 // hash, which Linux's L4 multipath policy then uses instead of the 5-tuple); receivers count
 // what arrives. Bounded in time; stops early on SIGINT/SIGTERM (the flag).
-#include <csignal>
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -26,9 +25,9 @@ struct traffic_result {
 
 // UDP: each flow's bytes as datagrams of `payload` bytes (the last one shorter).
 traffic_result send_udp(const netns_fabric& fabric, std::span<const netlib::dc::flow> flows,
-                        std::size_t payload, double deadline_s, const volatile std::sig_atomic_t& interrupted);
+                        std::size_t payload, double deadline_s);
 // TCP: one connection per flow, each sending its bytes, all at once.
 traffic_result send_tcp(const netns_fabric& fabric, std::span<const netlib::dc::flow> flows,
-                        double deadline_s, const volatile std::sig_atomic_t& interrupted);
+                        double deadline_s);
 
 }  // namespace netlab::lab_dc

@@ -16,6 +16,7 @@
 #include "live_traffic.hpp"
 #include "netlib/app/netns.hpp"
 #include "netlib/app/program.hpp"
+#include "netlib/core/stop_signals.hpp"
 #include "netlib/core/units.hpp"
 #include "netlib/dc/loads.hpp"
 #include "netlib/dc/routes.hpp"
@@ -28,7 +29,7 @@ namespace {
 
 namespace dc = netlib::dc;
 
-using netlib::app::catch_interrupts;  // SIGINT/SIGTERM: the step finishes, the namespaces go
+using netlib::catch_stop_signals;  // SIGINT/SIGTERM: the step finishes, the namespaces go
 using netlib::app::check_interrupted;
 
 struct run_flags {
@@ -73,8 +74,8 @@ phase_result run_phase(const run_flags& f, const dc::topology& t, const dc::rout
   const auto before = fabric.read_counters();
   check_interrupted();
   p.traffic = f.flows.protocol == "udp"
-                  ? send_udp(fabric, flows, static_cast<std::size_t>(f.payload), f.deadline, netlib::app::interrupt_flag())
-                  : send_tcp(fabric, flows, f.deadline, netlib::app::interrupt_flag());
+                  ? send_udp(fabric, flows, static_cast<std::size_t>(f.payload), f.deadline)
+                  : send_tcp(fabric, flows, f.deadline);
   check_interrupted();
   const auto after = fabric.read_counters();
   // The model's prediction for the same flows, with the bytes they put on the wire.
@@ -205,7 +206,7 @@ int run(const run_flags& f) {
   if (f.flows.size > 100e6) throw netlib::app::usage_error("--size: at most 100MB per flow in lab-dc run");
   const double tolerance = f.tolerance >= 0 ? f.tolerance : (f.flows.protocol == "udp" ? 0.01 : 0.15);
   auto flows = make_flows(t, f.flows, true);
-  catch_interrupts();
+  catch_stop_signals();
   netlib::app::netns_set::remove_stale(f.verbose);
   const dc::routes r(t);
   auto built = std::make_unique<netns_fabric>(t, r, f.policy == "l3" ? 0 : 1, f.verbose);

@@ -13,6 +13,7 @@
 #include "commands.hpp"
 #include "netlib/app/program.hpp"
 #include "netlib/calc/prng.hpp"
+#include "netlib/core/stop_signals.hpp"
 #include "netlib/core/units.hpp"
 #include "netlib/io/udp_socket.hpp"
 #include "ping_stats.hpp"
@@ -47,7 +48,7 @@ struct pending_reply {
 
 int run_echo(const echo_flags& f) {
   io::udp_socket socket(f.listen.host, f.listen.port);
-  io::install_stop_signals();
+  netlib::catch_stop_signals();
   // With --json, stdout holds only the one JSON document: the readiness line goes to stderr.
   (f.json ? std::cerr : std::cout) << "listening on " << io::to_string(socket.local_endpoint()) << std::endl;
   netlib::calc::prng g(f.seed);
@@ -55,7 +56,7 @@ int run_echo(const echo_flags& f) {
   std::deque<pending_reply> pending;
   std::vector<std::byte> buffer(max_datagram);
   long long received = 0, dropped = 0, echoed = 0;
-  while (!io::stop_requested()) {
+  while (!netlib::stop_requested()) {
     while (!pending.empty() && pending.front().due <= steady::now()) {
       socket.send_to(pending.front().data, pending.front().to);
       ++echoed;

@@ -7,6 +7,7 @@
 #include "topology.hpp"
 
 #include "netlib/app/program.hpp"
+#include "netlib/core/stop_signals.hpp"
 #include "netlib/core/units.hpp"
 
 #include <fmt/format.h>
@@ -86,7 +87,7 @@ void print_summary(const netlib::l2::learning_switch& sw, const live_totals& t, 
 int switch_on(const std::vector<std::string>& interfaces, const live_options& o, const std::string& ready_text,
               const nlohmann::json& ready_json) {
   auto sw = make_switch(o.sw, interfaces.size());
-  install_stop_signals();
+  netlib::catch_stop_signals();
   const live_output out{o.json_lines, o.json, o.table, o.quiet};
   std::optional<std::chrono::milliseconds> duration;
   if (o.seconds > 0) duration = std::chrono::milliseconds(static_cast<std::int64_t>(o.seconds * 1000));
@@ -139,7 +140,7 @@ int run_topology(const live_options& o) {
   if (geteuid() != 0) {
     throw netlib::app::failure("topology needs root to create network namespaces: run it with sudo");
   }
-  install_stop_signals();
+  netlib::catch_stop_signals();
   topology topo(o.prefix, o.hosts);
   std::string text = fmt::format("ready: {} hosts on a live switch; try: ip netns exec {} ping {}", o.hosts,
                                  topo.hosts()[0].netns, topo.hosts().size() > 1 ? topo.hosts()[1].ip : topo.hosts()[0].ip);

@@ -9,12 +9,13 @@
 
 #include "netlib/app/program.hpp"
 #include "netlib/capture/live_capture.hpp"
+#include "netlib/core/stop_signals.hpp"
 #include "netlib/l2/transmit_guard.hpp"
 
 #include <fmt/format.h>
 
+#include <atomic>
 #include <condition_variable>
-#include <csignal>
 #include <cstdio>
 #include <deque>
 #include <mutex>
@@ -24,19 +25,6 @@ namespace netlab::lab_switch {
 
 namespace l2 = netlib::l2;
 using namespace std::chrono_literals;
-
-std::atomic<bool>& stop_flag() {
-  static std::atomic<bool> flag{false};
-  return flag;
-}
-
-void install_stop_signals() {
-  struct sigaction sa {};
-  sa.sa_handler = [](int) { stop_flag().store(true); };
-  sigemptyset(&sa.sa_mask);
-  sigaction(SIGINT, &sa, nullptr);
-  sigaction(SIGTERM, &sa, nullptr);
-}
 
 namespace {
 
@@ -212,7 +200,7 @@ live_totals run_live(l2::learning_switch& sw, const std::vector<std::string>& in
   live_state st{sw, out, tx, l2::transmit_guard{}, {}, netlib::from_steady(std::chrono::steady_clock::now())};
   on_ready();
   const auto deadline = std::chrono::steady_clock::now() + duration.value_or(std::chrono::hours(24 * 365));
-  while (!stop_flag().load() && std::chrono::steady_clock::now() < deadline && (!frames || st.totals.frames < *frames)) {
+  while (!netlib::stop_requested() && std::chrono::steady_clock::now() < deadline && (!frames || st.totals.frames < *frames)) {
     if (auto c = queue.pop(100ms)) handle_frame(st, *c);
     if (ports_down(sw) == rx.size()) break;  // nothing left to switch
     const auto now = netlib::from_steady(std::chrono::steady_clock::now());

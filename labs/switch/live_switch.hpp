@@ -7,7 +7,6 @@
 
 #include <nlohmann/json.hpp>
 
-#include <atomic>
 #include <chrono>
 #include <optional>
 #include <string>
@@ -32,9 +31,6 @@ struct live_totals {
 
 inline constexpr std::size_t max_records = 100000;
 
-// Installs SIGINT/SIGTERM handlers that set the flag returned by stop_flag().
-void install_stop_signals();
-std::atomic<bool>& stop_flag();
 
 // Runs the switch on `interfaces` (port i = interfaces[i]) until a signal, `duration` or `frames`
 // frames. `on_ready` runs once every capture is open. Throws netlib::capture::capture_error.

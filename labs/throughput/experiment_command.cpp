@@ -15,6 +15,7 @@
 #include "commands.hpp"
 #include "netlib/app/process.hpp"
 #include "netlib/app/program.hpp"
+#include "netlib/core/stop_signals.hpp"
 #include "netlib/core/units.hpp"
 #include "netns_path.hpp"
 
@@ -32,7 +33,7 @@ struct flags {
   bool json = false, verbose = false, strict = false;
 };
 
-using netlib::app::catch_interrupts;  // SIGINT/SIGTERM: the step finishes, the namespaces go
+using netlib::catch_stop_signals;  // SIGINT/SIGTERM: the step finishes, the namespaces go
 using netlib::app::check_interrupted;
 
 nlohmann::json run_json(std::vector<std::string> argv, const std::string& what) {
@@ -160,7 +161,7 @@ int run(const flags& f) {
     throw netlib::app::failure("the experiment needs root to create network namespaces (ip netns) and shape "
                                "traffic (tc): run it with sudo");
   const double bytes = f.bytes > 0 ? f.bytes : std::max(1e5, f.rate / 8 * 3);  // about 3 s of data
-  catch_interrupts();
+  catch_stop_signals();
   netns_path::remove_stale(f.verbose);
   netns_path path({.one_way_delay_s = f.delay, .rate_bps = f.rate}, f.verbose);
   check_interrupted();

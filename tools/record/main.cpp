@@ -5,18 +5,15 @@
 #include <fmt/format.h>
 
 #include <chrono>
-#include <csignal>
 #include <iostream>
 
 #include "golden.hpp"
 #include "golden_facts.hpp"
 #include "netlib/app/program.hpp"
+#include "netlib/core/stop_signals.hpp"
 #include "recorder.hpp"
 
 namespace {
-
-volatile std::sig_atomic_t stop_requested = 0;
-void on_signal(int) { stop_requested = 1; }
 
 constexpr const char* example =
     "netlab-record --interface lo --filter 'tcp port 8080' --output session.pcapng --seconds 10\n"
@@ -37,13 +34,12 @@ int record_plain(const netlib::capture::live_options& live, const std::string& o
     throw netlib::app::usage_error(fmt::format("--output {}: use a .pcap or .pcapng file name", output));
   }
   netlab::record::recorder rec(live, output);
-  std::signal(SIGINT, on_signal);
-  std::signal(SIGTERM, on_signal);
+  netlib::catch_stop_signals();
   // With --json, stdout holds only the one JSON document: this line goes to stderr.
   (json ? std::cerr : std::cout) << "capturing on " << live.interface
                                  << (live.filter.empty() ? "" : " (" + live.filter + ")") << std::endl;
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
-  while (!stop_requested && (count == 0 || rec.packets() < count) &&
+  while (!netlib::stop_requested() && (count == 0 || rec.packets() < count) &&
          (seconds == 0 || std::chrono::steady_clock::now() < deadline)) {
     rec.poll_once();
   }

@@ -21,26 +21,12 @@
 
 #include "netlib/app/process.hpp"
 #include "netlib/app/program.hpp"
+#include "netlib/core/stop_signals.hpp"
 
 namespace netlib::app {
 
-namespace {
-volatile std::sig_atomic_t interrupted = 0;
-extern "C" void on_interrupt(int) { interrupted = 1; }
-}  // namespace
-
-void catch_interrupts() {
-  struct sigaction sa {};
-  sa.sa_handler = on_interrupt;
-  sigemptyset(&sa.sa_mask);
-  sigaction(SIGINT, &sa, nullptr);
-  sigaction(SIGTERM, &sa, nullptr);
-}
-
-const volatile std::sig_atomic_t& interrupt_flag() noexcept { return interrupted; }
-
 void check_interrupted() {
-  if (interrupted) throw failure("interrupted: the namespaces were removed");
+  if (netlib::stop_requested()) throw failure("interrupted: the namespaces were removed");
 }
 
 

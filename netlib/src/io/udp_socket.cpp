@@ -1,6 +1,5 @@
 #include "netlib/io/udp_socket.hpp"
 
-#include <csignal>
 
 namespace netlib::io {
 
@@ -64,18 +63,5 @@ udp::endpoint udp_socket::resolve(const std::string& host, unsigned short port) 
   return results.begin()->endpoint();
 }
 
-namespace {
-volatile std::sig_atomic_t stop_flag = 0;
-extern "C" void on_stop_signal(int) { stop_flag = 1; }
-}  // namespace
-
-void install_stop_signals() {
-  struct sigaction sa {};
-  sa.sa_handler = on_stop_signal;
-  sigemptyset(&sa.sa_mask);
-  sigaction(SIGINT, &sa, nullptr);
-  sigaction(SIGTERM, &sa, nullptr);
-}
-bool stop_requested() noexcept { return stop_flag != 0; }
 
 }  // namespace netlib::io

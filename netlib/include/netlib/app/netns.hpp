@@ -10,18 +10,14 @@
 //   set.step({set.ip(), "-n", a, "link", "add", "e0", "type", "veth", "peer", "name", "e0", "netns", b});
 //   set.batch(a, "addr add 10.0.0.1/31 dev e0\nlink set e0 up\n");     // ip -n A -batch -
 //   { netlib::app::netns_scope in(a); int fd = socket(...); }            // a socket inside A
-#include <csignal>
 #include <string>
 #include <vector>
 
 namespace netlib::app {
 
-// SIGINT and SIGTERM during an experiment: the current step (each is bounded) finishes, then
-// check_interrupted() throws failure and the netns_set's destructor removes the namespaces.
-void catch_interrupts();
-// Set by SIGINT/SIGTERM once catch_interrupts() ran; loops that wait poll it.
-const volatile std::sig_atomic_t& interrupt_flag() noexcept;
-// Throws failure("interrupted: the namespaces were removed") after SIGINT/SIGTERM.
+// SIGINT and SIGTERM during an experiment (after netlib::catch_stop_signals(), core/stop_signals.hpp):
+// the current step (each is bounded) finishes, then check_interrupted() throws
+// failure("interrupted: the namespaces were removed") and the netns_set's destructor removes them.
 void check_interrupted();
 
 class netns_set {

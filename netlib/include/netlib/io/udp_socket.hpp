@@ -33,9 +33,5 @@ class udp_socket {
   std::unique_ptr<impl> impl_;
 };
 
-// Installs SIGINT/SIGTERM handlers that set a flag, for blocking loops (servers built on
-// udp_socket): `while (!netlib::io::stop_requested()) { ... receive_from(buf, 200ms) ... }`.
-void install_stop_signals();
-bool stop_requested() noexcept;
 
 }  // namespace netlib::io
