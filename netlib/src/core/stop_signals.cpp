@@ -2,12 +2,16 @@
 
 #include <signal.h>
 
-#include <csignal>
+#include <atomic>
 
 namespace netlib {
 namespace {
-volatile std::sig_atomic_t stop_flag = 0;
-extern "C" void on_stop_signal(int) { stop_flag = 1; }
+// An atomic, not a volatile sig_atomic_t: threads other than the one the signal lands on read it
+// (the live switch's port threads, the experiments' traffic loops). Lock-free, so a signal
+// handler may set it.
+std::atomic<bool> stop_flag{false};
+static_assert(std::atomic<bool>::is_always_lock_free);
+extern "C" void on_stop_signal(int) { stop_flag.store(true, std::memory_order_relaxed); }
 }  // namespace
 
 void catch_stop_signals() {
@@ -18,6 +22,6 @@ void catch_stop_signals() {
   sigaction(SIGTERM, &sa, nullptr);
 }
 
-bool stop_requested() noexcept { return stop_flag != 0; }
+bool stop_requested() noexcept { return stop_flag.load(std::memory_order_relaxed); }
 
 }  // namespace netlib
