@@ -18,13 +18,11 @@ std::vector<std::string_view> split_list(std::string_view value) {
   return out;
 }
 
-void fields::add(std::string_view name, std::string_view value) {
-  lines_.push_back({std::string(name), std::string(value)});
-}
+// Built in place: a field made first and moved in costs two string moves per line (a short
+// string's move copies its bytes), and a response has a dozen lines.
+void fields::add(std::string_view name, std::string_view value) { lines_.emplace_back(name, value); }
 
-void fields::add(std::string_view name, std::string&& value) {
-  lines_.push_back({std::string(name), std::move(value)});
-}
+void fields::add(std::string_view name, std::string&& value) { lines_.emplace_back(name, std::move(value)); }
 
 void fields::set(std::string_view name, std::string_view value) {
   remove(name);

@@ -80,7 +80,14 @@ parse_step request_parser::on_head(byte_view input) {
   const std::size_t lf = block.find('\n');
   std::string_view line = block.substr(0, lf);
   if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-  request_head h;
+  // Parsed in place (the strings and the field list keep their memory from the last request);
+  // a refused head may be left half filled: a refusal reports refused_line(), not head().
+  request_head& h = head_;
+  h.method.clear();
+  h.target.clear();
+  h.version = {};
+  h.fields.clear();
+  h.trailers.clear();
   // A refused head keeps its first line, so a server can still log the request it refuses.
   const auto refuse = [&](errc e) {
     refused_line_.assign(line);
@@ -90,12 +97,8 @@ parse_step request_parser::on_head(byte_view input) {
   if (auto e = parse_field_lines(block.substr(lf + 1), h.fields, limits_.max_fields)) return refuse(*e);
   if (auto e = validate(h)) return refuse(*e);
   const auto framing = request_framing(h, limits_);
-  if (const auto* e = std::get_if<errc>(&framing)) {
-    head_ = std::move(h);
-    return refuse(*e);
-  }
+  if (const auto* e = std::get_if<errc>(&framing)) return refuse(*e);
   const auto& f = std::get<body_framing>(framing);
-  head_ = std::move(h);
   switch (f.how) {
     case body_framing::kind::length:
       state_ = state::body_length;

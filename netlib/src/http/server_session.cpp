@@ -109,7 +109,10 @@ void server_session::on_message_complete(const clock_reading& now, server_step& 
     return answer(status, make_text_response(status, body, !keep, now, options_.server_name, extra), !keep, line,
                   step);
   }
-  step.actions.emplace_back(serve_request{parser_.take_head(), std::move(body_)});
+  // Made in the step's own list, then filled: a request passed in would be moved twice more.
+  auto& req = std::get<serve_request>(step.actions.emplace_back(std::in_place_type<serve_request>));
+  req.head = parser_.take_head();
+  req.body = std::move(body_);
 }
 
 bool server_session::finish_response(const request_head& request, response_head& response, const clock_reading& now) const {

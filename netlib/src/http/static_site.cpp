@@ -55,15 +55,26 @@ response_plan static_site::respond_held(const request_head& r, const clock_readi
 
 response_plan static_site::respond(const request_head& r, const clock_reading& now, std::string_view peer,
                                    bool turn_reached) {
+  response_plan plan;
+  respond_into(r, now, peer, turn_reached, plan);
+  return plan;
+}
+
+void static_site::respond_into(const request_head& r, const clock_reading& now, std::string_view peer,
+                               bool turn_reached, response_plan& plan) {
   // Date is set by server_session::finish_response.
   const auto decoded = decode_target(r.target);  // step 2
   if (!decoded.value) {
-    return decoded.error == target_error::escapes_root ? text_reply(403, "403 Forbidden: the path leaves the root\n")
+    plan = decoded.error == target_error::escapes_root ? text_reply(403, "403 Forbidden: the path leaves the root\n")
                                                        : text_reply(400, "400 Bad Request: malformed path\n");
+    return;
   }
   const target_path& t = *decoded.value;
   std::optional<std::string> user;  // set once credentials were granted
-  if (auto refused = refuse_unauthorized(r, t.path, user, now, peer, turn_reached)) return std::move(*refused);  // step 3
+  if (auto refused = refuse_unauthorized(r, t.path, user, now, peer, turn_reached)) {  // step 3
+    plan = std::move(*refused);
+    return;
+  }
   std::optional<session_visit> visit;
   if (options_.cookies && sessions_) {  // step 4
     const auto cookie = r.fields.combined("Cookie");
@@ -71,7 +82,6 @@ response_plan static_site::respond(const request_head& r, const clock_reading& n
     visit = sessions_->touch(id ? std::optional<std::string_view>(*id) : std::nullopt, now.mono,
                              t.path == options_.visits_path);
   }
-  response_plan plan;
   if (visit && t.path == options_.visits_path) {
     plan = visits_page(r, *visit);
   } else {
@@ -92,9 +102,9 @@ response_plan static_site::respond(const request_head& r, const clock_reading& n
         info = files_.stat(path);
         if (info && info->resolved) refused = refuse_unauthorized(r, *info->resolved, user, now, peer, turn_reached);
       }
-      plan = refused                          ? std::move(*refused)
-             : (!info || info->is_directory) ? text_reply(404, "404 Not Found\n")
-                                             : respond_file(r, path, *info);
+      if (refused) plan = std::move(*refused);
+      else if (!info || info->is_directory) plan = text_reply(404, "404 Not Found\n");
+      else respond_file(r, path, *info, plan);
     }
   }
   if (visit && visit->is_new) {  // RFC 6265 §4.1
@@ -104,8 +114,7 @@ response_plan static_site::respond(const request_head& r, const clock_reading& n
     if (!plan.head.fields.contains("Cache-Control")) plan.head.fields.add("Cache-Control", "private");
   }
   if (r.method == "HEAD") plan.body = std::monostate{};
-  plan.user = user.value_or("");
-  return plan;
+  if (user) plan.user = std::move(*user);
 }
 
 std::optional<response_plan> static_site::refuse_unauthorized(const request_head& r, std::string_view path,
@@ -140,8 +149,9 @@ std::optional<response_plan> static_site::refuse_unauthorized(const request_head
   return std::nullopt;
 }
 
-response_plan static_site::respond_file(const request_head& r, const std::string& path, const file_info& info) {
-  response_plan p;
+// `p` is a fresh plan.
+void static_site::respond_file(const request_head& r, const std::string& path, const file_info& info,
+                               response_plan& p) {
   const std::string etag = make_etag(info.size, info.mtime_s);
   auto& f = p.head.fields;
   f.reserve(response_field_room);
@@ -150,7 +160,7 @@ response_plan static_site::respond_file(const request_head& r, const std::string
   f.add("Accept-Ranges", "bytes");
   if (not_modified(r, etag, info.mtime_s)) {  // step 6, RFC 9110 §15.4.5: no content
     p.head.status = 304;
-    return p;
+    return;
   }
   f.add("Content-Type", mime_type_for(path));
   std::uint64_t first = 0;
@@ -158,9 +168,9 @@ response_plan static_site::respond_file(const request_head& r, const std::string
   if (const auto range = r.fields.get("Range"); range && r.method == "GET" && if_range_allows(r, etag, info.mtime_s)) {
     const range_decision d = evaluate_range(*range, info.size);
     if (d.result == range_decision::kind::unsatisfiable) {
-      response_plan bad = text_reply(416, "416 Range Not Satisfiable\n");
-      bad.head.fields.add("Content-Range", fmt::format("bytes */{}", info.size));
-      return bad;
+      p = text_reply(416, "416 Range Not Satisfiable\n");
+      p.head.fields.add("Content-Range", fmt::format("bytes */{}", info.size));
+      return;
     }
     if (d.result == range_decision::kind::satisfiable) {
       p.head.status = 206;
@@ -171,7 +181,6 @@ response_plan static_site::respond_file(const request_head& r, const std::string
   }
   f.add("Content-Length", std::to_string(length));
   if (length > 0) p.body = file_part{path, first, length};
-  return p;
 }
 
 response_plan static_site::visits_page(const request_head& r, const session_visit& v) {

@@ -133,12 +133,11 @@ class remote_host {
 // Serves one request; returns whether the connection stays open.
 awaitable<bool> serve_one(connection& c, http_serve_context& ctx, http::server_session& session,
                           const http::serve_request& req, std::int64_t started, remote_host& peer, clock_reading now) {
-  http::response_plan plan;
-  {
+  http::response_plan plan = [&] {  // built in place, not moved into the frame
     std::unique_lock lock(ctx.site_mutex, std::defer_lock);
     if (ctx.sessions) lock.lock();
-    plan = ctx.site->respond(req.head, now, ctx.guard ? std::string_view(peer()) : std::string_view{});
-  }
+    return ctx.site->respond(req.head, now, ctx.guard ? std::string_view(peer()) : std::string_view{});
+  }();
   if (plan.wait) {  // Basic auth credentials wait for their turn (the credentials guard)
     asio::steady_timer turn(c.executor(), to_steady(plan.wait->when));
     boost::system::error_code ec;

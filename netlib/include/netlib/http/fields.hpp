@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "netlib/core/ascii.hpp"
@@ -13,6 +14,10 @@
 namespace netlib::http {
 
 struct field {
+  field() = default;
+  // Constructed in the list's own storage (fields::add): no string is built first and moved.
+  field(std::string_view n, std::string_view v) : name(n), value(v) {}
+  field(std::string_view n, std::string&& v) : name(n), value(std::move(v)) {}
   std::string name;
   std::string value;
 };

@@ -74,7 +74,11 @@ class static_site {
 
  private:
   response_plan respond(const request_head& r, const clock_reading& now, std::string_view peer, bool turn_reached);
-  response_plan respond_file(const request_head& r, const std::string& path, const file_info& info);
+  // The steps of respond(), building into one plan (a plan returned through each step would be
+  // moved at each: its strings copy their bytes when short).
+  void respond_into(const request_head& r, const clock_reading& now, std::string_view peer, bool turn_reached,
+                    response_plan& plan);
+  void respond_file(const request_head& r, const std::string& path, const file_info& info, response_plan& p);
   response_plan visits_page(const request_head& r, const session_visit& v);
   response_plan text_reply(int status, std::string_view message);
   // The answer for `path` when the auth rule covers it and the request's credentials were not
