@@ -26,7 +26,7 @@ fi
 # Real peers the tour uses.
 tour_packages=(curl python3)
 # Peers the benchmarks measure against (tests/bench/run).
-bench_packages=(wrk nginx-light h2o vsftpd postfix python3-aiosmtpd curl iperf3 time tshark)
+bench_packages=(wrk nginx-light h2o vsftpd postfix python3-aiosmtpd curl iperf3 time tshark valgrind)
 # Real peers and tools the tests use.
 test_packages=(curl wget python3 python3-pyftpdlib python3-aiosmtpd swaks tshark iproute2 iputils-ping
                clang libclang-rt-14-dev procps chromium nginx-light vsftpd postfix
