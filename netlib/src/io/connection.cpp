@@ -17,6 +17,8 @@
 #include "netlib/io/send_file.hpp"
 #include "netlib/io/tls.hpp"
 
+#include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <sys/socket.h>
 #include <sys/uio.h>
 #include <unistd.h>
@@ -226,6 +228,12 @@ void connection::cancel_read() {
   boost::system::error_code ec;
   state_->socket.cancel(ec);
 }
+void connection::limit_unsent(std::size_t bytes) {
+  const int value = static_cast<int>(std::min<std::size_t>(bytes, 1u << 30));
+  // Best effort: where the option is missing, writes simply queue as before.
+  (void)::setsockopt(state_->socket.native_handle(), IPPROTO_TCP, TCP_NOTSENT_LOWAT, &value, sizeof value);
+}
+
 void connection::close() { state_->close(); }
 bool connection::tls_available() const noexcept { return state_->tls_ctx != nullptr; }
 bool connection::tls_active() const noexcept { return state_->tls != nullptr; }

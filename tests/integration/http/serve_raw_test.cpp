@@ -117,6 +117,32 @@ TEST(ServeRaw, ConnectionCapAnswers503) {
 
 namespace {
 
+// The last response of a connection (Connection: close, HTTP/1.0) with a body over 256 KiB is
+// paced: at most 128 KiB unsent in the kernel, the rest sent as the window opens, from the
+// server's turns (TCP_NOTSENT_LOWAT, docs/performance.md). The whole file still arrives, then
+// the close.
+TEST(ServeRaw, LargeFileBeforeACloseArrivesWhole) {
+  site_dir site;
+  running_server server(site);
+  const std::string file = read_whole(site.root + "/big.bin");
+  for (const std::string request : {"GET /big.bin HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
+                                    "GET /big.bin HTTP/1.0\r\n\r\n"}) {
+    SCOPED_TRACE(request.substr(0, 40));
+    const std::string reply = [&] {
+      netlib::io::tcp_client c(std::chrono::seconds(20));
+      c.connect("127.0.0.1", static_cast<unsigned short>(process::port_of(server.address)));
+      c.write(request);
+      return c.read_to_end(8 << 20);  // until the server closes
+    }();
+    const std::size_t head_end = reply.find("\r\n\r\n");
+    ASSERT_NE(head_end, std::string::npos) << reply.substr(0, 200);
+    EXPECT_EQ(reply.rfind("HTTP/1.1 200 OK\r\n", 0), 0u) << reply.substr(0, 200);
+    EXPECT_NE(reply.find("Connection: close\r\n"), std::string::npos);
+    EXPECT_EQ(reply.size() - head_end - 4, file.size());
+    EXPECT_TRUE(reply.compare(head_end + 4, std::string::npos, file) == 0);
+  }
+}
+
 // Clients that reset the connection in the middle of a large file (sendfile under way) cost the
 // server an EPIPE, never the process (sendfile(2) raises SIGPIPE unless it is ignored).
 TEST(ServeRaw, ClientsResettingMidFileDoNotStopTheServer) {
