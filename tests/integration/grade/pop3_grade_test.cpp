@@ -16,8 +16,11 @@ TEST(Pop3Grade, LabPop3GetsFullScoreAndKeepsTheMaildrop) {
   for (const char* sub : {"new", "cur", "tmp"}) std::filesystem::create_directories(site.dir + "/mail/alice/" + sub);
   const auto message = site.dir + "/mail/alice/new/1000.M1.netlab";
   std::ofstream(message) << "From: bob@example.org\r\nSubject: hi\r\n\r\nHello Alice.\r\n.a line with a dot\r\n";
+  // The suite's one wrong password makes the next login wait --auth-delay (1 s by default): against
+  // the 1 s timeout of pop3_args that left tens of milliseconds, and the check timed out on a
+  // loaded machine. 200 ms keeps the guard in the path with room to spare.
   process server({bin_path("lab-pop3"), "serve", "--maildir", site.dir + "/mail", "--users", site.dir + "/users.txt",
-                  "--listen", "127.0.0.1:0"});
+                  "--auth-delay", "200ms", "--listen", "127.0.0.1:0"});
   const auto g = grade(pop3_args(server.wait_listening()));
   EXPECT_EQ(g.exit_code, 0) << g.doc.dump(2);
   EXPECT_TRUE(g.failed().empty()) << g.doc.dump(2);
