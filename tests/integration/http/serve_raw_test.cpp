@@ -1,5 +1,6 @@
 // lab-http serve on the wire: malformed framing answered with the right status and a close,
-// pipelined requests answered in order, the request-head deadline (slowloris), the connection cap.
+// pipelined requests answered in order, the request-head deadline (slowloris), the connection cap,
+// a large file before a close arriving whole, clients resetting in the middle of a file.
 #include <gtest/gtest.h>
 
 #include <arpa/inet.h>
@@ -118,7 +119,7 @@ TEST(ServeRaw, ConnectionCapAnswers503) {
 namespace {
 
 // The last response of a connection (Connection: close, HTTP/1.0) with a body over 256 KiB is
-// paced: at most 128 KiB unsent in the kernel, the rest sent as the window opens, from the
+// paced: about 128 KiB unsent in the kernel, the rest sent as the window opens, from the
 // server's turns (TCP_NOTSENT_LOWAT, docs/performance.md). The whole file still arrives, then
 // the close.
 TEST(ServeRaw, LargeFileBeforeACloseArrivesWhole) {

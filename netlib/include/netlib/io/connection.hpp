@@ -63,10 +63,11 @@ class connection {
   // read yet in the kernel (a driver about to switch to TLS). Cancels writes in progress too, so
   // call it when none is.
   void cancel_read();
-  // Keeps at most `bytes` written but not yet sent queued in the kernel (TCP_NOTSENT_LOWAT): a
-  // write or send_file then waits until the peer's window has taken the rest, so the sending
+  // Keeps about `bytes` written but not yet sent queued in the kernel (TCP_NOTSENT_LOWAT; one
+  // call may overshoot it by a segment): a write or send_file then waits until the peer's window
+  // has taken the rest, so the sending
   // happens in this process's turns. Without it, a body queued whole and then closed is sent from
-  // the peer's acknowledgements, on the peer's CPU (docs/performance.md, "1 MiB close").
+  // the peer's acknowledgements, on the peer's CPU (docs/performance.md, the HTTP results of 2026-12-02).
   void limit_unsent(std::size_t bytes);
   void close();
 
