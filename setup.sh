@@ -5,7 +5,11 @@
 #   ./setup.sh test   install what is missing, build (Release), run every test with ctest
 #   ./setup.sh bench  install what is missing, run tests/bench/run (netlab against nginx, vsftpd,
 #                     aiosmtpd, smtp-sink and a bare libpcap loop; extra arguments go to it)
-#   ./setup.sh deps   only install what is missing (add --test for the test peers)
+#   ./setup.sh deps   only install what is missing (add --test for the test peers, --package for
+#                     what the release artefacts and their tests need)
+#   ./setup.sh package  install what is missing, build the release bundle, the Debian package and
+#                     the Gradescope autograder zips, and test them (ctest --preset package: root,
+#                     the Debian mirror, archive.ubuntu.com; docs/testing.md, "Release artefacts")
 #
 # Packages come from Debian 12. As root, missing ones are installed with apt-get (daemons that
 # packages would start, such as nginx, vsftpd or postfix, are kept from starting; the tests start
@@ -23,14 +27,27 @@ if dpkg-query -W -f='${Status}' libboost1.74-dev 2>/dev/null | grep -q 'install 
 else
   build_packages+=(libboost1.81-dev)
 fi
-# Real peers the tour uses.
-tour_packages=(curl python3)
+# Real peers the tour uses, and the tools the handouts (docs/labs/*.md) have students type: nc
+# (netcat-openbsd: http.md, mail.md) and wget (ftp.md).
+tour_packages=(curl python3 netcat-openbsd wget)
 # Peers the benchmarks measure against (tests/bench/run).
 bench_packages=(wrk nginx-light h2o vsftpd postfix python3-aiosmtpd curl iperf3 time tshark valgrind)
+# Node's HTTP parser: the request-parsing peer bench_request_parsers links (issue 30).
+bench_packages+=(libhttp-parser-dev)
 # Real peers and tools the tests use.
 test_packages=(curl wget python3 python3-pyftpdlib python3-aiosmtpd swaks tshark iproute2 iputils-ping
                clang libclang-rt-14-dev procps chromium nginx-light vsftpd postfix
                s-nail getmail6 mpop fetchmail dovecot-pop3d netcat-openbsd libnet-ssleay-perl lftp)
+# The DNS, DHCP and NAT capture recipes' daemons and clients (tests/integration/capture/recipes_test.cpp).
+test_packages+=(bind9 bind9-dnsutils unbound dnsmasq-base busybox nftables ethtool)
+# The IP/ICMP capture recipe (captures/ip/record-ip.sh, run by tests/integration/capture/packet_recipes_test.cpp).
+test_packages+=(traceroute iputils-tracepath)
+# What the release artefacts and their tests need (cmake --build build/release --target package
+# autograders; ctest --preset package): the static archives of the portable link
+# (cmake/NetlabPortable.cmake), the Debian packaging tools, debootstrap (and curl, for Ubuntu's
+# keyring) for the minimal roots the tests run in, and the tools the tests look with.
+package_packages=(libltdl-dev zlib1g-dev libgmp-dev libsuitesparse-dev libdbus-1-dev help2man dpkg-dev lintian curl
+                  debootstrap zip unzip file man-db time binutils python3)
 
 missing_packages() {
   local p
@@ -90,15 +107,22 @@ case "${1:-}" in
     shift
     exec /usr/bin/python3 tests/bench/run "$@"
     ;;
+  package)
+    install_packages "${build_packages[@]}" "${tour_packages[@]}" "${package_packages[@]}"
+    cmake --preset release >/dev/null
+    exec ctest --preset package
+    ;;
   deps)
     if [ "${2:-}" = "--test" ]; then
       install_packages "${build_packages[@]}" "${tour_packages[@]}" "${test_packages[@]}"
+    elif [ "${2:-}" = "--package" ]; then
+      install_packages "${build_packages[@]}" "${tour_packages[@]}" "${package_packages[@]}"
     else
       install_packages "${build_packages[@]}" "${tour_packages[@]}"
     fi
     ;;
   *)
-    echo "usage: ./setup.sh tour | test | bench [ARGS] | deps [--test]" >&2
+    echo "usage: ./setup.sh tour | test | bench [ARGS] | package | deps [--test | --package]" >&2
     exit 2
     ;;
 esac
