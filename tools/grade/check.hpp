@@ -33,10 +33,23 @@ inline check_result make_check(std::string name, std::string rule, std::string d
   return c;
 }
 
+// A figure a suite measured beside its checks (no points), e.g. requests per second against the
+// reference server in the same run. Shown in every output; with `leaderboard`, also a Gradescope
+// leaderboard entry (higher ranks first unless `ascending`).
+struct measurement {
+  std::string name;   // "requests_per_s_vs_lab_http"
+  double value = 0;
+  std::string unit;   // "ratio", "requests/s"
+  std::string about;  // one line: how it was measured
+  bool leaderboard = false;
+  bool ascending = false;
+};
+
 struct suite_result {
   std::string suite;   // "http", "smtp", "switch"
   std::string target;  // "127.0.0.1:8080" or a file name
   std::vector<check_result> checks;
+  std::vector<measurement> measurements;
 
   [[nodiscard]] double score() const;
   [[nodiscard]] double max_score() const;

@@ -134,9 +134,10 @@ void add_client_options(CLI::App& cmd, client_options& o, const std::string& pla
                  "server (started by netlab-grade on 127.0.0.1 port 0, behind a recording relay). Placeholders: "
                  "{host} {port} {dir} (the command's working folder) {out} ({dir}/out: a file or folder the "
                  "client writes; stdout is graded when it is absent) " + placeholders);
-  cmd.add_option("--deadline", o.deadline_s, "With --client: seconds the command may run before it is killed")
-      ->capture_default_str()
-      ->check(CLI::Range(0.5, 600.0));
+  netlib::app::add_duration(cmd, "--deadline", o.deadline_s,
+                            "With --client: how long the command may run before it is killed, e.g. 20s, 2min "
+                            "(default 20s)",
+                            0.5, 600);
 }
 
 void require_target_or_client(const std::string& target, const client_options& o) {

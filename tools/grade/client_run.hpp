@@ -69,7 +69,8 @@ class App;
 
 namespace netlab::grade {
 
-// --client CMD and --deadline SECONDS; `placeholders` documents the suite's own placeholders.
+// --client CMD and --deadline DURATION (20s, 2min; a bare number is seconds); `placeholders` documents the suite's own
+// placeholders.
 void add_client_options(CLI::App& cmd, client_options& o, const std::string& placeholders);
 
 // Throws a usage error unless exactly one of --target and --client was given.

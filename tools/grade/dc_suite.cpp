@@ -4,7 +4,12 @@
 //    "links": [{"a": "leaf1", "b": "spine1", "a_to_b": 20000000, "b_to_a": 0}, ...]}
 // where `flow` numbers the flows as `lab-dc ecmp ARGS --list-flows` lists them, `hash` is the
 // value the first switch with a choice computes, and `links` gives bytes per link direction.
-// Checks: the file covers every flow, then per graded kind one check scored by the fraction right.
+// Checks: the file covers every flow (one stray or missing flow costs its share, not the check),
+// then per graded kind one check scored by the fraction right, over what ECMP decides only: the
+// hashes and paths of flows for which some switch chose, the bytes of links between switches (a
+// flow within one switch, and a host's own link, are right without any hashing). A failed hash
+// check shows the key bytes and says when every wrong hash is off by one XOR constant (a CRC with
+// the wrong initial value).
 #include "dc_suite.hpp"
 
 #include <fmt/format.h>
@@ -14,6 +19,7 @@
 #include <algorithm>
 #include <fstream>
 #include <map>
+#include <set>
 #include <sstream>
 
 #include "netlib/app/process.hpp"
@@ -26,6 +32,9 @@ namespace dc_suite_local {
 struct flow_answer {
   std::optional<std::uint64_t> hash;
   std::vector<std::string> path;
+  std::string first_switch;  // reference: the first switch with a choice
+  std::string key;           // reference: the bytes that switch hashed, in hex
+  std::size_t choices = 0;   // reference: switches on the path that chose among next hops
 };
 
 struct answers {
@@ -66,7 +75,13 @@ answers read_answers(const nlohmann::json& doc, bool reference) {
     }
     flow_answer x;
     if (reference) {
-      if (!f["hops"].empty()) x.hash = f["hops"][0]["hash"].get<std::uint64_t>();
+      x.choices = f["hops"].size();
+      if (!f["hops"].empty()) {
+        const auto& hop = f["hops"][0];
+        x.hash = hop["hash"].get<std::uint64_t>();
+        x.first_switch = hop["switch"].get<std::string>();
+        if (hop.contains("key")) x.key = hop["key"].get<std::string>();
+      }
     } else if (f.contains("hash") && f["hash"].is_number_unsigned()) {
       x.hash = f["hash"].get<std::uint64_t>();
     }
@@ -134,6 +149,11 @@ suite_result run_dc_suite(const dc_options& o) {
     }
     c.passed = error.empty() && missing.empty() && extra.empty();
     if (!c.passed) {
+      // Credit for the flows answered, less one flow's worth for each flow not in the set: one
+      // stray flow costs 1/N, not everything.
+      const auto total = static_cast<double>(reference.flows.size());
+      const double answered = total - static_cast<double>(missing.size()) - static_cast<double>(extra.size());
+      c.partial = error.empty() && total > 0 ? c.weight * std::max(0.0, answered) / total : 0.0;
       c.reason = !error.empty() ? o.answers + ": " + error
                                 : fmt::format("{} flows missing, {} flows not in the set", missing.size(), extra.size());
       c.sent = o.answers;
@@ -148,28 +168,63 @@ suite_result run_dc_suite(const dc_options& o) {
   if (wants("hash")) {
     std::size_t right = 0, total = 0;
     std::vector<std::string> sent, got, want;
+    std::map<std::string, std::set<std::uint64_t>> differences;  // first switch -> student XOR reference
+    std::size_t wrong_values = 0;
     for (const auto& [f, x] : reference.flows) {
       if (!x.hash) continue;  // both ends on one switch: no choice
       ++total;
       const auto it = student.flows.find(f);
-      if (it != student.flows.end() && it->second.hash == x.hash) {
+      const bool given = it != student.flows.end() && it->second.hash;
+      if (given && it->second.hash == x.hash) {
         ++right;
-      } else if (sent.size() < 5) {
-        sent.push_back(fmt::format("flow {}", f));
-        got.push_back(fmt::format("flow {}: {}", f, it == student.flows.end() || !it->second.hash
-                                                        ? std::string("no hash")
-                                                        : std::to_string(*it->second.hash)));
-        want.push_back(fmt::format("flow {}: {}", f, *x.hash));
+        continue;
+      }
+      if (given) {
+        differences[x.first_switch].insert(*it->second.hash ^ *x.hash);
+        ++wrong_values;
+      }
+      if (sent.size() < 5) {
+        sent.push_back(fmt::format("flow {}{}", f, x.key.empty() ? "" : " key " + x.key));
+        got.push_back(fmt::format("flow {}: {}", f, given ? fmt::format("{} (0x{:x})", *it->second.hash, *it->second.hash)
+                                                          : std::string("no hash")));
+        want.push_back(fmt::format("flow {}: {} (0x{:x}) at {}", f, *x.hash, *x.hash, x.first_switch));
       }
     }
-    result.checks.push_back(scored(make_check("first_hop_hash", "lab requirement: the hash as docs/labs/datacenter.md defines it",
-                                              "each flow's hash at the first switch that has a choice", 2),
-                                   right, total, "hashes", sent, got, want, o.answers));
+    auto c = scored(make_check("first_hop_hash", "lab requirement: the hash as docs/labs/datacenter.md defines it",
+                               "each flow's hash at the first switch that has a choice", 2),
+                    right, total, "hashes", sent, got, want, o.answers);
+    // The clue a CRC or XOR hash leaves: a wrong initial value (or seed) changes every result of
+    // one key length by the same XOR constant.
+    if (!c.passed && wrong_values >= 2) {
+      bool constant = true;
+      std::set<std::uint64_t> all;
+      std::vector<std::string> per_switch;
+      for (const auto& [sw, d] : differences) {
+        constant = constant && d.size() == 1;
+        all.insert(d.begin(), d.end());
+        if (d.size() == 1) per_switch.push_back(fmt::format("{} 0x{:x}", sw, *d.begin()));
+      }
+      if (constant && all.size() == 1) {
+        c.reason += fmt::format("; every wrong hash differs from the right one by the same XOR, 0x{:x}: for a CRC or "
+                                "XOR hash that is the mark of a wrong initial value or seed (CRC-16 starts at 0xFFFF "
+                                "XOR the seed, CRC-32 at 0xFFFFFFFF XOR the seed)",
+                                *all.begin());
+      } else if (constant) {
+        c.reason += fmt::format("; the wrong hashes differ from the right ones by one XOR constant per switch ({}): "
+                                "the mark of a wrong initial value or a wrong seed per switch",
+                                fmt::join(per_switch, ", "));
+      }
+    }
+    result.checks.push_back(std::move(c));
   }
   if (wants("path")) {
-    std::size_t right = 0;
+    // Only flows for which some switch chose: a flow within one switch has one path, right without
+    // any hashing.
+    std::size_t right = 0, total = 0;
     std::vector<std::string> sent, got, want;
     for (const auto& [f, x] : reference.flows) {
+      if (x.choices == 0) continue;
+      ++total;
       const auto it = student.flows.find(f);
       if (it != student.flows.end() && it->second.path == x.path) {
         ++right;
@@ -183,10 +238,15 @@ suite_result run_dc_suite(const dc_options& o) {
     }
     result.checks.push_back(scored(make_check("ecmp_paths", "lab requirement: next hop = hash mod n (hash-threshold for linux)",
                                               "each flow's path, host to host, through the switches' choices", 3),
-                                   right, reference.flows.size(), "paths", sent, got, want, o.answers));
+                                   right, total, "paths of flows with a choice", sent, got, want, o.answers));
   }
   if (wants("loads")) {
-    const auto ref_links = read_links(ref_doc["links"]);
+    // Only links between switches: a host's link carries its flows whatever the hash.
+    nlohmann::json fabric_links = nlohmann::json::array();
+    for (const auto& l : ref_doc["links"]) {
+      if (l.value("tier", 0) >= 1) fabric_links.push_back(l);
+    }
+    const auto ref_links = read_links(fabric_links);
     std::size_t right = 0;
     std::vector<std::string> sent, got, want;
     for (const auto& [k, bytes] : ref_links) {
@@ -201,8 +261,10 @@ suite_result run_dc_suite(const dc_options& o) {
       }
     }
     result.checks.push_back(scored(make_check("link_bytes", "lab requirement: bytes per link direction from the paths",
-                                              "every link direction carries the bytes of the flows routed over it", 2),
-                                   right, ref_links.size(), "link directions", sent, got, want, o.answers));
+                                              "every link direction between switches carries the bytes of the flows "
+                                              "routed over it", 2),
+                                   right, ref_links.size(), "link directions between switches", sent, got, want,
+                                   o.answers));
   }
   return result;
 }

@@ -126,7 +126,10 @@ bool start(session& s) { return greet(s) && s.login(); }
 void greeting(session& s) { greet(s); }
 void login(session& s) { start(s); }
 void wrong_password(session& s) {
-  greet(s) && s.expect("USER " + s.options().user, {331}) && s.expect("PASS netlab-grade-wrong", {530});
+  if (!greet(s) || !s.expect("USER " + s.options().user, {331})) return;
+  // The refusal may come after the server's failed-login delay (ftp_options::login_delay).
+  s.probe().set_timeout(s.options().timeout + s.options().login_delay);
+  s.expect("PASS netlab-grade-wrong", {530});
 }
 void login_required(session& s) { greet(s) && s.expect("PWD", {530}); }
 void unknown_command(session& s) { start(s) && s.expect("XYZZY", {500, 502}); }
@@ -197,7 +200,8 @@ void quit_closes(session& s) {
 const session_check<session> checks[] = {
     {"greeting_220", "RFC 959 §5.4", "a new connection is greeted with 220", 1, greeting},
     {"login_230", "RFC 959 §4.1.1 (USER, PASS)", "USER then PASS log in (331, 230)", 2, login},
-    {"wrong_password_530", "RFC 959 §4.1.1, §5.4", "a wrong password answers 530", 1, wrong_password},
+    {"wrong_password_530", "RFC 959 §4.1.1, §5.4", "a wrong password answers 530 (within --timeout plus --login-delay)",
+     1, wrong_password},
     {"login_required_530", "RFC 959 §5.4", "PWD before logging in answers 530", 1, login_required},
     {"unknown_command_500", "RFC 959 §4.2, §5.4", "an unknown command answers 500 (or 502)", 1, unknown_command},
     {"pwd_257", "RFC 959 §4.1.3 (PWD)", "PWD answers 257 with the folder", 1, pwd},

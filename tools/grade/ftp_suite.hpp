@@ -16,6 +16,10 @@ struct ftp_options {
   std::string password;
   std::string file;  // an existing, non-empty file, as RETR names it ("hello.txt")
   std::chrono::milliseconds timeout{3000};
+  // How long the server may wait before refusing a wrong password, on top of `timeout`: servers
+  // slow down password guessing (pyftpdlib's auth_failed_timeout is 3 s, vsftpd's
+  // delay_failed_login 1 s), and that delay is no fault.
+  std::chrono::milliseconds login_delay{5000};
 };
 
 suite_result run_ftp_suite(const ftp_options& options);

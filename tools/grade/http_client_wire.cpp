@@ -81,7 +81,8 @@ bool parse_requests(const std::string& bytes, std::size_t index, client_requests
       return false;
     }
     if (std::holds_alternative<http::head_complete>(step.event)) {
-      out.requests.push_back({index, bytes.substr(head_start, offset + step.consumed - head_start), parser.head(), {}, {}, {}});
+      out.requests.push_back({index, bytes.substr(head_start, offset + step.consumed - head_start),
+                              http::request_head(parser.head()), {}, {}, {}});  // an owned copy: kept
     }
     if (std::holds_alternative<http::message_complete>(step.event)) head_start = bytes.size() - rest.size();
   }

@@ -1,7 +1,10 @@
 // netlab-grade: conformance suites run against a student's server (--target) or, with --client CMD,
 // a student's client against the reference server, with a human table, JSON, JUnit XML and
 // Gradescope output. Exit 0 when every check passed, 1 otherwise, 2 on usage errors.
+#include <fmt/format.h>
+
 #include <chrono>
+#include <cmath>
 
 #include "http_suite.hpp"
 #include "http_client_suite.hpp"
@@ -12,7 +15,11 @@
 #include "pop3_suite.hpp"
 #include "smtp_suite.hpp"
 #include "switch_suite.hpp"
+#include "dc_schedule_suite.hpp"
 #include "dc_suite.hpp"
+#include "autograder_commands.hpp"
+#include "http_throughput.hpp"
+#include "quiz_suite.hpp"
 #include "netlib/app/process.hpp"
 #include "netlib/app/program.hpp"
 #include "output.hpp"
@@ -39,6 +46,8 @@ void add_http_command(CLI::App& app) {
     double timeout_s = 3;
     output_options out;
     http_client_options client;
+    double throughput_s = 0;
+    std::string reference_root;
   };
   auto s = std::make_shared<state>();
   auto* cmd = netlib::app::add_command(
@@ -60,9 +69,19 @@ void add_http_command(CLI::App& app) {
                 "With --client: the client must revalidate with a conditional GET answered 304, e.g. "
                 "--client 'curl -sR -o {out} {url} && curl -sR -z {out} -o {out} {url}'");
   netlib::app::add_duration(*cmd, "--timeout", s->timeout_s, "Time to wait for each reply (default 3s)", 0.1, 120);
+  netlib::app::add_duration(*cmd, "--throughput", s->throughput_s,
+                            "With --target: also measure keep-alive requests/s of --path for 3 rounds of this long "
+                            "each, against lab-http serving --reference-root in the same run (the ratio is a "
+                            "Gradescope leaderboard entry)",
+                            0.1, 30);
+  cmd->add_option("--reference-root", s->reference_root,
+                  "With --throughput: the folder lab-http serves for the comparison (it holds --path as the target does)")
+      ->check(netlib::app::input_folder());
   add_output_options(*cmd, s->out);
   netlib::app::set_action(*cmd, [s]() {
     require_target_or_client(s->target, s->client.client);
+    if ((s->throughput_s > 0) != !s->reference_root.empty())
+      throw netlib::app::usage_error("--throughput and --reference-root go together");
     for (const auto& p : s->paths) {
       if (p.empty() || p[0] != '/') throw netlib::app::usage_error("--path must start with '/'");
     }
@@ -75,7 +94,15 @@ void add_http_command(CLI::App& app) {
     if (s->paths.size() > 1) throw netlib::app::usage_error("--target takes one --path");
     const auto hp = parse_target(s->target);
     http_options o{hp.host, hp.port, s->paths.empty() ? "/" : s->paths.front(), millis(s->timeout_s)};
-    return emit(run_http_suite(o), s->out);
+    auto result = run_http_suite(o);
+    if (s->throughput_s > 0) {
+      throughput_options t;
+      t.seconds = s->throughput_s;
+      t.reference_root = s->reference_root;
+      t.lab_http = netlib::app::own_directory() + "/lab-http";
+      measure_throughput(o, t, result);
+    }
+    return emit(result, s->out);
   });
 }
 
@@ -84,6 +111,7 @@ void add_smtp_command(CLI::App& app) {
     std::string target;
     std::vector<std::string> recipients;
     std::string sender = "grader@netlab-grade.test";
+    std::string maildir;
     double timeout_s = 3;
     output_options out;
     smtp_client_options client;
@@ -98,6 +126,10 @@ void add_smtp_command(CLI::App& app) {
                   "A mailbox the server delivers to (repeat for several recipients). With --client: the intended "
                   "recipients, users of example.org (alice, bob, carol; default alice@example.org)");
   cmd->add_option("--from", s->sender, "Sender address for MAIL FROM (with --client: carol@example.net)");
+  cmd->add_option("--maildir", s->maildir,
+                  "With --target: the folder the server stores mail in (its own --maildir): deliver_message then "
+                  "also requires the message in DIR/USER/new (or cur) of each --rcpt, dot-stuffing undone (the "
+                  "server may create DIR at its first delivery)");
   add_client_options(*cmd, s->client.client,
                      "{from} {rcpt} (the first --rcpt) {rcpts} (all, space-separated) {message} (a message file "
                      "with headers; body lines start with dots) {body} (its body alone). Examples: --client "
@@ -114,6 +146,9 @@ void add_smtp_command(CLI::App& app) {
       }
     }
     if (!s->client.client.command.empty()) {
+      if (!s->maildir.empty()) {
+        throw netlib::app::usage_error("--maildir goes with --target (with --client, lab-smtp stores the mail)");
+      }
       auto o = s->client;
       o.recipients = s->recipients;
       if (s->sender != "grader@netlab-grade.test") o.sender = s->sender;
@@ -125,7 +160,7 @@ void add_smtp_command(CLI::App& app) {
     }
     if (s->recipients.empty()) throw netlib::app::usage_error("--target needs --rcpt MAILBOX");
     const auto hp = parse_target(s->target);
-    smtp_options o{hp.host, hp.port, s->recipients, s->sender, millis(s->timeout_s)};
+    smtp_options o{hp.host, hp.port, s->recipients, s->sender, millis(s->timeout_s), s->maildir};
     return emit(run_smtp_suite(o), s->out);
   });
 }
@@ -177,6 +212,7 @@ void add_ftp_command(CLI::App& app) {
     std::string target;
     ftp_options o;
     double timeout_s = 3;
+    double login_delay_s = 5;
     output_options out;
     ftp_client_options client;
   };
@@ -197,6 +233,10 @@ void add_ftp_command(CLI::App& app) {
                      "{file} {out}', --upload --client 'curl -s -T {local} {url}'");
   cmd->add_flag("--upload", s->client.upload, "With --client: the client must upload {local} as {file} (STOR)");
   netlib::app::add_duration(*cmd, "--timeout", s->timeout_s, "Time to wait for each reply (default 3s)", 0.1, 120);
+  netlib::app::add_duration(*cmd, "--login-delay", s->login_delay_s,
+                            "How much longer than --timeout the refusal of a wrong password may take: servers delay "
+                            "it to slow down guessing (pyftpdlib 3 s, vsftpd 1 s; default 5s)",
+                            0, 120);
   add_output_options(*cmd, s->out);
   netlib::app::set_action(*cmd, [s]() {
     require_target_or_client(s->target, s->client.client);
@@ -213,6 +253,7 @@ void add_ftp_command(CLI::App& app) {
     o.host = hp.host;
     o.port = hp.port;
     o.timeout = millis(s->timeout_s);
+    o.login_delay = millis(s->login_delay_s);
     return emit(run_ftp_suite(o), s->out);
   });
 }
@@ -220,7 +261,7 @@ void add_ftp_command(CLI::App& app) {
 void add_switch_command(CLI::App& app) {
   struct state {
     switch_options o;
-    std::string aging;
+    double aging_s = -1;  // not given: the reference switch's default
     std::string vlan_config;
     std::string capacity;
     std::string policy;
@@ -239,7 +280,8 @@ void add_switch_command(CLI::App& app) {
                   "or {\"frames\": [...]} as lab-switch replay --json prints")
       ->required();
   cmd->add_option("--lab-switch", s->o.lab_switch, "The reference lab-switch binary (default: next to netlab-grade)");
-  cmd->add_option("--aging", s->aging, "Aging time given to the reference switch, e.g. 10s");
+  netlib::app::add_duration(*cmd, "--aging", s->aging_s,
+                            "Aging time given to the reference switch, e.g. 10s, 5min (0: entries never age)", 0, 1e9);
   cmd->add_option("--vlan-config", s->vlan_config, "VLAN configuration file given to the reference switch")
       ->check(netlib::app::input_file());
   cmd->add_option("--capacity", s->capacity, "Table capacity given to the reference switch");
@@ -253,7 +295,9 @@ void add_switch_command(CLI::App& app) {
   netlib::app::set_action(*cmd, [s]() {
     auto o = s->o;
     if (o.lab_switch.empty()) o.lab_switch = netlib::app::own_directory() + "/lab-switch";
-    if (!s->aging.empty()) o.switch_args.insert(o.switch_args.end(), {"--aging", s->aging});
+    if (s->aging_s >= 0) {
+      o.switch_args.insert(o.switch_args.end(), {"--aging", fmt::format("{}ns", std::llround(s->aging_s * 1e9))});
+    }
     if (!s->vlan_config.empty()) o.switch_args.insert(o.switch_args.end(), {"--vlan-config", s->vlan_config});
     if (!s->capacity.empty()) o.switch_args.insert(o.switch_args.end(), {"--capacity", s->capacity});
     if (!s->policy.empty()) o.switch_args.insert(o.switch_args.end(), {"--policy", s->policy});
@@ -272,6 +316,8 @@ void add_dc_command(CLI::App& app) {
     std::uint64_t traffic_seed = 1;
     std::uint32_t hash_seed = 0;
     output_options out;
+    std::vector<std::string> jobs;  // a ring all-reduce schedule (dc_schedule_suite.hpp) instead of ECMP flows
+    std::string scheduler = "fair";
   };
   auto s = std::make_shared<state>();
   auto* cmd = netlib::app::add_command(
@@ -281,11 +327,12 @@ void add_dc_command(CLI::App& app) {
   cmd->add_option("--answers", s->o.answers,
                   "The student's JSON: {\"flows\": [{\"flow\": 0, \"hash\": N, \"path\": [\"h1\", \"leaf1\", ...]}], "
                   "\"links\": [{\"a\": \"leaf1\", \"b\": \"spine1\", \"a_to_b\": BYTES, \"b_to_a\": BYTES}]}")
-      ->required()
-      ->check(netlib::app::input_file());
-  cmd->add_option("--grade", s->o.grade, "What to grade: hash, path, loads (default path)")
-      ->delimiter(',')
-      ->check(CLI::IsMember({"hash", "path", "loads"}));
+      ->required();  // a missing file is graded (answers_complete fails), not a usage error
+  auto* grade = cmd->add_option("--grade", s->o.grade,
+                                "What to grade: hash, path, loads (default path); with --job: path, collisions, steps, "
+                                "bandwidth (default all)")
+                    ->delimiter(',')
+                    ->check(CLI::IsMember({"hash", "path", "loads", "collisions", "steps", "bandwidth"}));
   cmd->add_option("--topology", s->topology, "As lab-dc ecmp --topology")->capture_default_str();
   cmd->add_option("--flows", s->flows, "As lab-dc ecmp --flows")->capture_default_str();
   cmd->add_option("--pattern", s->pattern, "As lab-dc ecmp --pattern")->capture_default_str();
@@ -297,10 +344,30 @@ void add_dc_command(CLI::App& app) {
   cmd->add_option("--seed", s->seed, "As lab-dc ecmp --seed (same or per-switch)")->capture_default_str();
   cmd->add_option("--hash-seed", s->hash_seed, "As lab-dc ecmp --hash-seed")->capture_default_str();
   cmd->add_option("--lab-dc", s->o.lab_dc, "The reference lab-dc binary (default: next to netlab-grade)");
+  cmd->add_option("--job", s->jobs,
+                  "Grade a ring all-reduce schedule instead (lab-dc collective): a job as lab-dc collective --job "
+                  "takes it, repeatable; the answers are {\"jobs\": [...], \"flows\": [...], \"collisions\": [...]}");
+  cmd->add_option("--scheduler", s->scheduler, "With --job: the schedule graded, fair or crux")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"fair", "crux"}));
   add_output_options(*cmd, s->out);
-  netlib::app::set_action(*cmd, [s]() {
+  netlib::app::set_action(*cmd, [s, grade]() {
     auto o = s->o;
     if (o.lab_dc.empty()) o.lab_dc = netlib::app::own_directory() + "/lab-dc";
+    if (!s->jobs.empty()) {
+      dc_schedule_options so;
+      so.answers = o.answers;
+      so.lab_dc = o.lab_dc;
+      so.scheduler = s->scheduler;
+      if (grade->count() > 0) so.grade = o.grade;
+      for (const auto& k : so.grade) {
+        if (k == "hash" || k == "loads") throw netlib::app::usage_error("--grade " + k + ": with --job, grade path, collisions, steps or bandwidth");
+      }
+      so.collective_args = {"--topology", s->topology, "--hash", s->hash, "--seed", s->seed, "--hash-seed", std::to_string(s->hash_seed)};
+      if (!s->fields.empty()) so.collective_args.insert(so.collective_args.end(), {"--fields", s->fields});
+      for (const auto& j : s->jobs) so.collective_args.insert(so.collective_args.end(), {"--job", j});
+      return emit(run_dc_schedule_suite(so), s->out);
+    }
     o.ecmp_args = {"--topology", s->topology, "--flows", std::to_string(s->flows), "--pattern", s->pattern,
                    "--traffic-seed", std::to_string(s->traffic_seed), "--hash", s->hash, "--seed", s->seed,
                    "--hash-seed", std::to_string(s->hash_seed)};
@@ -325,6 +392,9 @@ int main(int argc, char** argv) {
   add_switch_command(*app);
   add_dc_command(*app);
   add_questions_command(*app);
+  add_quiz_command(*app);
+  add_variant_command(*app);
+  add_notice_command(*app);
   app->require_subcommand(1);
   return netlib::app::run(*app, argc, argv);
 }

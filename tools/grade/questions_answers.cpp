@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <filesystem>
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -18,6 +19,7 @@
 #include "netlib/http/http_date.hpp"
 #include "netlib/packet/ip_address.hpp"
 #include "questions.hpp"
+#include "questions_packets.hpp"
 
 namespace netlab::grade {
 
@@ -143,6 +145,66 @@ std::string choice_of(std::string_view s) {
   return f;
 }
 
+// "0x1a2b" (any case) as hexadecimal, digits alone as decimal.
+std::optional<std::uint64_t> hex_number_of(std::string_view s) {
+  auto t = fold(s);
+  int base = 10;
+  if (t.starts_with("0x")) {
+    t = t.substr(2);
+    base = 16;
+  }
+  if (t.empty() || t.size() > 16) return std::nullopt;
+  std::uint64_t v = 0;
+  for (char c : t) {
+    int d = -1;
+    if (c >= '0' && c <= '9') d = c - '0';
+    else if (base == 16 && c >= 'a' && c <= 'f') d = c - 'a' + 10;
+    if (d < 0) return std::nullopt;
+    v = v * static_cast<std::uint64_t>(base) + static_cast<std::uint64_t>(d);
+  }
+  return v;
+}
+
+std::optional<bool> yes_no_of(std::string_view s) {
+  const auto words = tokens(fold(s), " ,.;()");
+  const std::string first = words.empty() ? "" : words.front();
+  if (first == "yes" || first == "true" || first == "1" || first == "set" || first == "y") return true;
+  if (first == "no" || first == "false" || first == "0" || first == "n" || first == "not" || first == "unset") return false;
+  return std::nullopt;
+}
+
+std::optional<std::set<netlib::packet::ip_address>> addresses_of(std::string_view s) {
+  std::set<netlib::packet::ip_address> out;
+  for (const auto& t : tokens(s, ",; \t")) {
+    const auto ip = ip_of(t);
+    if (!ip) return std::nullopt;
+    out.insert(*ip);
+  }
+  return out;
+}
+
+std::set<std::string> names_of(std::string_view s) {
+  std::set<std::string> out;
+  for (auto t : tokens(fold(s), ",; \t")) {
+    if (t.size() > 1 && t.back() == '.') t.pop_back();
+    if (t.size() >= 2 && (t.front() == '"' || t.front() == '\'') && t.back() == t.front()) t = t.substr(1, t.size() - 2);
+    out.insert(t);
+  }
+  return out;
+}
+
+std::optional<std::set<std::string>> numbers_of(std::string_view s) {
+  std::set<std::string> out;
+  for (const auto& t : tokens(s, ",; \t")) {
+    const auto n = first_integer(t);
+    if (!n || *n != (t.find_first_not_of('0') == std::string::npos ? "0" : t.substr(t.find_first_not_of('0')))) {
+      return std::nullopt;
+    }
+    out.insert(*n);
+  }
+  return out;
+}
+
 std::string json_answer(const nlohmann::json& v, const std::string& name, const std::string& id) {
   if (v.is_string()) return v.get<std::string>();
   if (v.is_number_integer()) return std::to_string(v.get<long long>());
@@ -208,6 +270,16 @@ std::string_view kind_name(answer_kind kind) noexcept {
     case answer_kind::endpoint: return "endpoint";
     case answer_kind::mailboxes: return "mailboxes";
     case answer_kind::choice: return "choice";
+    case answer_kind::hex_number: return "hex-number";
+    case answer_kind::yes_no: return "yes-no";
+    case answer_kind::addresses: return "addresses";
+    case answer_kind::names: return "names";
+    case answer_kind::numbers: return "numbers";
+    case answer_kind::coded: return "coded";
+    case answer_kind::duration: return "duration";
+    case answer_kind::rate: return "rate";
+    case answer_kind::list: return "list";
+    case answer_kind::set: return "set";
   }
   return "text";
 }
@@ -238,7 +310,29 @@ bool same_answer(answer_kind kind, const std::string& expected, const std::strin
     }
     case answer_kind::mailboxes: return mailboxes_of(expected) == mailboxes_of(given);
     case answer_kind::choice: return choice_of(expected) == choice_of(given);
+    case answer_kind::hex_number: {
+      const auto a = hex_number_of(expected);
+      return a && a == hex_number_of(given);
+    }
+    case answer_kind::yes_no: {
+      const auto a = yes_no_of(expected);
+      return a && a == yes_no_of(given);
+    }
+    case answer_kind::addresses: {
+      const auto a = addresses_of(expected);
+      return a && a == addresses_of(given);
+    }
+    case answer_kind::names: return names_of(expected) == names_of(given);
+    case answer_kind::numbers: {
+      const auto a = numbers_of(expected);
+      return a && a == numbers_of(given);
+    }
     case answer_kind::text: return fold(expected) == fold(given);
+    case answer_kind::coded:
+    case answer_kind::duration:
+    case answer_kind::rate:
+    case answer_kind::list:
+    case answer_kind::set: return same_measure(kind, expected, given);
   }
   return false;
 }
@@ -263,8 +357,18 @@ std::map<std::string, std::string> read_answers(const std::string& path) {
   return parse_answers(text, path);
 }
 
+submitted_answers read_submitted_answers(const std::string& path) {
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec)) return {{}, path + ": no such file (no answers were submitted)"};
+  try {
+    return {read_answers(path), {}};
+  } catch (const netlib::app::usage_error& e) {
+    return {{}, e.what()};
+  }
+}
+
 suite_result grade_answers(const std::vector<question>& key, const std::map<std::string, std::string>& answers,
-                           const std::string& capture) {
+                           const std::string& capture, const std::string& error) {
   suite_result r{"questions", capture, {}};
   for (const auto& q : key) {
     auto c = make_check(q.id, fmt::format("Wireshark lab question ({}; {} answer)", q.protocol, kind_name(q.kind)),
@@ -272,7 +376,7 @@ suite_result grade_answers(const std::vector<question>& key, const std::map<std:
     const auto it = answers.find(q.id);
     c.passed = it != answers.end() && same_answer(q.kind, q.answer, it->second);
     if (!c.passed) {
-      c.reason = it == answers.end() ? "no answer given" : "wrong answer";
+      c.reason = !error.empty() ? error : it == answers.end() ? "no answer given" : "wrong answer";
       c.received = it == answers.end() ? "" : it->second;
       c.expected = q.answer;
     }

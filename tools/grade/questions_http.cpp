@@ -70,15 +70,16 @@ void on_request_head(http_flow& f, std::uint64_t connection, netlib::time_point 
 void drain_client(http_flow& f, std::uint64_t connection, netlib::time_point ts) {
   for (int guard = 0; guard < max_events_per_call && !f.client_stopped; ++guard) {
     const http::parse_step s = f.requests.next(f.client_in.data());
-    f.client_in.consume(s.consumed);
-    if (std::holds_alternative<http::need_more>(s.event)) return;
+    if (std::holds_alternative<http::need_more>(s.event)) return f.client_in.consume(s.consumed);
     if (std::holds_alternative<http::parse_error>(s.event)) {
       f.client_stopped = true;
       f.not_http = f.not_http || f.exchanges.empty();
       f.client_in.clear();
       return;
     }
+    // The head is views of client_in: read before the consumed bytes are dropped.
     if (std::holds_alternative<http::head_complete>(s.event)) on_request_head(f, connection, ts);
+    f.client_in.consume(s.consumed);
   }
 }
 

@@ -4,9 +4,16 @@
 #include "smtp_suite.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
+#include <cctype>
+#include <chrono>
+#include <filesystem>
+#include <thread>
 
+#include "client_run.hpp"
+#include "netlib/app/random.hpp"
 #include "common/smtp_probe.hpp"
 
 namespace netlab::grade {
@@ -35,10 +42,22 @@ step ehlo() { return {"EHLO netlab-grade.test\r\n", {250}}; }
 step mail(const smtp_options& o) { return {"MAIL FROM:<" + o.sender + ">\r\n", {250}}; }
 step rcpt(const std::string& to) { return {"RCPT TO:<" + to + ">\r\n", {250, 251}}; }
 
+// The Message-ID of this run's delivered message: how the grader finds it in the mail store.
+const std::string& message_id() {
+  // From the kernel (netlib::app::random_hex), not std::random_device: the release bundle's
+  // static libstdc++ would import arc4random, above its glibc floor (cmake/NetlabPortable.cmake).
+  static const std::string id = fmt::format("<netlab-grade.{}@netlab-grade.test>", netlib::app::random_hex(8));
+  return id;
+}
+
+// The body line that starts with a dot: sent dot-stuffed, stored with the extra dot removed.
+constexpr std::string_view dot_line = ".this line starts with a dot (RFC 5321 4.5.2)";
+
 std::string message(const smtp_options& o) {
-  return fmt::format("From: <{}>\r\nTo: <{}>\r\nSubject: netlab-grade\r\n\r\nA test message from netlab-grade.\r\n"
-                     "..this line starts with a dot (RFC 5321 4.5.2)\r\n.\r\n",
-                     o.sender, o.recipients.front());
+  return fmt::format(
+      "From: <{}>\r\nTo: <{}>\r\nSubject: netlab-grade\r\nMessage-ID: {}\r\n\r\n"
+      "A test message from netlab-grade.\r\n.{}\r\n.\r\n",
+      o.sender, o.recipients.front(), message_id(), dot_line);
 }
 
 std::vector<step> greeting(const smtp_options&) { return {}; }
@@ -85,6 +104,68 @@ std::string label(const std::string& line) {
   return line.substr(0, line.size() - 2);
 }
 
+// Where `mailbox`'s messages are stored: DIR/USER/new and DIR/USER/cur (Maildir), USER being the
+// local part as given or in lower case.
+std::vector<std::filesystem::path> stored_messages(const std::string& maildir, const std::string& mailbox) {
+  std::vector<std::filesystem::path> out;
+  const auto local = mailbox.substr(0, mailbox.rfind('@'));
+  std::string lower = local;
+  std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char ch) { return std::tolower(ch); });
+  for (const auto& user : lower == local ? std::vector<std::string>{local} : std::vector<std::string>{local, lower}) {
+    for (const char* sub : {"new", "cur"}) {
+      std::error_code ec;
+      for (std::filesystem::directory_iterator it(std::filesystem::path(maildir) / user / sub, ec), end;
+           !ec && it != end; it.increment(ec)) {
+        if (it->is_regular_file(ec)) out.push_back(it->path());
+      }
+    }
+  }
+  return out;
+}
+
+// What deliver_message finds in the mail store for one recipient: empty when the message is
+// there with its dot-stuffing undone, else why not.
+std::string stored_problem(const smtp_options& o, const std::string& mailbox) {
+  for (const auto& file : stored_messages(o.maildir, mailbox)) {
+    const auto text = read_whole_file(file.string());
+    if (text.find(message_id()) == std::string::npos) continue;
+    const auto at = text.find(std::string(dot_line));
+    if (at == std::string::npos)
+      return fmt::format("{}: the stored message lost the line '{}'", file.string(), dot_line);
+    if (at > 0 && text[at - 1] == '.') {
+      return fmt::format("{}: the stored message keeps the dot-stuffing ('.{}')", file.string(), dot_line);
+    }
+    return {};
+  }
+  return fmt::format("no message with Message-ID {} in {}/{}/new or cur", message_id(), o.maildir,
+                     mailbox.substr(0, mailbox.rfind('@')));
+}
+
+// After a delivery the server answered 250 to: the message must be in every recipient's mailbox
+// (RFC 5321 §4.1.1.4: the 250 means the server has taken responsibility for it). A server that
+// writes after its reply gets the reply timeout to do so.
+void check_stored(const smtp_options& o, const smtp_probe& p, check_result& c) {
+  const auto deadline = std::chrono::steady_clock::now() + o.timeout;
+  std::vector<std::string> problems;
+  for (;;) {
+    problems.clear();
+    for (const auto& r : o.recipients) {
+      if (auto problem = stored_problem(o, r); !problem.empty()) problems.push_back(r + ": " + problem);
+    }
+    if (problems.empty() || std::chrono::steady_clock::now() >= deadline) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  if (problems.empty()) return;
+  c.passed = false;
+  c.partial = 0;
+  c.reason = fmt::format("the server answered 250 to the message but did not store it: {}", fmt::join(problems, "; "));
+  c.sent = printable(p.sent());
+  c.received = printable(p.received());
+  c.expected = fmt::format("the message (Message-ID {}) in {}/USER/new or cur of each recipient, its line '{}' stored "
+                           "with one dot",
+                           message_id(), o.maildir, dot_line);
+}
+
 void run_check(const smtp_options& o, const smtp_check& spec, check_result& c) {
   smtp_probe p(o.host, o.port, o.timeout);
   auto steps = spec.script(o);
@@ -112,6 +193,7 @@ void run_check(const smtp_options& o, const smtp_check& spec, check_result& c) {
     return;
   }
   c.passed = true;
+  if (spec.script == deliver && !o.maildir.empty()) check_stored(o, p, c);
 }
 
 const std::vector<smtp_check>& smtp_checks() {
@@ -129,12 +211,12 @@ const std::vector<smtp_check>& smtp_checks() {
       {"rset_clears_transaction", "RFC 5321 §4.1.1.5", "after RSET, RCPT needs a new MAIL (503)", 1, rset},
       {"unknown_user_550", "RFC 5321 §4.2.2, lab requirement: deliver only to known users",
        "RCPT to an unknown local user is refused with 550", 1, unknown_user},
-      {"relay_denied", "RFC 5321 §3.6.1, lab requirement: no open relay",
-       "RCPT to a foreign domain is refused (5xx)", 2, relay},
+      {"relay_denied", "RFC 5321 §3.6.1, lab requirement: no open relay", "RCPT to a foreign domain is refused (5xx)",
+       2, relay},
       {"line_too_long_500", "RFC 5321 §4.5.3.1.4, §4.5.3.1.10", "a command line over 512 octets is refused: 500", 1,
        long_line},
-      {"deliver_message", "RFC 5321 §3.3, §4.5.2", "MAIL, RCPT for each recipient, DATA (dot-stuffed) and QUIT succeed",
-       3, deliver},
+      {"deliver_message", "RFC 5321 §3.3, §4.1.1.4, §4.5.2",
+       "MAIL, RCPT for each recipient, DATA (dot-stuffed) and QUIT succeed", 3, deliver},
       {"quit_221_closes", "RFC 5321 §4.1.1.10", "QUIT is answered 221 and the server closes the connection", 1, quit,
        true},
   };
@@ -148,6 +230,10 @@ suite_result run_smtp_suite(const smtp_options& options) {
   suite_result result{"smtp", options.host + ":" + std::to_string(options.port), {}};
   for (const auto& spec : smtp_checks()) {
     auto c = make_check(spec.name, spec.rule, spec.description, spec.weight);
+    if (spec.script == deliver) {
+      c.description += options.maildir.empty() ? " (that it was stored is not checked: no --maildir)"
+                                               : ", and the message is stored in each recipient's Maildir";
+    }
     run_check(options, spec, c);
     result.checks.push_back(std::move(c));
   }

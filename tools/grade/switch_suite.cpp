@@ -105,14 +105,22 @@ struct kind_rule {
   double weight;
 };
 
+// Each rule names the clause of the standard that makes the decision right: IEEE 802.1D-2004 for
+// the bridge (§7.7 forwarding process, §7.8 learning process, §7.9 filtering database, §7.12.6
+// reserved addresses) and IEEE 802.1Q-2018 for what VLANs add (§8.6.2 ingress filtering).
 constexpr kind_rule kind_rules[] = {
-    {"drop", "drop_step2", "IEEE 802.1D §8.6.3; learning switch step 2 (link-local, VLAN, malformed)",
+    {"drop", "drop_step2",
+     "IEEE 802.1D-2004 §7.12.6 (reserved addresses are not relayed), IEEE 802.1Q-2018 §8.6.2 (ingress filtering); "
+     "learning switch step 2 (link-local, VLAN, malformed)",
      "frames the switch must drop are dropped", 1},
-    {"flood", "flood_step3", "IEEE 802.1D §8.7; learning switch step 3",
+    {"flood", "flood_step3",
+     "IEEE 802.1D-2004 §7.7.2, §7.9 (no filtering entry for the destination: every other port); learning switch step 3",
      "broadcast, multicast and unknown unicast go out of every other port", 3},
-    {"filter", "filter_step4", "IEEE 802.1D §8.7; learning switch step 4",
+    {"filter", "filter_step4",
+     "IEEE 802.1D-2004 §7.7.1 (never sent back out of the port it came in on); learning switch step 4",
      "a frame whose destination is on its ingress port is filtered", 2},
-    {"forward", "forward_step5", "IEEE 802.1D §8.7; learning switch steps 1 and 5",
+    {"forward", "forward_step5",
+     "IEEE 802.1D-2004 §7.8 (learning process), §7.9 (filtering database); learning switch steps 1 and 5",
      "a frame to a learned destination goes out of that port only", 3},
 };
 

@@ -2,8 +2,10 @@
 // What netlab-ladder shows: the conversations of a capture (with stream hashes) and, for one of
 // them, every segment as a ladder event with relative sequence numbers, labels and measured RTTs.
 #include <cstdint>
+#include <deque>
 #include <filesystem>
 #include <optional>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -36,7 +38,7 @@ struct ladder_model {
   std::string file;
   netlib::capture::replay_stats stats;
   netlib::time_point capture_start{};
-  std::vector<netlib::capture::conversation_summary> conversations;
+  std::deque<netlib::capture::conversation_summary> conversations;  // a deque: a million are never copied
   std::optional<std::uint64_t> selected;
   std::vector<ladder_event> events;  // of the selected conversation (at most max_events)
   bool events_truncated = false;
@@ -58,5 +60,7 @@ std::size_t svg_pages(const ladder_model& m, const ladder_layout& layout);
 // Page `page` (0-based) of the SVG ladder.
 std::string render_ladder_svg(const ladder_model& m, const ladder_layout& layout = {}, std::size_t page = 0);
 std::string render_json(const ladder_model& m);
+// The same, written to `out` as it is made (a million conversations are never one document in memory).
+void render_json(const ladder_model& m, std::ostream& out);
 
 }  // namespace netlab::ladder

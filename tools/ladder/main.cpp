@@ -5,6 +5,7 @@
 #include <iostream>
 
 #include "ladder_model.hpp"
+#include "stevens.hpp"
 #include "netlib/app/program.hpp"
 #include "netlib/ftp/labels.hpp"
 #include "netlib/http/labels.hpp"
@@ -13,9 +14,11 @@
 
 int main(int argc, char** argv) {
   auto app = netlib::app::make_app(
-      "netlab-ladder", "List the TCP conversations of a capture (pcap or pcapng) and draw one as a ladder diagram",
+      "netlab-ladder",
+      "List the TCP conversations of a capture (pcap or pcapng) and draw one as a ladder diagram or a time-sequence graph",
       "netlab-ladder captures/net/loopback-http.pcapng --conversation 0 --svg ladder.svg\n"
-      "  netlab-ladder captures/net/loopback-http.pcapng -c 1 --spacing time\n\n"
+      "  netlab-ladder captures/net/loopback-http.pcapng -c 1 --spacing time\n"
+      "  netlab-ladder captures/tcp/bulk-upload.pcapng -c 0 --stevens graph.svg   (time-sequence graph)\n\n"
       "An SVG holds at most --page-size segments; a longer conversation is written as NAME.svg,\n"
       "NAME-2.svg, NAME-3.svg, ... (each page says which segments it shows).");
   std::string file;
@@ -32,11 +35,21 @@ int main(int argc, char** argv) {
                   "Rows: even (one row per segment, default) or time (the gap between rows grows with the time "
                   "between segments, so a long RTT looks long)")
       ->check(CLI::IsMember({"even", "time"}));
+  std::string stevens;
+  std::string stevens_side;
+  app->add_option("--stevens", stevens,
+                  "Also write the conversation's time-sequence graph (Stevens: sequence numbers against time, ACKs, "
+                  "receive window) as SVG to this file (needs --conversation)");
+  app->add_option("--stevens-data", stevens_side,
+                  "Whose data the time-sequence graph shows: client or server (default: the side that sent more)")
+      ->check(CLI::IsMember({"client", "server"}));
   app->add_option("--page-size", layout.page_size, "Segments per SVG page (default 100; 0: one page)")
       ->check(CLI::Range(0, 100000));
   return netlib::app::run(*app, argc, argv, [&]() -> int {
     if (!svg.empty() && !conversation) throw netlib::app::usage_error("--svg needs --conversation N");
     if (spacing != "even" && !conversation) throw netlib::app::usage_error("--spacing needs --conversation N");
+    if (!stevens.empty() && !conversation) throw netlib::app::usage_error("--stevens needs --conversation N");
+    if (!stevens_side.empty() && stevens.empty()) throw netlib::app::usage_error("--stevens-data needs --stevens FILE");
     layout.by_time = spacing == "time";
     netlib::capture::progress_callback progress;
     if (netlib::app::stderr_is_terminal()) {
@@ -72,14 +85,25 @@ int main(int argc, char** argv) {
         written.push_back(name);
       }
     }
+    if (!stevens.empty()) {
+      std::optional<netlib::packet::tcp_direction> side;
+      if (!stevens_side.empty())
+        side = stevens_side == "client" ? netlib::packet::tcp_direction::client_to_server
+                                        : netlib::packet::tcp_direction::server_to_client;
+      const auto graph = netlab::ladder::read_stevens(file, *conversation, side);
+      std::ofstream out(stevens, std::ios::binary | std::ios::trunc);
+      if (graph) out << netlab::ladder::render_stevens_svg(*graph);
+      if (!graph || !out.flush()) throw netlib::app::failure(fmt::format("{}: cannot write the SVG", stevens));
+    }
     if (json) {
-      std::cout << netlab::ladder::render_json(model) << '\n';
+      netlab::ladder::render_json(model, std::cout);  // ends with a newline
     } else {
       std::cout << netlab::ladder::render_conversations_text(model);
       if (conversation) std::cout << '\n' << netlab::ladder::render_ladder_text(model, layout);
       if (written.size() == 1) std::cout << "ladder written to " << written.front() << '\n';
       if (written.size() > 1)
         std::cout << fmt::format("ladder written to {} pages: {} ... {}\n", written.size(), written.front(), written.back());
+      if (!stevens.empty()) std::cout << "time-sequence graph written to " << stevens << '\n';
     }
     return netlib::app::exit_ok;
   });

@@ -12,23 +12,12 @@
 #include <cmath>
 
 #include "ladder_model.hpp"
+#include "netlib/core/svg.hpp"
 
 namespace netlab::ladder {
 namespace {
 
-std::string xml_escape(std::string_view s) {
-  std::string out;
-  for (char c : s) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      default: out += c;
-    }
-  }
-  return out;
-}
+using netlib::svg::escape;  // one XML escaper (netlib/core/svg.hpp)
 
 constexpr double width = 820, left_x = 170, right_x = 630, top = 90, row = 26, slope = 14, line_height = 12,
                  gap_row = 22;
@@ -117,15 +106,15 @@ std::string render_ladder_svg(const ladder_model& m, const ladder_layout& layout
       "<path d=\"M0,0 L8,4 L0,8 z\" fill=\"black\"/></marker></defs>\n",
       width, height);
   out += fmt::format("<text x=\"{}\" y=\"20\" text-anchor=\"middle\" font-weight=\"bold\">client {}</text>\n", left_x,
-                     xml_escape(c.client.to_string()));
+                     escape(c.client.to_string()));
   out += fmt::format("<text x=\"{}\" y=\"20\" text-anchor=\"middle\" font-weight=\"bold\">server {}</text>\n", right_x,
-                     xml_escape(c.server.to_string()));
+                     escape(c.server.to_string()));
   std::string note = pages > 1 ? fmt::format("segments {}-{} of {} (page {} of {})", first + 1, last, m.events.size(),
                                              page + 1, pages)
                                : fmt::format("{} segments", m.events.size());
   if (layout.by_time && pixels_per_second > 0) note += fmt::format("; rows spaced by time, 100 px = {}", scale_text(pixels_per_second));
   if (m.events_truncated) note += fmt::format("; only the first {} are drawn", max_events);
-  out += fmt::format("<text x=\"10\" y=\"42\" fill=\"#555\">{}</text>\n", xml_escape(note));
+  out += fmt::format("<text x=\"10\" y=\"42\" fill=\"#555\">{}</text>\n", escape(note));
   out += "<text x=\"10\" y=\"65\">time (s)</text><text x=\"660\" y=\"65\">RTT</text>\n";
   for (double x : {left_x, right_x}) {
     out += fmt::format("<line x1=\"{}\" y1=\"70\" x2=\"{}\" y2=\"{:.0f}\" stroke=\"gray\"/>\n", x, x, height - 30);
@@ -152,7 +141,7 @@ std::string render_ladder_svg(const ladder_model& m, const ladder_layout& layout
                        arrow_y, x2, arrow_y + slope, color);
     for (std::size_t l = 0; l < lines.size(); ++l) {
       out += fmt::format("<text x=\"{}\" y=\"{:.1f}\" text-anchor=\"middle\" fill=\"{}\">{}</text>\n",
-                         (left_x + right_x) / 2, y + 4 + double(l) * line_height, color, xml_escape(lines[l]));
+                         (left_x + right_x) / 2, y + 4 + double(l) * line_height, color, escape(lines[l]));
     }
     if (e.rtt_s) out += fmt::format("<text x=\"660\" y=\"{:.1f}\">{:.3f} ms</text>\n", y + 4, *e.rtt_s * 1000);
   }

@@ -112,8 +112,17 @@ void capture_reader::on_interface_description() {
 std::optional<packet_record> capture_reader::make_record(std::uint32_t iface, std::uint64_t ticks,
                                                          std::size_t offset, std::uint32_t caplen,
                                                          std::uint32_t orig_len) {
-  if (iface >= interfaces_.size() || offset + caplen > block_.size() - 4) {
-    ++skipped_;  // packet for an undeclared interface, or a length beyond its block
+  if (iface >= interfaces_.size()) {
+    // pcapng §4.2: a packet names an interface described earlier in its section. One that names
+    // none is a malformed file, as tshark says; read on and the packet's link type, time
+    // resolution and snap length would be guesses (issue 31: analyzers read such packets on
+    // without a word).
+    fail(fmt::format("block at offset {}: a packet for interface {}, which its section never declared ({} interface{} "
+                     "described before it)",
+                     offset_ - block_.size(), iface, interfaces_.size(), interfaces_.size() == 1 ? "" : "s"));
+  }
+  if (offset + caplen > block_.size() - 4) {
+    ++skipped_;  // a length beyond its block
     return std::nullopt;
   }
   packet_record rec;
@@ -138,7 +147,8 @@ std::optional<packet_record> capture_reader::on_enhanced_packet() {
 }
 
 std::optional<packet_record> capture_reader::on_simple_packet() {
-  if (block_.size() < 16 || interfaces_.empty()) return ++skipped_, std::nullopt;
+  if (block_.size() < 16) return ++skipped_, std::nullopt;
+  if (interfaces_.empty()) return make_record(0, 0, 12, 0, 0);  // §4.4: interface 0, never declared: fails
   const std::uint32_t orig_len = u32(block_.data() + 8);
   std::uint32_t caplen = std::min<std::uint32_t>(orig_len, static_cast<std::uint32_t>(block_.size() - 16));
   if (interfaces_[0].snaplen != 0) caplen = std::min(caplen, interfaces_[0].snaplen);

@@ -12,6 +12,8 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <cstring>
+#include <type_traits>
 #include <deque>
 #include <unordered_map>
 
@@ -183,20 +185,109 @@ void conversation_summarizer::on_data(const tcp_conversation& c, tcp_direction d
 void conversation_summarizer::on_close(const tcp_conversation& c) {
   auto it = open_.find(c.id);
   if (it == open_.end()) {
-    static const std::string nothing = sha256{}.hex_digest();
-    done_.push_back({c, nothing, nothing});
-    return;
+    static const stream_digest nothing{sha256{}.finish()};
+    return pack({c, nothing, nothing});
   }
-  done_.push_back({c, it->second->to_server.hex_digest(), it->second->to_client.hex_digest()});
+  pack({c, {it->second->to_server.finish()}, {it->second->to_client.finish()}});
   open_.erase(it);
 }
 
-std::vector<conversation_summary> conversation_summarizer::take_results() {
-  std::sort(done_.begin(), done_.end(), [](const auto& a, const auto& b) { return a.conversation.id < b.conversation.id; });
-  return std::move(done_);
+namespace {
+
+static_assert(std::is_trivially_copyable_v<conversation_summary>, "summaries are packed as bytes");
+constexpr std::size_t pack_chunk = 1 << 20;  // bytes of packed summaries per string
+
+const stream_digest& empty_digest() {
+  static const stream_digest d{sha256{}.finish()};
+  return d;
 }
 
-std::vector<conversation_summary> summarize_conversations(capture_reader& reader, replay_stats* stats) {
+// Runs of zero bytes become one byte 0x80 | length (1..127); other bytes go in literal runs, one
+// byte with the length (1..127) then the bytes. A summary is a flag byte (bit 0: the client digest
+// is the empty one, bit 1: the server's; stored as zeros then) and its packed bytes.
+void pack_bytes(const unsigned char* b, std::size_t n, std::string& out) {
+  std::size_t i = 0;
+  while (i < n) {
+    std::size_t run = 0;
+    while (i + run < n && b[i + run] == 0 && run < 127) ++run;
+    if (run > 0) {
+      out.push_back(static_cast<char>(0x80 | run));
+      i += run;
+      continue;
+    }
+    std::size_t lit = 0;
+    while (i + lit < n && b[i + lit] != 0 && lit < 127) ++lit;
+    out.push_back(static_cast<char>(lit));
+    out.append(reinterpret_cast<const char*>(b + i), lit);
+    i += lit;
+  }
+}
+
+std::size_t unpack_bytes(const std::string& in, std::size_t pos, unsigned char* b, std::size_t n) {
+  std::size_t i = 0;
+  while (i < n) {
+    const auto head = static_cast<unsigned char>(in[pos++]);
+    const std::size_t len = head & 0x7f;
+    if (head & 0x80) std::memset(b + i, 0, len);
+    else std::memcpy(b + i, in.data() + pos, len), pos += len;
+    i += len;
+  }
+  return pos;
+}
+
+}  // namespace
+
+void conversation_summarizer::pack(const conversation_summary& summary) {
+  conversation_summary s = summary;
+  unsigned char flags = 0;
+  if (s.client_sha256 == empty_digest()) flags |= 1, s.client_sha256 = {};
+  if (s.server_sha256 == empty_digest()) flags |= 2, s.server_sha256 = {};
+  unsigned char bytes[sizeof(conversation_summary)];
+  std::memcpy(bytes, &s, sizeof s);
+  if (packed_.empty() || packed_.back().size() > pack_chunk) {
+    packed_.emplace_back();
+    packed_.back().reserve(pack_chunk + 2 * sizeof s);
+  }
+  packed_.back().push_back(static_cast<char>(flags));
+  pack_bytes(bytes, sizeof bytes, packed_.back());
+  ++packed_count_;
+}
+
+// Unpacked chunk by chunk into a deque, each chunk freed once read (the deque grows by blocks,
+// so the packed and the unpacked summaries are never both whole), then sorted in place.
+std::deque<conversation_summary> conversation_summarizer::take_results() {
+  std::deque<conversation_summary> out;
+  while (!packed_.empty()) {
+    const std::string chunk = std::move(packed_.front());
+    packed_.pop_front();
+    for (std::size_t pos = 0; pos < chunk.size();) {
+      const auto flags = static_cast<unsigned char>(chunk[pos++]);
+      unsigned char bytes[sizeof(conversation_summary)];
+      pos = unpack_bytes(chunk, pos, bytes, sizeof bytes);
+      conversation_summary s;
+      std::memcpy(&s, bytes, sizeof s);
+      if (flags & 1) s.client_sha256 = empty_digest();
+      if (flags & 2) s.server_sha256 = empty_digest();
+      out.push_back(s);
+    }
+  }
+  packed_count_ = 0;
+  if (!std::is_sorted(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.conversation.id < b.conversation.id; }))
+    std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.conversation.id < b.conversation.id; });
+  return out;
+}
+
+std::string stream_digest::hex() const {
+  static constexpr char digits[] = "0123456789abcdef";
+  std::string out(64, '0');
+  for (std::size_t i = 0; i < bytes.size(); ++i) {
+    out[2 * i] = digits[bytes[i] >> 4];
+    out[2 * i + 1] = digits[bytes[i] & 15];
+  }
+  return out;
+}
+
+std::deque<conversation_summary> summarize_conversations(capture_reader& reader, replay_stats* stats) {
   conversation_summarizer s;
   const auto st = replay_tcp(reader, s);
   if (stats) *stats = st;

@@ -2,7 +2,9 @@
 // walk over extension headers (§4): Hop-by-Hop (0), Routing (43), Destination Options (60),
 // Mobility (135), HIP (139), Shim6 (140) with length (n+1)*8; Fragment (44) of 8 bytes, whose
 // offset says whether the upper layer header is here; AH (51, RFC 4302) with length (n+2)*4.
-// The walk stops at the first other value: that is the upper-layer protocol.
+// The walk stops at the first other value: that is the upper-layer protocol. It also stops after
+// the Fragment header of a fragment other than the first: what follows is a piece of the middle
+// of the datagram, not a header (RFC 8200 §4.5).
 #include "netlib/packet/ipv6.hpp"
 
 #include "netlib/packet/wire.hpp"
@@ -47,13 +49,18 @@ std::optional<decode_error> decode_ipv6_into(byte_view b, ipv6_header& h) {
     if (nh == 51) len = (wire::u8(rest.data() + 1) + 2u) * 4u;
     if (nh == 44) {
       len = 8;
+      const auto offset_flags = wire::be16(rest.data() + 2);
       h.is_fragment = true;
-      h.fragment_offset = static_cast<std::uint16_t>(wire::be16(rest.data() + 2) & 0xfff8);
+      h.fragment_offset = static_cast<std::uint16_t>(offset_flags & 0xfff8);
+      h.more_fragments = (offset_flags & 1) != 0;
+      h.fragment_id = wire::be32(rest.data() + 4);
+      h.fragment_data = rest.subspan(8);
     }
     if (rest.size() < len) return decode_error{layer, "truncated extension header"};
     rest = rest.subspan(len);
     nh = next;
     ++h.extension_headers;
+    if (h.is_fragment && h.fragment_offset != 0) break;
   }
   h.protocol = nh;
   h.payload = rest;

@@ -89,6 +89,23 @@ TEST(ClientHttpGrade, FailingCommandAndDeadline) {
   EXPECT_EQ(g.failed().at("request_line_http11"), "the client sent no request");
   const auto slow = grade({"http", "--client", "sleep 30", "--deadline", "1"});
   EXPECT_EQ(slow.failed().at("client_exits_0"), "the command was killed at the deadline");
+  // --deadline is a duration as every duration flag takes it (docs/conventions.md, "Units").
+  const auto millis = grade({"http", "--client", "sleep 30", "--deadline", "800ms"});
+  EXPECT_EQ(millis.failed().at("client_exits_0"), "the command was killed at the deadline") << millis.err;
+}
+
+TEST(ClientHttpGrade, DeadlineTakesUnits) {
+  // Parsed, then refused for the missing --target/--client: the duration itself was accepted.
+  for (const char* d : {"20s", "500ms", "2min", "20", "0.5"}) {
+    const auto r = run({bin_path("netlab-grade"), "http", "--deadline", d});
+    EXPECT_EQ(r.exit_code, 2) << d;
+    EXPECT_NE(r.err.find("give --target HOST:PORT or --client CMD"), std::string::npos) << d << ": " << r.err;
+  }
+  for (const char* d : {"11min", "100ms", "20 parsecs"}) {
+    const auto r = run({bin_path("netlab-grade"), "http", "--client", "true", "--deadline", d});
+    EXPECT_EQ(r.exit_code, 2) << d;
+    EXPECT_NE(r.err.find("--deadline"), std::string::npos) << d << ": " << r.err;
+  }
 }
 
 TEST(ClientHttpGrade, UsageErrorsExitTwo) {

@@ -5,6 +5,8 @@
 #include <fmt/format.h>
 
 #include <fstream>
+#include <iostream>
+#include <map>
 
 #include "grade_fixture.hpp"
 #include "support/peers.hpp"
@@ -96,21 +98,123 @@ TEST(DcGrade, PlantedMistakesFailTheRightChecksWithPartialCredit) {
   path[2] = path[2] == "spine1" ? "spine2" : "spine1";
   flows[crossing]["hash"] = flows[crossing]["hash"].get<std::uint64_t>() + 1;
   flows.erase(flows.size() - 1);  // the last flow is missing
-  doc["links"][0]["a_to_b"]["bytes"] = 1;  // one link direction wrong
+  for (auto& l : doc["links"]) {
+    if (l["tier"] == 1) {
+      l["a_to_b"]["bytes"] = 1;  // one direction of a link between switches wrong
+      break;
+    }
+  }
   const auto file = dir.dir + "/student.json";
   std::ofstream(file) << doc.dump();
   const auto g = grade(args(file, "hash,path,loads"));
   EXPECT_EQ(g.exit_code, 1);
   const auto failed = g.failed();
+  const auto ref = reference();
+  std::size_t with_choice = 0;
+  for (const auto& p : ref["paths"]) with_choice += !p["hops"].empty();
+  const bool last_has_choice = !ref["paths"].back()["hops"].empty();
   EXPECT_EQ(failed.at("answers_complete"), "1 flows missing, 0 flows not in the set");
-  EXPECT_EQ(failed.at("ecmp_paths"), "38 of 40 paths right");
+  EXPECT_EQ(failed.at("ecmp_paths"), fmt::format("{} of {} paths of flows with a choice right",
+                                                 with_choice - 1 - last_has_choice, with_choice));
   EXPECT_NE(failed.at("first_hop_hash").find(" hashes right"), std::string::npos);
-  EXPECT_EQ(failed.at("link_bytes"), "31 of 32 link directions right");
+  EXPECT_EQ(failed.at("link_bytes"), "15 of 16 link directions between switches right");
   for (const auto& c : g.doc["checks"]) {
     if (c["name"] == "ecmp_paths") {
-      EXPECT_DOUBLE_EQ(c["score"].get<double>(), 3.0 * 38 / 40);
+      EXPECT_DOUBLE_EQ(c["score"].get<double>(),
+                       3.0 * static_cast<double>(with_choice - 1 - last_has_choice) / static_cast<double>(with_choice));
       EXPECT_NE(c["received"].get<std::string>().find(fmt::format("flow {}:", crossing)), std::string::npos) << c.dump();
     }
+    if (c["name"] == "answers_complete") {
+      EXPECT_DOUBLE_EQ(c["score"].get<double>(), 39.0 / 40);
+    }
+  }
+}
+
+// Only what ECMP decides is weighed: a student who never hashes (no hashes; every path through
+// the first spine; bytes from those paths) gets about what guessing gives, not the ~60 % that
+// flows within a leaf and host links used to hand out.
+TEST(DcGrade, AStudentWhoNeverHashesScoresLittle) {
+  grade_site dir;
+  const auto ref = reference();
+  nlohmann::json flows = nlohmann::json::array();
+  std::map<std::pair<std::string, std::string>, double> bytes;
+  for (const auto& p : ref["paths"]) {
+    auto path = p["path"];
+    if (path.size() == 5) path[2] = "spine1";
+    flows.push_back({{"flow", p["flow"]}, {"path", path}});
+    for (std::size_t i = 0; i + 1 < path.size(); ++i) {
+      bytes[{path[i].get<std::string>(), path[i + 1].get<std::string>()}] += p["bytes"].get<double>();
+    }
+  }
+  nlohmann::json links = nlohmann::json::array();
+  for (const auto& l : ref["links"]) {
+    const auto a = l["a"].get<std::string>(), b = l["b"].get<std::string>();
+    links.push_back({{"a", a}, {"b", b}, {"a_to_b", bytes[{a, b}]}, {"b_to_a", bytes[{b, a}]}});
+  }
+  const auto file = dir.dir + "/student.json";
+  std::ofstream(file) << nlohmann::json{{"flows", flows}, {"links", links}}.dump();
+  const auto g = grade(args(file, "hash,path,loads"));
+  EXPECT_EQ(g.exit_code, 1);
+  const double share = g.doc["score"].get<double>() / g.doc["max_score"].get<double>();
+  std::cout << "a student who never hashes scores " << g.doc["score"] << " of " << g.doc["max_score"] << " ("
+            << fmt::format("{:.0f}", 100 * share) << " %)\n";
+  EXPECT_LT(share, 0.4) << g.doc.dump(2);
+  EXPECT_EQ(g.failed().count("answers_complete"), 0u);  // it did answer every flow
+}
+
+// One flow too many costs one flow's share of the completeness check, not all of it.
+TEST(DcGrade, OneExtraFlowCostsOneFlow) {
+  grade_site dir;
+  auto doc = answers_from(reference());
+  doc["flows"].push_back({{"flow", 40}, {"path", {"h1", "leaf1", "h2"}}});
+  const auto file = dir.dir + "/student.json";
+  std::ofstream(file) << doc.dump();
+  const auto g = grade(args(file, "hash,path,loads"));
+  EXPECT_EQ(g.failed().at("answers_complete"), "0 flows missing, 1 flows not in the set");
+  for (const auto& c : g.doc["checks"]) {
+    if (c["name"] == "answers_complete") {
+      EXPECT_DOUBLE_EQ(c["score"].get<double>(), 39.0 / 40);
+    }
+  }
+  EXPECT_DOUBLE_EQ(g.doc["score"].get<double>(), 39.0 / 40 + 2 + 3 + 2);
+  // The table prints the partial score with two decimals.
+  auto a = args(file, "hash,path,loads");
+  a.insert(a.begin(), bin_path("netlab-grade"));
+  const auto table = run(a);
+  EXPECT_NE(table.out.find("0.97/1"), std::string::npos) << table.out;
+  EXPECT_EQ(table.out.find("0.975"), std::string::npos) << table.out;
+}
+
+// A CRC-16 computed with the register starting at 0 instead of 0xFFFF: every wrong hash is the
+// right one XOR one constant, which the feedback says, with the key bytes.
+TEST(DcGrade, AWrongInitialValueIsNamedFromTheConstantDifference) {
+  NETLAB_REQUIRE_PEER("/usr/bin/python3");
+  grade_site dir;
+  const auto ref = reference();
+  const std::string student = R"(
+import binascii, json, socket, struct, sys
+doc = json.load(sys.stdin)
+out = []
+for p in doc["paths"]:
+    key = socket.inet_aton(p["src_ip"]) + socket.inet_aton(p["dst_ip"]) + struct.pack(">HHB", p["src_port"], p["dst_port"], 6)
+    entry = {"flow": p["flow"], "path": p["path"]}
+    if p["hops"]:
+        entry["hash"] = binascii.crc_hqx(key, 0)  # wrong: the register starts at 0xFFFF
+    out.append(entry)
+print(json.dumps({"flows": out}))
+)";
+  const auto r = run({"/usr/bin/python3", "-c", student}, ref.dump());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto file = dir.dir + "/student.json";
+  std::ofstream(file) << r.out;
+  const auto g = grade(args(file, "hash"));
+  const auto reason = g.failed().at("first_hop_hash");
+  EXPECT_NE(reason.find("0 of "), std::string::npos) << reason;
+  EXPECT_NE(reason.find("every wrong hash differs from the right one by the same XOR, 0x"), std::string::npos) << reason;
+  for (const auto& c : g.doc["checks"]) {
+    if (c["name"] != "first_hop_hash") continue;
+    // The key bytes of a flow: 13 bytes of the 5-tuple, from 0a 00 00 ...
+    EXPECT_NE(c["sent"].get<std::string>().find("key 0a 00 00 "), std::string::npos) << c.dump();
   }
 }
 
@@ -128,6 +232,38 @@ TEST(DcGrade, AnUnreadableFileScoresZeroAndGradescopeGetsEveryCheck) {
   const auto results = nlohmann::json::parse(in);
   EXPECT_EQ(results["tests"].size(), 2u);
   EXPECT_EQ(results["score"], 0);
+}
+
+// A missing answers file is a submission that scores 0 (exit 1, Gradescope file written), not a
+// usage error (docs/conventions.md): the same as an unreadable one, for the ECMP and the schedule
+// grading alike.
+TEST(DcGrade, AMissingFileScoresZeroAndGradescopeGetsEveryCheck) {
+  grade_site dir;
+  for (const bool schedule : {false, true}) {
+    auto a = args(dir.dir + "/MISSING.json", "path");
+    if (schedule) {
+      a = {"dc",
+           "--answers",
+           dir.dir + "/MISSING.json",
+           "--lab-dc",
+           bin_path("lab-dc"),
+           "--topology",
+           "leaf-spine:4x2",
+           "--job",
+           "ranks=8,placement=random,seed=2,buffer=64MB"};
+    }
+    const auto gs = dir.dir + "/results.json";
+    std::filesystem::remove(gs);
+    a.insert(a.end(), {"--gradescope", gs});
+    const auto g = grade(a);
+    EXPECT_EQ(g.exit_code, 1) << g.err;
+    EXPECT_EQ(g.doc["score"], 0) << g.doc.dump(2);
+    std::ifstream in(gs);
+    ASSERT_TRUE(in) << "no Gradescope file for a missing submission";
+    const auto results = nlohmann::json::parse(in);
+    EXPECT_GE(results["tests"].size(), 2u);
+    EXPECT_EQ(results["score"], 0);
+  }
 }
 
 }  // namespace dc_grade_test

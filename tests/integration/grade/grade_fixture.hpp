@@ -64,6 +64,14 @@ inline grade_run grade(std::vector<std::string> args) {
   return g;
 }
 
+// The points a Gradescope results.json can give: the sum of its tests' max_score (Gradescope
+// documents max_score per test only).
+inline double gradescope_max_score(const nlohmann::json& results) {
+  double total = 0;
+  for (const auto& t : results["tests"]) total += t["max_score"].get<double>();
+  return total;
+}
+
 // The port in Python http.server's "Serving HTTP on 127.0.0.1 port 43211 (...)" line.
 inline std::string python_port(const std::string& line) {
   const auto at = line.find(" port ") + 6;

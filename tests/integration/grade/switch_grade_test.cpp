@@ -36,6 +36,29 @@ TEST(SwitchGrade, ReferenceDecisionsGetFullScore) {
   EXPECT_EQ(g.doc["score"], 7);
 }
 
+// Each check cites the standard and clause that makes its decision right: the bridge's rules are
+// IEEE 802.1D-2004 clause 7 (8.x numbers are 802.1Q's), VLAN filtering is 802.1Q-2018's.
+TEST(SwitchGrade, RulesCiteTheRightStandardAndClause) {
+  grade_site dir;
+  const auto capture = source_path("captures/switch/edge_cases.pcapng");
+  const auto file = dir.dir + "/student.json";
+  std::ofstream(file) << reference(capture).dump();
+  const auto g = grade(switch_args(capture, file));
+  std::map<std::string, std::string> rules;
+  for (const auto& c : g.doc["checks"]) rules[c["name"].get<std::string>()] = c["rule"].get<std::string>();
+  ASSERT_EQ(rules.size(), 5u) << g.doc.dump(2);
+  EXPECT_NE(rules["drop_step2"].find("IEEE 802.1D-2004 §7.12.6"), std::string::npos) << rules["drop_step2"];
+  EXPECT_NE(rules["drop_step2"].find("IEEE 802.1Q-2018 §8.6.2"), std::string::npos) << rules["drop_step2"];
+  EXPECT_NE(rules["flood_step3"].find("IEEE 802.1D-2004 §7.7.2, §7.9"), std::string::npos) << rules["flood_step3"];
+  EXPECT_NE(rules["filter_step4"].find("IEEE 802.1D-2004 §7.7.1"), std::string::npos) << rules["filter_step4"];
+  EXPECT_NE(rules["forward_step5"].find("IEEE 802.1D-2004 §7.8"), std::string::npos) << rules["forward_step5"];
+  for (const auto& [name, rule] : rules) {
+    // Every citation names its standard with the edition, and no 802.1D citation uses a clause 8 number.
+    EXPECT_EQ(rule.find("802.1D §"), std::string::npos) << name << ": " << rule;
+    EXPECT_EQ(rule.find("802.1D-2004 §8"), std::string::npos) << name << ": " << rule;
+  }
+}
+
 TEST(SwitchGrade, VlanCaptureWithItsConfigGetsFullScoreFromTheBareArray) {
   grade_site dir;
   const auto capture = source_path("captures/switch/vlans.pcapng");
@@ -130,6 +153,31 @@ TEST(SwitchGrade, DeclaredPolicyIsGradedForThatPolicy) {
   const auto bad = grade(switch_args(capture, file));
   EXPECT_EQ(bad.exit_code, 1);
   EXPECT_NE(bad.failed().at("decisions_complete").find("evict-fair"), std::string::npos) << bad.doc.dump(2);
+}
+
+// --aging is a duration as every duration flag takes it, checked by netlab-grade (a bad one is a
+// usage error, not a failure of the reference switch), and reaches the reference switch.
+TEST(SwitchGrade, AgingIsADurationGivenToTheReference) {
+  grade_site dir;
+  const auto capture = source_path("captures/switch/aging_gap.pcapng");
+  const auto file = dir.dir + "/student.json";
+  std::ofstream(file) << reference(capture, {"--aging", "10s"}).dump();
+  for (const char* aging : {"10s", "10000ms", "10"}) {
+    auto args = switch_args(capture, file);
+    args.insert(args.end(), {"--aging", aging});
+    const auto g = grade(args);
+    EXPECT_EQ(g.exit_code, 0) << aging << ": " << g.doc.dump(2);
+  }
+  auto never = switch_args(capture, file);
+  never.insert(never.end(), {"--aging", "0"});
+  EXPECT_EQ(grade(never).exit_code, 1);  // entries never age: another switch, other decisions
+  std::vector<std::string> bad{bin_path("netlab-grade")};
+  const auto args = switch_args(capture, file);
+  bad.insert(bad.end(), args.begin(), args.end());
+  bad.insert(bad.end(), {"--aging", "10xs"});
+  const auto r = run(bad);
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("--aging: '10xs'"), std::string::npos) << r.err;
 }
 
 TEST(SwitchGrade, UsageErrorsExitTwo) {

@@ -202,12 +202,23 @@ TEST(PcapngReader, SectionsInterfacesAndResolutions) {
 }
 
 TEST(PcapngReader, BadBlocksAreSkippedOrRejected) {
-  // A packet on an undeclared interface is skipped and counted.
-  auto r = capture_reader::from_bytes(shb(false) + idb(false, 1) + epb(false, 5, 0, "x") + epb(false, 0, 0, "y"));
+  // A packet on an interface its section never declared is a malformed file (pcapng §4.2; issue
+  // 31: it was skipped without a word), named with the block's offset and the interface.
+  auto r = capture_reader::from_bytes(shb(false) + idb(false, 1) + epb(false, 0, 0, "y") + epb(false, 5, 0, "x"));
   auto p = r.next();
   ASSERT_TRUE(p);
   EXPECT_EQ(as_string(p->data), "y");
-  EXPECT_EQ(r.skipped_blocks(), 1u);
+  try {
+    r.next();
+    ADD_FAILURE() << "a packet for interface 5 was read";
+  } catch (const capture_error& e) {
+    EXPECT_NE(std::string(e.what()).find("a packet for interface 5, which its section never declared"), std::string::npos)
+        << e.what();
+  }
+  // A Simple Packet Block names interface 0: without one declared it is malformed too.
+  builder simple{false};
+  simple.u32(3).u32(20).u32(4).u32(0).u32(20);
+  EXPECT_THROW({ auto r5 = capture_reader::from_bytes(shb(false) + simple.s); r5.next(); }, capture_error);
   // A block length that is not a multiple of 4 is corrupt.
   builder bad{false};
   bad.u32(6).u32(13).u32(0);

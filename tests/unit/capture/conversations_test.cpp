@@ -36,7 +36,7 @@ class capture_file {
   int n_ = 0;
 };
 
-TEST(conversations, counts_both_directions_of_tcp_and_udp) {
+TEST(Conversations, counts_both_directions_of_tcp_and_udp) {
   capture_file cap;
   const ip_frame c{"10.0.0.1", 40000, "10.0.0.2", 80};
   const ip_frame u{"2001:db8::1", 5353, "2001:db8::2", 53};
@@ -64,7 +64,7 @@ TEST(conversations, counts_both_directions_of_tcp_and_udp) {
   EXPECT_LT(list[0].first_ts, list[1].first_ts);
 }
 
-TEST(conversations, a_syn_after_the_end_starts_a_new_conversation) {
+TEST(Conversations, a_syn_after_the_end_starts_a_new_conversation) {
   capture_file cap;
   const ip_frame c{"10.0.0.1", 40000, "10.0.0.2", 80};
   cap.add(c.tcp(tcp_syn, 0));
@@ -81,7 +81,7 @@ TEST(conversations, a_syn_after_the_end_starts_a_new_conversation) {
   EXPECT_EQ(list[1].frames_ba, 1u);
 }
 
-TEST(conversations, the_limit_is_an_error) {
+TEST(Conversations, the_limit_is_an_error) {
   capture_file cap;
   for (std::uint16_t p = 1; p <= 5; ++p) cap.add(ip_frame{"10.0.0.1", p, "10.0.0.2", 9}.udp(1));
   auto r = cap.reader();

@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <type_traits>
 #include <optional>
@@ -28,40 +29,54 @@ struct captured_session {
   std::remove_cvref_t<decltype(std::declval<Analyzer&>().session())> session;
 };
 
+// The analyzer is made on the conversation's first byte or gap (one that carries nothing, a scan's
+// SYN, costs no analyzer while it is open), and what it observed is kept at the close only when
+// `keep` accepts it: memory follows the open conversations and the sessions kept, not every
+// conversation of the capture (issue 31: a million SYN-only connections took 1.6 GB).
 template <class Analyzer>
 class session_feed : public stream_consumer {
  public:
-  explicit session_feed(std::vector<captured_session<Analyzer>>& out) : out_(out) {}
+  using found_type = captured_session<Analyzer>;
+  using keep_type = std::function<bool(const found_type&)>;
+  session_feed(std::vector<found_type>& out, const keep_type& keep) : out_(out), keep_(keep) {}
   void on_bytes(packet::tcp_direction d, byte_view bytes, time_point ts) override {
     const bool client = d == packet::tcp_direction::client_to_server;
-    if constexpr (requires { analyzer_.client_bytes(bytes, ts); }) {
-      client ? analyzer_.client_bytes(bytes, ts) : analyzer_.server_bytes(bytes, ts);
+    Analyzer& a = get();
+    if constexpr (requires { a.client_bytes(bytes, ts); }) {
+      client ? a.client_bytes(bytes, ts) : a.server_bytes(bytes, ts);
     } else {
       (void)ts;
-      client ? analyzer_.client_bytes(bytes) : analyzer_.server_bytes(bytes);
+      client ? a.client_bytes(bytes) : a.server_bytes(bytes);
     }
   }
   void on_gap(packet::tcp_direction d, std::uint64_t size, time_point) override {
-    analyzer_.gap(d == packet::tcp_direction::client_to_server, static_cast<std::size_t>(size));
+    get().gap(d == packet::tcp_direction::client_to_server, static_cast<std::size_t>(size));
   }
-  void on_close(const packet::tcp_conversation& c) override { out_.push_back({c, analyzer_.session()}); }
+  void on_close(const packet::tcp_conversation& c) override {
+    found_type f{c, analyzer_ ? analyzer_->session() : Analyzer{}.session()};
+    if (!keep_ || keep_(f)) out_.push_back(std::move(f));
+  }
 
  private:
-  std::vector<captured_session<Analyzer>>& out_;
-  Analyzer analyzer_;
+  Analyzer& get() {
+    if (!analyzer_) analyzer_ = std::make_unique<Analyzer>();
+    return *analyzer_;
+  }
+  std::vector<found_type>& out_;
+  const keep_type& keep_;
+  std::unique_ptr<Analyzer> analyzer_;
 };
 
 // Replays the capture with one Analyzer per conversation; returns what each observed that `keep`
-// accepts, in conversation order (as tshark numbers tcp.stream). Throws capture_error for an
-// unreadable file.
-template <class Analyzer, class Keep>
+// accepts (decided as each conversation closes), in conversation order (as tshark numbers
+// tcp.stream). Throws capture_error for an unreadable file.
+template <class Analyzer>
 std::vector<captured_session<Analyzer>> observe_sessions(const std::filesystem::path& path, replay_stats& stats,
-                                                         Keep keep) {
+                                                         const typename session_feed<Analyzer>::keep_type& keep) {
   std::vector<captured_session<Analyzer>> found;
-  stats = replay_conversations(path, [&found](const packet::tcp_conversation&) {
-    return std::make_unique<session_feed<Analyzer>>(found);
+  stats = replay_conversations(path, [&found, &keep](const packet::tcp_conversation&) {
+    return std::make_unique<session_feed<Analyzer>>(found, keep);
   });
-  std::erase_if(found, [&keep](const captured_session<Analyzer>& f) { return !keep(f); });
   std::sort(found.begin(), found.end(), [](const auto& a, const auto& b) { return a.conversation.id < b.conversation.id; });
   return found;
 }
@@ -76,13 +91,14 @@ struct sessions_read {
   std::vector<captured_session<Analyzer>> sessions;
 };
 
-// Every session of the capture. Throws capture_error for an unreadable file, or one that ends
-// inside its first record (require_some_packet).
+// Every session of the capture that `keep` accepts (all without it). Throws capture_error for an
+// unreadable file, or one that ends inside its first record (require_some_packet).
 template <class Analyzer>
-sessions_read<Analyzer> sessions_of(const std::filesystem::path& path) {
+sessions_read<Analyzer> sessions_of(const std::filesystem::path& path,
+                                    const typename session_feed<Analyzer>::keep_type& keep = {}) {
   replay_stats stats;
   sessions_read<Analyzer> read;
-  read.sessions = observe_sessions<Analyzer>(path, stats, [](const captured_session<Analyzer>&) { return true; });
+  read.sessions = observe_sessions<Analyzer>(path, stats, keep);
   require_some_packet(path.string(), stats);
   read.packets = stats.packets;
   read.truncated = stats.truncated_records > 0;

@@ -15,15 +15,18 @@
 // TCP streams are counted (truncated_records, missing_bytes): damage_note() words them for the
 // analyzers' one stderr line, beside their --json fields ("truncated", "missing_bytes").
 #include <cstdint>
+#include <deque>
 #include <filesystem>
 #include <functional>
 #include <memory>
 #include <optional>
+#include <ostream>
 #include <string>
 #include <unordered_map>
 #include <vector>
 
 #include "netlib/capture/capture_reader.hpp"
+#include "netlib/core/sha256.hpp"
 #include "netlib/packet/tcp_reassembler.hpp"
 
 namespace netlib::capture {
@@ -80,13 +83,25 @@ replay_stats replay_conversations(capture_reader& reader, const consumer_factory
 replay_stats replay_conversation(const std::filesystem::path& path, std::uint64_t id, stream_consumer& consumer,
                                  packet::reassembly_limits limits = {});
 
+// A stream's SHA-256 as its 32 bytes (as hex text it took 112 bytes of memory: a million
+// conversations' summaries are kept at once). Compares with and converts to the hex text.
+struct stream_digest {
+  sha256::digest bytes{};
+  [[nodiscard]] std::string hex() const;
+  operator std::string() const { return hex(); }  // NOLINT: the hex text is what it stands for
+  friend bool operator==(const stream_digest& d, std::string_view hex_text) { return d.hex() == hex_text; }
+  friend bool operator==(const stream_digest& a, const stream_digest& b) = default;
+  friend std::ostream& operator<<(std::ostream& out, const stream_digest& d) { return out << d.hex(); }
+};
+
 // One line per conversation, like `tshark -z conv,tcp`, with each direction's stream hash.
 struct conversation_summary {
   packet::tcp_conversation conversation;
-  std::string client_sha256;  // SHA-256 of the reassembled client -> server bytes
-  std::string server_sha256;
+  stream_digest client_sha256;  // SHA-256 of the reassembled client -> server bytes
+  stream_digest server_sha256;
 };
-std::vector<conversation_summary> summarize_conversations(capture_reader& reader, replay_stats* stats = nullptr);
+// In conversation order (a deque: a million of them are never copied whole).
+std::deque<conversation_summary> summarize_conversations(capture_reader& reader, replay_stats* stats = nullptr);
 
 // The visitor behind summarize_conversations, to extend (call its overrides from yours).
 class conversation_summarizer : public packet::tcp_visitor {
@@ -97,12 +112,18 @@ class conversation_summarizer : public packet::tcp_visitor {
   void on_data(const packet::tcp_conversation& c, packet::tcp_direction d, byte_view b, time_point t) override;
   void on_close(const packet::tcp_conversation& c) override;
   // The released conversations, ordered by id.
-  std::vector<conversation_summary> take_results();
+  std::deque<conversation_summary> take_results();
 
  private:
   struct hashes;
+  void pack(const conversation_summary& s);
   std::unordered_map<std::uint64_t, std::unique_ptr<hashes>> open_;
-  std::vector<conversation_summary> done_;
+  // The released conversations' summaries, packed (their bytes with runs of zeros folded, about a
+  // third of their 240 bytes for a conversation without payload) while the replay still holds its
+  // own state, and unpacked by take_results() once it is gone: a million SYN-only connections
+  // (issue 31) never hold both at once.
+  std::deque<std::string> packed_;
+  std::size_t packed_count_ = 0;
 };
 
 }  // namespace netlib::capture
