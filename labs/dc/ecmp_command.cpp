@@ -8,6 +8,7 @@
 #include "commands.hpp"
 #include "netlib/app/program.hpp"
 #include "netlib/core/units.hpp"
+#include "netlib/dc/failure.hpp"
 #include "netlib/dc/loads.hpp"
 #include "netlib/dc/routes.hpp"
 #include "options.hpp"
@@ -25,7 +26,67 @@ struct ecmp_flags {
   hash_flags hash;
   bool json = false, paths = false, list = false;
   std::string svg;
+  std::vector<std::string> fail;
 };
+
+// Flows moved by the failure under each of the three group hashings (same hash, fields, seeds,
+// weights).
+std::vector<dc::failure_effect> compare_failure(const dc::topology& t, std::span<const dc::flow> flows,
+                                                const dc::hash_config& cfg, std::span<const dc::link_id> failed) {
+  std::vector<dc::failure_effect> out;
+  for (auto g : {dc::group_hashing::modulo, dc::group_hashing::threshold, dc::group_hashing::resilient}) {
+    auto c = cfg;
+    c.grouping = g;
+    out.push_back(dc::failure_moves(t, flows, c, failed));
+  }
+  return out;
+}
+
+std::string percent_of(std::size_t part, std::size_t whole) {
+  return whole == 0 ? "-" : fmt::format("{:.1f}%", 100.0 * static_cast<double>(part) / static_cast<double>(whole));
+}
+
+std::string failure_text(const dc::topology& t, std::span<const dc::link_id> failed,
+                         const std::vector<dc::failure_effect>& moves, const dc::hash_config& cfg) {
+  std::string names;
+  for (auto l : failed) {
+    names += (names.empty() ? "" : ", ") + t.nodes()[t.links()[l].a].name + "-" + t.nodes()[t.links()[l].b].name;
+  }
+  std::string out = fmt::format(
+      "\nfailure: {} down; every switch routes around it (the routes the fabric's routing converges to), and the loads "
+      "above are with it down. Flows moved by the failure, for each way a switch's next-hop group maps a hash to a "
+      "next hop (each places the flows its own way before the failure too):\n",
+      names);
+  out += fmt::format("  {:<10} {:>8} {:>12} {:>13} {:>10} {:>9}   {}\n", "next hops", "crossing", "in changed", "crossed the",
+                     "moved", "of those", "moved needlessly");
+  out += fmt::format("  {:<10} {:>8} {:>12} {:>13} {:>10} {:>9}   {}\n", "", "fabric", "groups", "failed link", "",
+                     "in groups", "(did not cross it)");
+  for (const auto& m : moves) {
+    out += fmt::format("  {:<10} {:>8} {:>12} {:>13} {:>10} {:>9}   {}\n", dc::group_hashing_name(m.grouping), m.crossing,
+                       m.through_changed, m.had_to_move, m.moved, percent_of(m.moved, m.through_changed),
+                       m.moved_needlessly);
+  }
+  out += fmt::format("  (hash {} over the {}; modulo: hash mod n; threshold: hash-threshold, as Linux's multipath "
+                     "routes; resilient: {} buckets per group, as Linux's type resilient)\n",
+                     dc::hash_name(cfg.algorithm), dc::fields_name(cfg.fields), cfg.buckets);
+  return out;
+}
+
+nlohmann::json failure_json(const dc::topology& t, std::span<const dc::link_id> failed,
+                            const std::vector<dc::failure_effect>& moves) {
+  auto links = nlohmann::json::array();
+  for (auto l : failed) links.push_back({{"a", t.nodes()[t.links()[l].a].name}, {"b", t.nodes()[t.links()[l].b].name}});
+  auto list = nlohmann::json::array();
+  for (const auto& m : moves) {
+    list.push_back({{"group", dc::group_hashing_name(m.grouping)},
+                    {"crossing", m.crossing},
+                    {"through_changed_groups", m.through_changed},
+                    {"had_to_move", m.had_to_move},
+                    {"moved", m.moved},
+                    {"moved_needlessly", m.moved_needlessly}});
+  }
+  return {{"links", links}, {"moves", list}};
+}
 
 int run_ecmp(const ecmp_flags& f) {
   const auto t = load_topology(f.fabric);
@@ -49,9 +110,27 @@ int run_ecmp(const ecmp_flags& f) {
     std::cout.flush();
     return netlib::app::exit_ok;
   }
-  const dc::routes r(t);
-  const dc::ecmp_model model(t, r, cfg);
-  const auto p = dc::place_flows(model, flows.flows, f.paths || f.json);
+  const auto failed = failed_links(t, f.fail);
+  const dc::routes intact(t);
+  const dc::routes down(t, t.edge_switches(), failed);
+  const dc::routes& r = failed.empty() ? intact : down;
+  std::unique_ptr<dc::ecmp_model> before, after;
+  std::vector<dc::failure_effect> moves;
+  dc::placement p;
+  try {
+    before = std::make_unique<dc::ecmp_model>(t, intact, cfg);
+    if (!failed.empty()) {
+      after = std::make_unique<dc::ecmp_model>(t, down, cfg, *before, flows.flows);
+      moves = compare_failure(t, flows.flows, cfg, failed);
+    }
+    p = dc::place_flows(failed.empty() ? *before : *after, flows.flows, f.paths || f.json);
+  } catch (const dc::topology_error& e) {
+    if (failed.empty()) throw;
+    throw netlib::app::usage_error(fmt::format("--fail: with it down, {}", e.what()));
+  } catch (const std::invalid_argument& e) {
+    throw netlib::app::usage_error(fmt::format("--buckets {}: {}", f.hash.buckets, e.what()));
+  }
+  const dc::ecmp_model& model = failed.empty() ? *before : *after;
   const auto s = dc::summarize_loads(t, p.arc_bytes, flows.window_s);
   if (!f.svg.empty()) {
     const auto doc = fabric_svg(t, p.arc_bytes, s, fmt::format("ECMP, {}", dc::hash_name(cfg.algorithm)),
@@ -61,12 +140,13 @@ int run_ecmp(const ecmp_flags& f) {
   if (f.json) {
     nlohmann::json doc{{"topology", topology_json(t)},
                        {"hash", hash_json(cfg)},
-                       {"flows", {{"source", flows.source}, {"count", flows.flows.size()}, {"placed", p.placed}, {"local", p.local}}},
+                       {"flows", flows_count_json(flows, p)},
                        {"window_s", s.window_s},
                        {"mlu", s.mlu},
                        {"busiest", t.arc_name(s.busiest)},
                        {"tiers", tiers_json(t, s)},
                        {"links", links_json(t, p.arc_bytes, p.arc_flows, s)}};
+    if (!failed.empty()) doc["failure"] = failure_json(t, failed, moves);
     if (f.paths) doc["paths"] = paths_json(model, flows.flows, p, r);
     if (!flows.conversations.empty()) {
       auto list = nlohmann::json::array();
@@ -90,10 +170,10 @@ int run_ecmp(const ecmp_flags& f) {
     netlib::app::print_json(doc);
     return netlib::app::exit_ok;
   }
-  std::cout << fmt::format("fabric: {} ({} hosts, {} links)\nhash:   {}\nflows:  {}{}\n\n", t.description(), t.hosts().size(),
-                           t.links().size(), describe(cfg), flows.source,
-                           p.local ? fmt::format(" ({} with both ends on one host, placed nowhere)", p.local) : "");
+  std::cout << fmt::format("fabric: {} ({} hosts, {} links)\nhash:   {}\nflows:  {}\n        {}\n\n", t.description(),
+                           t.hosts().size(), t.links().size(), describe(cfg), flows.source, flows_count_text(t, p));
   std::cout << loads_table(t, p.arc_bytes, p.arc_flows, s) << '\n' << tiers_text(t, s);
+  if (!failed.empty()) std::cout << failure_text(t, failed, moves, cfg);
   if (f.paths) {
     const auto paths = paths_json(model, flows.flows, p, r);
     std::cout << '\n';
@@ -152,6 +232,11 @@ void add_ecmp_command(CLI::App& app) {
   add_fabric_flags(*cmd, f->fabric, "leaf-spine:4x2");
   add_flow_flags(*cmd, f->flows, true);
   add_hash_flags(*cmd, f->hash);
+  add_group_flags(*cmd, f->hash);
+  cmd->add_option("--fail", f->fail,
+                  "Take a link between two switches down (named by its ends, e.g. leaf1-spine2; repeatable): the loads "
+                  "are with it down, and a table shows how many flows move under modulo, hash-threshold and resilient "
+                  "next-hop groups");
   cmd->add_flag("--paths", f->paths, "Also list every flow's 5-tuple and path (and, in --json, each switch's hash)");
   cmd->add_flag("--list-flows", f->list, "Only list the flows (number, hosts, 5-tuple, bytes), placed nowhere: the "
                                          "input of an ECMP exercise");

@@ -20,6 +20,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstring>
+#include <limits>
 
 #include "netlib/app/netns.hpp"
 #include "netlib/app/program.hpp"
@@ -31,29 +32,13 @@ namespace {
 namespace dc = netlib::dc;
 using clock_type = std::chrono::steady_clock;
 
-class fd_guard {
- public:
-  fd_guard() = default;
-  explicit fd_guard(int fd) : fd_(fd) {}
-  fd_guard(fd_guard&& o) noexcept : fd_(o.fd_) { o.fd_ = -1; }
-  fd_guard& operator=(fd_guard&& o) noexcept {
-    if (this != &o) {
-      reset();
-      fd_ = o.fd_;
-      o.fd_ = -1;
-    }
-    return *this;
-  }
-  ~fd_guard() { reset(); }
-  void reset() {
-    if (fd_ >= 0) ::close(fd_);
-    fd_ = -1;
-  }
-  [[nodiscard]] int get() const { return fd_; }
+double seconds_since(clock_type::time_point t0) {
+  return std::chrono::duration<double>(clock_type::now() - t0).count();
+}
 
- private:
-  int fd_ = -1;
-};
+}  // namespace
+
+void fail(const std::string& what) { throw netlib::app::failure(fmt::format("{}: {}", what, std::strerror(errno))); }
 
 sockaddr_in address_of(const netlib::packet::ip_address& a, std::uint16_t port) {
   sockaddr_in s{};
@@ -61,10 +46,6 @@ sockaddr_in address_of(const netlib::packet::ip_address& a, std::uint16_t port) 
   s.sin_port = htons(port);
   std::memcpy(&s.sin_addr, a.octets.data(), 4);
   return s;
-}
-
-[[noreturn]] void fail(const std::string& what) {
-  throw netlib::app::failure(fmt::format("{}: {}", what, std::strerror(errno)));
 }
 
 fd_guard open_socket(const std::string& ns, int type, const netlib::packet::ip_address& a, std::uint16_t port) {
@@ -89,14 +70,8 @@ void raise_file_limit(std::size_t needed) {
   }
 }
 
-double seconds_since(clock_type::time_point t0) {
-  return std::chrono::duration<double>(clock_type::now() - t0).count();
-}
-
-}  // namespace
-
 traffic_result send_udp(const netns_fabric& fabric, std::span<const dc::flow> flows,
-                        std::size_t payload, double deadline_s) {
+                        std::size_t payload, double deadline_s, const midway_event* event) {
   constexpr double frame_overhead = 14 + 20 + 8;  // Ethernet, IPv4, UDP headers
   raise_file_limit(2 * flows.size());
   traffic_result out;
@@ -137,15 +112,44 @@ traffic_result send_udp(const netns_fabric& fabric, std::span<const dc::flow> fl
   std::vector<pollfd> fds(n);
   for (std::size_t i = 0; i < n; ++i) fds[i] = {receivers[i].get(), POLLIN, 0};
   constexpr std::uint64_t max_in_flight = 256;
+  // The midway event: after it, what was in flight either arrives within moments or was lost
+  // with the link; once nothing has come for 100 ms the rest is written off, so that it neither
+  // holds the in-flight limit nor the wait at the end.
+  std::uint64_t total_datagrams = 0, written_off = 0;
+  for (auto d : datagrams) total_datagrams += d;
+  const auto threshold =
+      event ? static_cast<std::uint64_t>(std::ceil(event->fraction * static_cast<double>(total_datagrams))) : 0;
+  const auto outstanding = [&] {
+    return out.datagrams_sent - std::min(out.datagrams_sent, out.datagrams_received + written_off);
+  };
+  const auto fire = [&] {
+    out.event_ran = true;
+    out.event_at_s = seconds_since(t0);
+    out.wire_bytes_before = out.wire_bytes;
+    event->action();
+    auto quiet_since = clock_type::now();
+    auto seen = out.datagrams_received;
+    while (out.datagrams_received < out.datagrams_sent && !netlib::stop_requested() && seconds_since(t0) < deadline_s &&
+           seconds_since(quiet_since) < 0.1) {
+      if (::poll(fds.data(), fds.size(), 10) < 0 && errno != EINTR) fail("poll");
+      drain();
+      if (out.datagrams_received != seen) {
+        seen = out.datagrams_received;
+        quiet_since = clock_type::now();
+      }
+    }
+    written_off = out.datagrams_sent - std::min(out.datagrams_sent, out.datagrams_received);
+  };
   bool left = true;
   while (left && !netlib::stop_requested()) {
-    while (out.datagrams_sent - out.datagrams_received > max_in_flight && !netlib::stop_requested() && seconds_since(t0) < deadline_s) {
+    while (outstanding() > max_in_flight && !netlib::stop_requested() && seconds_since(t0) < deadline_s) {
       if (::poll(fds.data(), fds.size(), 20) < 0 && errno != EINTR) fail("poll");
       drain();
     }
     left = false;
     for (std::size_t i = 0; i < n; ++i) {
       if (sent[i] >= datagrams[i]) continue;
+      if (event && !out.event_ran && out.datagrams_sent >= threshold) fire();
       const auto& f = flows[i];
       const std::size_t size = std::min<std::size_t>(payload, static_cast<std::size_t>(f.bytes - static_cast<double>(sent[i] * payload)));
       const auto to = address_of(f.key.dst, f.key.dst_port);
@@ -164,22 +168,25 @@ traffic_result send_udp(const netns_fabric& fabric, std::span<const dc::flow> fl
       if (sent[i] < datagrams[i]) left = true;
     }
     drain();
+    if (event && event->tick) event->tick();
     if (seconds_since(t0) > deadline_s) break;
   }
+  if (event && !out.event_ran && !netlib::stop_requested() && seconds_since(t0) <= deadline_s) fire();
   // Wait (poll, bounded) for what is still in flight.
-  while (!netlib::stop_requested() && out.datagrams_received < out.datagrams_sent && seconds_since(t0) < deadline_s) {
+  while (!netlib::stop_requested() && outstanding() > 0 && seconds_since(t0) < deadline_s) {
     const int rc = ::poll(fds.data(), fds.size(), 50);
     if (rc < 0 && errno != EINTR) fail("poll");
     drain();
   }
   out.duration_s = seconds_since(t0);
+  out.datagrams_lost = out.datagrams_sent - std::min(out.datagrams_sent, out.datagrams_received);
   out.complete = !netlib::stop_requested() && out.datagrams_received == out.datagrams_sent;
   for (std::size_t i = 0; i < n; ++i) out.complete = out.complete && sent[i] == datagrams[i];
   return out;
 }
 
 traffic_result send_tcp(const netns_fabric& fabric, std::span<const dc::flow> flows,
-                        double deadline_s) {
+                        double deadline_s, const midway_event* event) {
   constexpr double mss = 1448, overhead = 66;  // payload per segment with timestamps; Ethernet + IPv4 + TCP headers
   raise_file_limit(3 * flows.size());
   traffic_result out;
@@ -187,6 +194,7 @@ traffic_result send_tcp(const netns_fabric& fabric, std::span<const dc::flow> fl
   out.wire_bytes.assign(n, 0);
   out.payload_sent.assign(n, 0);
   out.payload_received.assign(n, 0);
+  out.finish_s.assign(n, std::numeric_limits<double>::quiet_NaN());
   std::vector<fd_guard> listeners, clients, accepted(n);
   std::vector<std::uint64_t> total(n);
   std::vector<char> connected(n, 0), shut(n, 0), done(n, 0);
@@ -208,7 +216,24 @@ traffic_result send_tcp(const netns_fabric& fabric, std::span<const dc::flow> fl
   std::vector<char> data(65536, 't'), sink(65536);
   const auto t0 = clock_type::now();
   std::size_t finished = 0;
+  // The midway event, once `fraction` of all the payload has been written.
+  std::uint64_t all_payload = 0, written = 0;
+  for (auto v : total) all_payload += v;
+  const auto threshold =
+      event ? static_cast<std::uint64_t>(std::ceil(event->fraction * static_cast<double>(all_payload))) : 0;
+  const auto fire = [&] {
+    out.event_ran = true;
+    out.event_at_s = seconds_since(t0);
+    out.wire_bytes_before.assign(n, 0);
+    for (std::size_t i = 0; i < n; ++i) {
+      const auto p = static_cast<double>(out.payload_sent[i]);
+      out.wire_bytes_before[i] = p + overhead * std::ceil(p / mss);
+    }
+    event->action();
+  };
   while (finished < n && !netlib::stop_requested() && seconds_since(t0) < deadline_s) {
+    if (event && !out.event_ran && written >= threshold) fire();
+    if (event && event->tick) event->tick();
     std::vector<pollfd> fds;
     std::vector<std::pair<int, std::size_t>> what;  // (0 listener, 1 client, 2 accepted), flow
     for (std::size_t i = 0; i < n; ++i) {
@@ -258,6 +283,8 @@ traffic_result send_tcp(const netns_fabric& fabric, std::span<const dc::flow> fl
             fail("send");
           }
           out.payload_sent[i] += static_cast<std::uint64_t>(w);
+          written += static_cast<std::uint64_t>(w);
+          if (event && !out.event_ran && written >= threshold) break;  // the event runs first
         }
         if (out.payload_sent[i] >= total[i]) {
           ::shutdown(clients[i].get(), SHUT_WR);
@@ -273,6 +300,7 @@ traffic_result send_tcp(const netns_fabric& fabric, std::span<const dc::flow> fl
           if (r == 0) {
             accepted[i].reset();
             done[i] = 1;
+            out.finish_s[i] = seconds_since(t0);
             ++finished;
           } else if (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) {
             fail("recv");
@@ -282,6 +310,7 @@ traffic_result send_tcp(const netns_fabric& fabric, std::span<const dc::flow> fl
       }
     }
   }
+  if (event && !out.event_ran && !netlib::stop_requested() && seconds_since(t0) < deadline_s) fire();
   out.duration_s = seconds_since(t0);
   out.complete = finished == n;
   for (std::size_t i = 0; i < n; ++i) out.complete = out.complete && out.payload_received[i] == total[i];

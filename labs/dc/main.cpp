@@ -13,6 +13,7 @@ int main(int argc, char** argv) {
   netlab::lab_dc::add_polarize_command(*app);
   netlab::lab_dc::add_te_command(*app);
   netlab::lab_dc::add_run_command(*app);
+  netlab::lab_dc::add_collective_command(*app);
   netlab::lab_dc::add_quiz_command(*app);
   return netlib::app::run(*app, argc, argv);
 }

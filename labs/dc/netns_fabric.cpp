@@ -9,6 +9,10 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <iostream>
+#include <map>
+#include <regex>
+#include <sstream>
 
 #include "netlib/app/process.hpp"
 #include "netlib/app/program.hpp"
@@ -33,7 +37,77 @@ std::string mac(dc::arc_id a) {
 
 std::string netns_fabric::ifname(dc::arc_id a) const { return fmt::format("e{}", port_[a]); }
 
-netns_fabric::netns_fabric(const dc::topology& t, const dc::routes& r, int policy, bool verbose) : t_(t), set_(verbose) {
+std::string netns_fabric::route_commands(dc::node_id v, dc::node_id d, std::size_t d_index,
+                                         std::span<const dc::arc_id> hops, bool replace) const {
+  const char* verb = replace ? "replace" : "add";
+  std::string cmds;
+  const auto weights = groups_.weighted ? dc::capacity_weights(t_, hops) : std::vector<std::uint32_t>(hops.size(), 1);
+  const bool resilient = groups_.grouping == dc::group_hashing::resilient && hops.size() > 1;
+  const std::uint32_t group = 100000 + static_cast<std::uint32_t>(d_index);
+  if (resilient) {
+    cmds += fmt::format("nexthop {} id {} group ", verb, group);
+    for (std::size_t i = 0; i < hops.size(); ++i) {
+      cmds += fmt::format("{}{}", i ? "/" : "", port_[hops[i]] + 1);
+      if (groups_.weighted) cmds += fmt::format(",{}", weights[i]);
+    }
+    cmds += fmt::format(" type resilient buckets {}\n", groups_.buckets);
+  }
+  for (dc::node_id h : t_.hosts()) {
+    if (t_.attachment(h) != d) continue;
+    const auto dest = dc::host_address(t_.host_index(h)).to_string();
+    if (resilient) {
+      cmds += fmt::format("route {} {}/32 nhid {}\n", verb, dest, group);
+    } else if (hops.size() == 1) {
+      cmds += fmt::format("route {} {}/32 via {} dev {}\n", verb, dest, end_address(hops[0] ^ 1u), ifname(hops[0]));
+    } else {
+      cmds += fmt::format("route {} {}/32", verb, dest);
+      for (std::size_t i = 0; i < hops.size(); ++i) {
+        cmds += fmt::format(" nexthop via {} dev {}", end_address(hops[i] ^ 1u), ifname(hops[i]));
+        if (groups_.weighted) cmds += fmt::format(" weight {}", weights[i]);
+      }
+      cmds += '\n';
+    }
+  }
+  static_cast<void>(v);
+  return cmds;
+}
+
+std::size_t netns_fabric::fail_links(std::span<const dc::link_id> failed, const dc::routes& before,
+                                     const dc::routes& after) {
+  for (dc::link_id l : failed) {
+    for (dc::arc_id a : {2 * l, 2 * l + 1}) set_.batch(ns_[t_.arc_from(a)], fmt::format("link set dev {} down\n", ifname(a)));
+  }
+  std::vector<bool> down(t_.links().size(), false);
+  for (dc::link_id l : failed) down[l] = true;
+  std::size_t replaced = 0;
+  for (dc::node_id v = 0; v < t_.nodes().size(); ++v) {
+    if (t_.is_host(v)) continue;
+    std::string cmds;
+    for (dc::node_id d : t_.edge_switches()) {
+      if (d == v) continue;
+      std::vector<dc::arc_id> left;
+      for (dc::arc_id a : before.next_hops(v, d)) {
+        if (!down[a / 2]) left.push_back(a);
+      }
+      const auto now = after.next_hops(v, d);
+      if (std::equal(left.begin(), left.end(), now.begin(), now.end())) continue;  // the kernel did it
+      ++replaced;
+      if (now.empty()) {
+        for (dc::node_id h : t_.hosts()) {
+          if (t_.attachment(h) == d) cmds += fmt::format("route del {}/32\n", dc::host_address(t_.host_index(h)).to_string());
+        }
+        continue;
+      }
+      cmds += route_commands(v, d, after.destination_index(d), now, true);
+    }
+    if (!cmds.empty()) set_.batch(ns_[v], cmds);
+  }
+  return replaced;
+}
+
+netns_fabric::netns_fabric(const dc::topology& t, const dc::routes& r, int policy, bool verbose,
+                           const fabric_groups& groups)
+    : t_(t), set_(verbose), groups_(groups) {
   if (t.links().size() > (1u << 19)) throw netlib::app::usage_error("too many links to address in 172.16.0.0/12");
   port_.assign(t.arc_count(), 0);
   for (dc::node_id v = 0; v < t.nodes().size(); ++v) {
@@ -71,7 +145,9 @@ netns_fabric::netns_fabric(const dc::topology& t, const dc::routes& r, int polic
   for (dc::node_id v = 0; v < t.nodes().size(); ++v) {
     if (!links[v].empty()) set_.batch(ns_[v], links[v]);
   }
-  // Addresses, links up, neighbours, routes.
+  // Addresses, links up, neighbours, routes; the switches' routes to other switches' hosts once
+  // every link is up (a nexthop object needs its device's carrier: the peer up).
+  std::vector<std::string> later(t.nodes().size());
   for (dc::node_id v = 0; v < t.nodes().size(); ++v) {
     std::string cmds;
     for (dc::arc_id a : t.out_arcs(v)) {
@@ -86,27 +162,109 @@ netns_fabric::netns_fabric(const dc::topology& t, const dc::routes& r, int polic
       cmds += fmt::format("route add default via {} dev {} src {}\n", end_address(up ^ 1u), ifname(up), self);
     } else {
       for (dc::node_id h : t.hosts()) {
+        if (t.attachment(h) != v) continue;
         const auto dest = dc::host_address(t.host_index(h)).to_string();
-        const dc::node_id sw = t.attachment(h);
-        if (sw == v) {
-          const dc::arc_id down = t.host_uplink(h) ^ 1u;
-          cmds += fmt::format("route add {}/32 via {} dev {}\n", dest, end_address(down ^ 1u), ifname(down));
-          continue;
+        const dc::arc_id down = t.host_uplink(h) ^ 1u;
+        cmds += fmt::format("route add {}/32 via {} dev {}\n", dest, end_address(down ^ 1u), ifname(down));
+      }
+      if (groups_.grouping == dc::group_hashing::resilient) {
+        for (dc::arc_id a : t.out_arcs(v)) {
+          if (!t.is_host(t.arc_to(a))) {
+            later[v] += fmt::format("nexthop add id {} via {} dev {}\n", port_[a] + 1, end_address(a ^ 1u), ifname(a));
+          }
         }
-        const auto hops = r.next_hops(v, sw);
-        if (hops.empty()) continue;
-        if (hops.size() == 1) {
-          cmds += fmt::format("route add {}/32 via {} dev {}\n", dest, end_address(hops[0] ^ 1u), ifname(hops[0]));
-          continue;
-        }
-        cmds += fmt::format("route add {}/32", dest);
-        for (dc::arc_id a : hops) cmds += fmt::format(" nexthop via {} dev {}", end_address(a ^ 1u), ifname(a));
-        cmds += '\n';
+      }
+      for (dc::node_id d : t.edge_switches()) {
+        if (d == v) continue;
+        const auto hops = r.next_hops(v, d);
+        if (!hops.empty()) later[v] += route_commands(v, d, r.destination_index(d), hops, false);
       }
     }
     set_.batch(ns_[v], cmds);
   }
+  for (dc::node_id v = 0; v < t.nodes().size(); ++v) {
+    if (!later[v].empty()) set_.batch(ns_[v], later[v]);
+  }
 }
+
+// Every flow's path as the kernel routes it (ip route get at each switch on the way).
+std::vector<std::vector<dc::arc_id>> netns_fabric::kernel_paths(std::span<const dc::flow> flows, bool verbose) const {
+  const auto& t = t_;
+  const auto& fabric = *this;
+  const auto ip = netlib::app::netns_set::find_tool("ip");
+  std::vector<std::vector<dc::arc_id>> paths(flows.size());
+  struct walk {
+    std::size_t flow;
+    dc::node_id at;
+    dc::arc_id in;  // the arc that reached `at`
+  };
+  std::vector<walk> pending;
+  for (std::size_t f = 0; f < flows.size(); ++f) {
+    const auto up = t.host_uplink(flows[f].src);
+    paths[f].push_back(up);
+    pending.push_back({f, t.arc_to(up), up});
+  }
+  static const std::regex dev(R"( dev (\S+))");
+  for (std::size_t hop = 0; !pending.empty(); ++hop) {
+    if (hop > 64) throw netlib::app::failure("ip route get: a path longer than 64 hops (a routing loop?)");
+    std::map<dc::node_id, std::vector<std::size_t>> by_switch;
+    for (std::size_t i = 0; i < pending.size(); ++i) by_switch[pending[i].at].push_back(i);
+    std::vector<walk> next;
+    for (const auto& [v, list] : by_switch) {
+      std::string cmds;
+      for (std::size_t i : list) {
+        const auto& k = flows[pending[i].flow].key;
+        cmds += fmt::format("route get {} from {} iif {} ipproto {} sport {} dport {}\n", k.dst.to_string(),
+                            k.src.to_string(), fabric.ifname(pending[i].in ^ 1u), k.protocol == 17 ? "udp" : "tcp",
+                            k.src_port, k.dst_port);
+      }
+      if (verbose) {
+        std::istringstream in(cmds);
+        for (std::string line; std::getline(in, line);) std::cerr << "+ ip -n " << fabric.ns(v) << " " << line << '\n';
+      }
+      const auto r = netlib::app::run({ip, "-n", fabric.ns(v), "-batch", "-"}, cmds, std::chrono::seconds(60));
+      if (r.exit_code != 0) {
+        throw netlib::app::failure(
+            fmt::format("ip -n {} route get failed: {}", fabric.ns(v), r.err.substr(0, r.err.find('\n'))));
+      }
+      // One answer per query, each starting on a line that does not start with white space.
+      std::vector<std::string> answers;
+      std::istringstream lines(r.out);
+      for (std::string line; std::getline(lines, line);) {
+        if (line.empty()) continue;
+        if (line[0] != ' ' && line[0] != '\t')
+          answers.push_back(line);
+        else if (!answers.empty())
+          answers.back() += line;
+      }
+      if (answers.size() != list.size()) {
+        throw netlib::app::failure(
+            fmt::format("ip -n {} route get: {} answers to {} questions", fabric.ns(v), answers.size(), list.size()));
+      }
+      for (std::size_t q = 0; q < list.size(); ++q) {
+        std::smatch m;
+        if (!std::regex_search(answers[q], m, dev))
+          throw netlib::app::failure("ip route get: no device in '" + answers[q] + "'");
+        dc::arc_id chosen = 0;
+        bool found = false;
+        for (dc::arc_id a : t.out_arcs(v)) {
+          if (fabric.ifname(a) == m[1].str()) {
+            chosen = a;
+            found = true;
+          }
+        }
+        if (!found)
+          throw netlib::app::failure(fmt::format("ip route get in {}: unknown device {}", fabric.ns(v), m[1].str()));
+        const auto& w = pending[list[q]];
+        paths[w.flow].push_back(chosen);
+        if (!t.is_host(t.arc_to(chosen))) next.push_back({w.flow, t.arc_to(chosen), chosen});
+      }
+    }
+    pending = std::move(next);
+  }
+  return paths;
+}
+
 
 bool netns_fabric::set_seeds(const std::vector<std::uint32_t>& seeds) {
   if (!seed_sysctl_) return false;

@@ -5,12 +5,20 @@
 
 #include <fmt/format.h>
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <algorithm>
+#include <cstring>
 #include <fstream>
 #include <sstream>
 
 #include "netlib/app/program.hpp"
 #include "netlib/capture/conversations.hpp"
 #include "netlib/core/units.hpp"
+#include "netlib/dc/routes.hpp"
 
 namespace netlab::lab_dc {
 
@@ -29,6 +37,8 @@ void add_fabric_flags(CLI::App& cmd, fabric_flags& f, const std::string& default
                             "Rate of switch-to-switch links in the built-in shapes (default 10Gbps)");
 }
 
+bool privileged() { return geteuid() == 0 || geteuid() != getuid() || getegid() != getgid(); }
+
 dc::topology load_topology(const fabric_flags& f) {
   try {
     if (auto shape = dc::parse_shape(f.topology, {.host_bps = f.host_rate, .fabric_bps = f.fabric_rate})) {
@@ -37,18 +47,26 @@ dc::topology load_topology(const fabric_flags& f) {
   } catch (const dc::topology_error& e) {
     throw usage_error(fmt::format("--topology {}: {}", f.topology, e.what()));
   }
-  std::ifstream in(f.topology, std::ios::binary);
-  if (!in) {
-    throw usage_error(fmt::format("--topology {}: no such file, and not leaf-spine:LxS or fat-tree:K", f.topology));
-  }
+  const auto colon = f.topology.find(':');
+  const bool spec_like = colon != std::string::npos && f.topology.find('/') == std::string::npos;
   std::string text;
-  const std::size_t max = dc::topology_limits{}.max_text;
-  text.resize(max + 1);
-  in.read(text.data(), static_cast<std::streamsize>(text.size()));
-  text.resize(static_cast<std::size_t>(in.gcount()));
+  try {
+    text = read_input_file("--topology", f.topology, dc::topology_limits{}.max_text);
+  } catch (const usage_error& e) {
+    if (spec_like && std::string(e.what()).ends_with("no such file")) {
+      throw usage_error(fmt::format("--topology {}: not leaf-spine:LxS, fat-tree:K or a topology file", f.topology));
+    }
+    throw;
+  }
   try {
     return dc::parse_topology(text);
   } catch (const dc::topology_error& e) {
+    // With rights its user may not have (sudo), nothing of the file is shown: only the line and
+    // the kind of mistake (issue 31: --topology /etc/shadow).
+    if (privileged()) {
+      throw usage_error(fmt::format("{}: {} (lab-dc runs as root, so it shows no word of the file)", f.topology,
+                                    e.wordless()));
+    }
     throw usage_error(fmt::format("{}: {}", f.topology, e.what()));
   }
 }
@@ -58,7 +76,8 @@ void add_flow_flags(CLI::App& cmd, flow_flags& f, bool with_capture) {
       ->capture_default_str();
   cmd.add_option("--flows", f.flows, "Number of flows (uniform, permutation, incast)")->capture_default_str()
       ->check(CLI::Range(std::size_t{1}, std::size_t{50'000'000}));
-  cmd.add_option("--hosts", f.hosts, "Hosts taking part (the first N; default every host)");
+  cmd.add_option("--hosts", f.hosts, "Hosts taking part: the first N, at least 2 (leave it out for every host)")
+      ->check(CLI::Range(std::size_t{2}, std::size_t{1'000'000}));
   netlib::app::add_quantity(cmd, "--size", f.size, netlib::units::parse_bytes,
                             "Bytes per flow, or the mean with --pareto; for ring, the buffer reduced (default 10MB)");
   cmd.add_option("--pareto", f.pareto, "Heavy-tailed sizes: Pareto with this shape (above 1, e.g. 1.2)");
@@ -70,7 +89,8 @@ void add_flow_flags(CLI::App& cmd, flow_flags& f, bool with_capture) {
   if (with_capture) {
     cmd.add_option("--capture", f.capture,
                    "Take the flows from a pcap/pcapng file: every TCP and UDP conversation, one flow per direction "
-                   "with its frame bytes; the k-th address goes on host k mod H")
+                   "with its frame bytes; addresses are dealt out rack by rack (the first on the first leaf's first host, "
+                   "the second on the second leaf's, ...), so two addresses land on two leaves")
         ->check(netlib::app::input_file());
   }
 }
@@ -80,10 +100,16 @@ flow_set make_flows(const dc::topology& t, const flow_flags& f, bool unique_port
   if (!f.capture.empty()) {
     std::vector<netlib::capture::conversation_counts> convs;
     netlib::capture::conversation_list_stats st;
+    check_input_path("--capture", f.capture);
     try {
       auto reader = netlib::capture::capture_reader::open(f.capture);
       convs = netlib::capture::list_conversations(reader, &st);
     } catch (const netlib::capture::capture_error& e) {
+      // The reader's message may quote the file's first bytes (its magic number).
+      if (privileged()) {
+        throw netlib::app::failure(fmt::format("--capture {}: not a pcap or pcapng file lab-dc can read (lab-dc runs "
+                                               "as root, so it shows nothing of the file)", f.capture));
+      }
       throw netlib::app::failure(e.what());
     }
     std::vector<dc::conversation_flow> cf;
@@ -154,20 +180,113 @@ void add_hash_flags(CLI::App& cmd, hash_flags& h, bool with_seed_mode) {
   cmd.add_option("--hash-seed", h.hash_seed, "The seed (per-switch seeds are drawn from it)")->capture_default_str();
 }
 
+void add_group_flags(CLI::App& cmd, hash_flags& h) {
+  cmd.add_option("--group", h.group,
+                 "How each switch's next-hop group maps a hash to a next hop: modulo (hash mod n), threshold "
+                 "(hash-threshold, RFC 2992, Linux's multipath routes) or resilient (a table of --buckets buckets, "
+                 "Linux's ip nexthop ... type resilient); default: threshold for linux, l3 and l4, modulo otherwise")
+      ->check(CLI::IsMember({"modulo", "threshold", "resilient"}));
+  cmd.add_option("--buckets", h.buckets, "Buckets of each resilient group (Linux's default 128)")
+      ->capture_default_str()
+      ->check(CLI::Range(std::size_t{1}, std::size_t{65535}));
+  cmd.add_flag("--wcmp", h.wcmp,
+               "Weighted ECMP: weigh each next hop by its link's capacity (in whole Mbit/s, divided by their common "
+               "divisor, at most 256 as Linux's weights); links of equal rates weigh the same");
+}
+
+std::vector<dc::link_id> failed_links(const dc::topology& t, const std::vector<std::string>& names) {
+  std::vector<dc::link_id> out;
+  for (const auto& name : names) {
+    const auto l = dc::parse_link_name(t, name);
+    if (!l) {
+      throw usage_error(fmt::format("--fail {}: no such link in {} (name it by its two ends as lab-dc topology lists "
+                                    "them, e.g. {}-{})",
+                                    dc::shown(name), t.description(), t.nodes()[t.links().back().a].name,
+                                    t.nodes()[t.links().back().b].name));
+    }
+    const auto& k = t.links()[*l];
+    if (t.is_host(k.a) || t.is_host(k.b)) {
+      throw usage_error(fmt::format("--fail {}: a host's only link (its flows would have nowhere to go); fail a link "
+                                    "between two switches",
+                                    dc::shown(name)));
+    }
+    if (std::find(out.begin(), out.end(), *l) != out.end()) {
+      throw usage_error(fmt::format("--fail {}: named twice", dc::shown(name)));
+    }
+    out.push_back(*l);
+  }
+  return out;
+}
+
+void add_fail_flag(CLI::App& cmd, std::vector<std::string>& names) {
+  cmd.add_option("--fail", names,
+                 "Take a link between two switches down (named by its ends, e.g. leaf1-spine2; repeatable): the fabric "
+                 "without it, routed around it");
+}
+
+dc::topology after_failure(dc::topology t, const std::vector<std::string>& names) {
+  if (names.empty()) return t;
+  const auto failed = failed_links(t, names);
+  try {
+    auto out = dc::without_links(t, failed);
+    // Every pair of edge switches still connected.
+    const dc::routes r(out);
+    for (dc::node_id a : out.edge_switches()) {
+      for (dc::node_id b : out.edge_switches()) {
+        if (r.distance(a, b) == dc::routes::unreachable()) {
+          throw usage_error(fmt::format("--fail: with it down, no route from {} to {}", out.nodes()[a].name,
+                                        out.nodes()[b].name));
+        }
+      }
+    }
+    return out;
+  } catch (const dc::topology_error& e) {
+    throw usage_error(fmt::format("--fail: with it down, {}", e.what()));
+  }
+}
+
 dc::hash_config make_hash(const hash_flags& h) {
   auto c = dc::parse_hash(h.hash);
   if (!c) throw usage_error("--hash " + h.hash + ": unknown");
-  if (!h.fields.empty()) c->fields = *dc::parse_fields(h.fields);
+  if (!h.fields.empty()) {
+    const auto fields = *dc::parse_fields(h.fields);
+    // The presets are Linux's policies, fields included: another field set is some other hash.
+    if ((h.hash == "l3" || h.hash == "l4") && fields != c->fields) {
+      throw usage_error(fmt::format("--hash {} is Linux's {} policy, which hashes the {}; for the {} use --hash linux "
+                                    "--fields {}", h.hash, h.hash == "l3" ? "L3" : "L4", dc::fields_name(c->fields),
+                                    dc::fields_name(fields), static_cast<int>(fields)));
+    }
+    c->fields = fields;
+  }
   c->seeds = h.seed == "per-switch" ? dc::seed_mode::per_switch : dc::seed_mode::same;
   c->seed = h.hash_seed;
+  if (!h.group.empty()) c->grouping = dc::parse_group_hashing(h.group);
+  c->buckets = h.buckets;
+  c->weighted = h.wcmp;
   return *c;
+}
+
+std::string next_hop_text(const dc::hash_config& c) {
+  std::string out;
+  switch (dc::grouping_of(c)) {
+    case dc::group_hashing::threshold:
+      out = c.algorithm == dc::hash_algorithm::linux_hash ? "hash-threshold (Linux)"
+                                                           : fmt::format("hash-threshold over {} bits", dc::hash_bits(c.algorithm));
+      break;
+    case dc::group_hashing::modulo: out = "hash mod n"; break;
+    case dc::group_hashing::resilient:
+      out = fmt::format("a resilient group's bucket (hash mod {} buckets, Linux's type resilient)", c.buckets);
+      break;
+  }
+  if (c.weighted) out += ", next hops weighted by link capacity (WCMP)";
+  return out;
 }
 
 std::string describe(const dc::hash_config& c) {
   return fmt::format("{} over the {}, {}, next hop = {}", dc::hash_name(c.algorithm), dc::fields_name(c.fields),
                      c.seeds == dc::seed_mode::same ? fmt::format("the same seed ({}) on every switch", c.seed)
                                                     : fmt::format("a seed per switch (drawn from {})", c.seed),
-                     c.algorithm == dc::hash_algorithm::linux_hash ? "hash-threshold (Linux)" : "hash mod n");
+                     next_hop_text(c));
 }
 
 void write_text_file(const std::string& path, const std::string& text) {

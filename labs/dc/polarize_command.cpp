@@ -20,6 +20,7 @@ namespace dc = netlib::dc;
 
 struct polarize_flags {
   fabric_flags fabric;
+  std::vector<std::string> fail;
   flow_flags flows;
   hash_flags hash;
   bool json = false;
@@ -46,7 +47,7 @@ struct configuration {
 };
 
 int run_polarize(const polarize_flags& f) {
-  const auto t = load_topology(f.fabric);
+  const auto t = after_failure(load_topology(f.fabric), f.fail);
   if (t.hosts().size() < 2) throw netlib::app::usage_error("--topology: needs a fabric with at least two hosts");
   const auto flows = make_flows(t, f.flows);
   auto base = make_hash(f.hash);
@@ -147,6 +148,7 @@ void add_polarize_command(CLI::App& app) {
       "tier 1, side by side: unused uplinks and Jain's index per tier",
       "lab-dc polarize --topology fat-tree:4 --flows 2000 --hash crc16 --svg polarization.svg");
   add_fabric_flags(*cmd, f->fabric, "fat-tree:4");
+  add_fail_flag(*cmd, f->fail);
   add_flow_flags(*cmd, f->flows, true);
   add_hash_flags(*cmd, f->hash, false);
   cmd->add_option("--svg", f->svg, "Write the three fabrics, links drawn by load, to this SVG file");

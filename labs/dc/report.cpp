@@ -5,9 +5,12 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cctype>
+#include <cmath>
 
 #include "netlib/core/units.hpp"
+#include "options.hpp"
 
 namespace netlab::lab_dc {
 namespace dc = netlib::dc;
@@ -106,6 +109,77 @@ nlohmann::json tiers_json(const dc::topology& t, const dc::load_summary& s) {
   return out;
 }
 
+fabric_verdict judge_fabric(const dc::topology& t, std::span<const double> predicted, std::span<const double> measured,
+                            const dc::load_summary& model, const dc::load_summary& real, bool exact_required,
+                            double tolerance) {
+  fabric_verdict v;
+  v.exact_required = exact_required;
+  v.tolerance = tolerance;
+  v.within = true;
+  for (std::size_t i = 1; i < real.tiers.size() && i < model.tiers.size(); ++i) {
+    tier_verdict tv;
+    tv.tier = real.tiers[i].tier;
+    for (dc::arc_id a = 0; a < t.arc_count(); ++a) {
+      const int from = t.nodes()[t.arc_from(a)].tier, to = t.nodes()[t.arc_to(a)].tier;
+      if (std::min(from, to) != tv.tier || from == to) continue;
+      ++tv.directions;
+      tv.exact += predicted[a] == measured[a];
+    }
+    if (tv.directions == 0) continue;
+    tv.model_mlu = model.tiers[i].max_utilisation;
+    tv.measured_mlu = real.tiers[i].max_utilisation;
+    tv.error = tv.measured_mlu > 0 ? (tv.model_mlu - tv.measured_mlu) / tv.measured_mlu : (tv.model_mlu > 0 ? 1.0 : 0.0);
+    tv.within = exact_required ? tv.exact == tv.directions : std::abs(tv.error) <= tolerance;
+    v.directions += tv.directions;
+    v.exact += tv.exact;
+    v.within = v.within && tv.within;
+    v.tiers.push_back(tv);
+  }
+  return v;
+}
+
+std::string verdict_text(const dc::topology& t, const fabric_verdict& v) {
+  std::string out;
+  for (const auto& tv : v.tiers) {
+    out += fmt::format("  {} <-> {} links: {} of {} directions exact; busiest: model {:.2f}%, measured {:.2f}% (error "
+                       "{:+.2f}%)\n",
+                       role_name(t, tv.tier), role_name(t, tv.tier + 1), tv.exact, tv.directions, 100 * tv.model_mlu,
+                       100 * tv.measured_mlu, 100 * tv.error);
+  }
+  if (v.tiers.empty()) return out + "  verdict: no links between switches, nothing routing decides\n";
+  if (v.exact_required) {
+    out += fmt::format("  verdict, on the {} link directions between switches (where routing decides), byte for byte: {}\n",
+                       v.directions, v.within ? "the model agrees" : "the model DISAGREES");
+  } else {
+    out += fmt::format("  verdict, on each tier's busiest link between switches (where routing decides), within ±{:g}%: "
+                       "{}\n",
+                       100 * v.tolerance, v.within ? "the model agrees" : "the model DISAGREES");
+  }
+  return out;
+}
+
+nlohmann::json verdict_json(const dc::topology& t, const fabric_verdict& v) {
+  auto tiers = nlohmann::json::array();
+  for (const auto& tv : v.tiers) {
+    tiers.push_back({{"tier", tv.tier},
+                     {"from", role_name(t, tv.tier)},
+                     {"to", role_name(t, tv.tier + 1)},
+                     {"link_directions", tv.directions},
+                     {"exact_link_directions", tv.exact},
+                     {"model_mlu", tv.model_mlu},
+                     {"measured_mlu", tv.measured_mlu},
+                     {"mlu_error", tv.error},
+                     {"within", tv.within}});
+  }
+  return {{"judged_on", v.exact_required ? "exact bytes on every link direction between switches"
+                                         : "each tier's busiest link direction between switches, within the tolerance"},
+          {"tolerance", v.tolerance},
+          {"link_directions", v.directions},
+          {"exact_link_directions", v.exact},
+          {"tiers", tiers},
+          {"agrees", v.within}};
+}
+
 nlohmann::json topology_json(const dc::topology& t) {
   std::size_t switches = 0;
   for (const auto& n : t.nodes()) switches += n.kind == dc::node_kind::switch_node;
@@ -121,7 +195,23 @@ nlohmann::json hash_json(const dc::hash_config& c) {
           {"fields", static_cast<int>(c.fields)},
           {"seed", c.seeds == dc::seed_mode::same ? "same" : "per-switch"},
           {"hash_seed", c.seed},
-          {"next_hop", c.algorithm == dc::hash_algorithm::linux_hash ? "hash-threshold" : "modulo"}};
+          {"next_hop", dc::grouping_of(c) == dc::group_hashing::threshold ? "hash-threshold"
+                       : dc::grouping_of(c) == dc::group_hashing::modulo ? "modulo" : "resilient"},
+          {"weighted", c.weighted}};
+}
+
+std::string flows_count_text(const dc::topology& t, const dc::placement& p) {
+  const std::string edge = role_name(t, 1);
+  std::string out = fmt::format("{} cross the fabric (ECMP routes them), {} stay under their {} (host links only)",
+                                p.crossing, p.within_switch, edge);
+  if (p.same_host) out += fmt::format(", {} have both ends on one host (no link)", p.same_host);
+  return out;
+}
+
+nlohmann::json flows_count_json(const flow_set& flows, const dc::placement& p) {
+  return {{"source", flows.source},          {"count", flows.flows.size()}, {"placed", p.placed},
+          {"same_host", p.same_host},        {"within_switch", p.within_switch},
+          {"crossing_fabric", p.crossing}};
 }
 
 nlohmann::json flows_json(const dc::topology& t, std::span<const dc::flow> flows) {
@@ -159,13 +249,28 @@ nlohmann::json paths_json(const dc::ecmp_model& m, std::span<const dc::flow> flo
       const auto next = r.next_hops(v, t.attachment(f.dst));
       if (next.size() < 2) continue;
       const auto h = m.hash(f.key, v);
-      hops.push_back({{"switch", t.nodes()[v].name},
-                      {"seed", m.seed_of(v)},
-                      {"fields", static_cast<int>(m.fields_of(v))},
-                      {"hash", h},
-                      {"choices", next.size()},
-                      {"pick", m.select(h, next.size())},
-                      {"next", t.nodes()[t.arc_to(a)].name}});
+      nlohmann::json hop{{"switch", t.nodes()[v].name},
+                         {"seed", m.seed_of(v)},
+                         {"fields", static_cast<int>(m.fields_of(v))},
+                         {"hash", h},
+                         {"choices", next.size()},
+                         {"pick", m.pick(v, t.attachment(f.dst), next, h)},
+                         {"next", t.nodes()[t.arc_to(a)].name}};
+      // A resilient group's bucket (hash mod buckets) and the member it holds.
+      if (const auto* group = m.resilient_group(v, t.attachment(f.dst))) {
+        hop["bucket"] = group->bucket_of(h);
+        hop["buckets"] = group->buckets().size();
+      }
+      // The bytes this switch hashed (the CRC, XOR and Toeplitz hashes; Linux hashes its own
+      // struct flow_keys instead).
+      if (m.config().algorithm != dc::hash_algorithm::linux_hash) {
+        std::array<std::byte, 40> key{};
+        const auto len = dc::serialize_key(f.key, m.fields_of(v), key);
+        std::string hex;
+        for (std::size_t j = 0; j < len; ++j) hex += fmt::format("{}{:02x}", j ? " " : "", static_cast<unsigned>(key[j]));
+        hop["key"] = hex;
+      }
+      hops.push_back(std::move(hop));
     }
     out.push_back({{"flow", i},
                    {"src", t.nodes()[f.src].name},

@@ -1,7 +1,14 @@
-// Theory of operation: nodes sit in one row per tier (the highest at the top), spread evenly;
-// every number that reaches the document is formatted with fixed precision, and names are
+// Theory of operation: nodes sit in one row per tier (the highest at the top), spread evenly.
+// Each link is two parallel lines, one per direction, set apart along the normal of the link's
+// own upward (or a-to-b) direction, so the two never share pixels; each carries its utilisation
+// as a number placed beside the line near the end it leaves from, at the first spot along it that
+// no other number, node or label occupies. Text is wrapped to the picture's width from a
+// conservative estimate of its width (0.64 em a character), so titles never run off the edge.
+// Every number that reaches the document is formatted with fixed precision, and names are
 // escaped, so the output is well-formed for any topology file.
 #include "svg.hpp"
+
+#include "netlib/core/svg.hpp"
 
 #include <fmt/format.h>
 
@@ -15,19 +22,7 @@ namespace {
 
 namespace dc = netlib::dc;
 
-std::string escape(const std::string& s) {
-  std::string out;
-  for (char c : s) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      default: out += c;
-    }
-  }
-  return out;
-}
+using netlib::svg::escape;  // one XML escaper (netlib/core/svg.hpp)
 
 // Green at 0, yellow at 50 %, red from 100 %.
 std::string util_colour(double u) {
@@ -36,6 +31,64 @@ std::string util_colour(double u) {
 }
 
 std::string percent(double u) { return fmt::format("{:.1f}%", 100 * u); }
+
+// A short utilisation for a link's label: "24%", "3.5%", "0".
+std::string short_percent(double u) {
+  if (u <= 0) return "0";
+  if (u >= 0.095) return fmt::format("{:.0f}%", 100 * u);
+  return fmt::format("{:.1f}%", 100 * u);
+}
+
+// A generous estimate of a text's width in sans-serif (DejaVu Sans, Chromium's default on Debian:
+// digits 0.64 em, '%' 0.95 em, most letters about 0.6 em; bold a little more).
+double text_width(const std::string& s, double font_px, bool bold = false) {
+  double em = 0;
+  for (char c : s) {
+    if (c == '%' || c == 'm' || c == 'w' || c == 'M' || c == 'W') em += 0.98;
+    else if (c == '.' || c == ',' || c == ':' || c == ' ' || c == 'i' || c == 'l') em += 0.36;
+    else em += 0.66;
+  }
+  return em * font_px * (bold ? 1.1 : 1.0);
+}
+
+// Lines of at most `width` pixels, broken after "; " where possible, else at spaces.
+std::vector<std::string> wrap(const std::string& text, double width, double font_px, bool bold = false) {
+  const auto max_chars = std::max<std::size_t>(8, static_cast<std::size_t>(width / (font_px * (bold ? 0.7 : 0.64))));
+  std::vector<std::string> lines;
+  std::string rest = text;
+  while (rest.size() > max_chars) {
+    std::size_t cut = rest.rfind("; ", max_chars);
+    std::size_t skip = 2;
+    if (cut == std::string::npos || cut < max_chars / 3) {
+      cut = rest.rfind(' ', max_chars);
+      skip = 1;
+      if (cut == std::string::npos || cut == 0) {
+        cut = max_chars;
+        skip = 0;
+      }
+    }
+    lines.push_back(rest.substr(0, cut + (skip == 2 ? 1 : 0)));
+    rest = rest.substr(cut + skip);
+  }
+  if (!rest.empty() || lines.empty()) lines.push_back(rest);
+  return lines;
+}
+
+// A text element per line; returns the y below the last line.
+double text_lines(std::string& out, const std::vector<std::string>& lines, double x, double y, double font_px,
+                  const std::string& attributes) {
+  for (const auto& l : lines) {
+    out += fmt::format("<text {} x=\"{:.0f}\" y=\"{:.1f}\" font-size=\"{:.0f}\">{}</text>\n", attributes, x, y, font_px,
+                       escape(l));
+    y += font_px * 1.3;
+  }
+  return y;
+}
+
+struct box {
+  double x0, y0, x1, y1;
+  [[nodiscard]] bool overlaps(const box& o) const noexcept { return x0 < o.x1 && o.x0 < x1 && y0 < o.y1 && o.y0 < y1; }
+};
 
 }  // namespace
 
@@ -47,7 +100,26 @@ svg_document fabric_svg(const dc::topology& t, std::span<const double> arc_bytes
   double width = 760;
   for (std::size_t r = 0; r < rows.size(); ++r) width = std::max(width, 80.0 + static_cast<double>(rows[r].size()) * (r == 0 ? 16.0 : 64.0));
   width = std::min(width, 6000.0);
-  const double top = 86, row_h = 150, legend_h = 70;
+  // The header: title, subtitle and MLU, wrapped to the width.
+  std::string header;
+  double y_text = 28;
+  y_text = text_lines(header, wrap(title, width - 40, 17, true), 20, y_text, 17, "class=\"title\" font-weight=\"bold\"");
+  y_text = text_lines(header, wrap(subtitle, width - 40, 12), 20, y_text + 2, 12, "class=\"subtitle\" fill=\"#444\"");
+  y_text = text_lines(header, {fmt::format("MLU {} on {}", percent(s.mlu), t.arc_name(s.busiest))}, 20, y_text + 2, 14,
+                      "class=\"mlu\" font-weight=\"bold\"");
+  const double top = y_text + 30, row_h = 150;
+  // The legend, wrapped too.
+  double busiest = 0;
+  for (double b : arc_bytes) busiest = std::max(busiest, b);
+  const bool numbers = t.arc_count() <= 600;
+  const std::vector<std::string> legend_text =
+      wrap(fmt::format("Each link is two lines, one per direction: the upward one (or a to b) on the left as seen "
+                       "going up; width: bytes relative to the busiest direction ({}); colour: utilisation; {}",
+                       netlib::units::format_bytes(busiest),
+                       numbers ? "the number beside a line is that direction's utilisation, near the end it leaves from"
+                               : "hover a line for its bytes and utilisation (too many links to number them)"),
+           width - 40, 12);
+  const double legend_h = 34 + 16 * static_cast<double>(legend_text.size()) + 10;
   const double height = top + row_h * (tiers - 1) + 40 + legend_h;
   std::vector<double> x(t.nodes().size()), y(t.nodes().size());
   for (std::size_t r = 0; r < rows.size(); ++r) {
@@ -57,38 +129,76 @@ svg_document fabric_svg(const dc::topology& t, std::span<const double> arc_bytes
       y[rows[r][i]] = top + row_h * static_cast<double>(tiers - 1 - static_cast<int>(r));
     }
   }
-  double busiest = 0;
-  for (double b : arc_bytes) busiest = std::max(busiest, b);
   std::string out = fmt::format(
       "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{0:.0f}\" height=\"{1:.0f}\" viewBox=\"0 0 {0:.0f} {1:.0f}\" "
       "font-family=\"sans-serif\" font-size=\"12\">\n"
-      "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
-      "<text class=\"title\" x=\"20\" y=\"28\" font-size=\"17\" font-weight=\"bold\">{2}</text>\n"
-      "<text class=\"subtitle\" x=\"20\" y=\"50\" font-size=\"12\" fill=\"#444\">{3}</text>\n",
-      width, height, escape(title), escape(subtitle));
-  out += "<g class=\"links\">\n";
+      "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n",
+      width, height);
+  out += header;
+  // Where labels may not go: the nodes and their names.
+  const bool host_labels = rows[0].size() <= 48;
+  std::vector<box> taken;
+  for (dc::node_id v = 0; v < t.nodes().size(); ++v) {
+    if (t.is_host(v)) {
+      taken.push_back({x[v] - 6, y[v] - 6, x[v] + 6, y[v] + 6});
+      if (host_labels) {
+        const double w = text_width(t.nodes()[v].name, 10) / 2;
+        taken.push_back({x[v] - w, y[v] + 8, x[v] + w, y[v] + 21});
+      }
+    } else {
+      taken.push_back({x[v] - 27, y[v] - 11, x[v] + 27, y[v] + 11});
+    }
+  }
+  const double offset = 4.5;  // each direction's line this far from the link's centre line
+  std::string lines, labels;
+  std::size_t left_out = 0;
   for (dc::arc_id a = 0; a < t.arc_count(); ++a) {
     const dc::node_id from = t.arc_from(a), to = t.arc_to(a);
-    // Draw each link's two directions side by side: the one going up (or, within a tier, the
-    // link's first direction) to the left.
-    const bool up = t.nodes()[to].tier > t.nodes()[from].tier || (t.nodes()[to].tier == t.nodes()[from].tier && a % 2 == 0);
-    const double dx = x[to] - x[from], dy = y[to] - y[from];
-    const double len = std::max(std::hypot(dx, dy), 1e-9);
-    const double off = up ? -2.5 : 2.5;
-    const double ox = -dy / len * off, oy = dx / len * off;
+    // The link's own direction: from its lower end up (or from a to b within a tier). The arc in
+    // that direction goes on its left, the other on its right: the offsets have opposite signs
+    // along one normal, whichever way the arc itself runs.
+    const dc::node_id lo = t.links()[a / 2].a, hi = t.links()[a / 2].b;
+    const bool swap = t.nodes()[lo].tier > t.nodes()[hi].tier;
+    const dc::node_id base = swap ? hi : lo, tip = swap ? lo : hi;
+    const double cx = x[tip] - x[base], cy = y[tip] - y[base];
+    const double len = std::max(std::hypot(cx, cy), 1e-9);
+    const double nx = cy / len, ny = -cx / len;  // the left normal of the link's own direction
+    const bool along = from == base;
+    const double side = along ? 1.0 : -1.0;
+    const double ox = nx * offset * side, oy = ny * offset * side;
     const double bytes = arc_bytes[a], u = s.utilisation[a];
     const double w = bytes > 0 && busiest > 0 ? 1.2 + 6.8 * bytes / busiest : 1.0;
     const std::string style = bytes > 0 ? fmt::format("stroke=\"{}\" stroke-width=\"{:.2f}\"", util_colour(u), w)
                                         : "stroke=\"#bbbbbb\" stroke-width=\"1\" stroke-dasharray=\"4 3\"";
-    out += fmt::format(
-        "<line class=\"arc\" data-from=\"{}\" data-to=\"{}\" data-bytes=\"{:.0f}\" data-util=\"{:.6f}\" x1=\"{:.1f}\" "
-        "y1=\"{:.1f}\" x2=\"{:.1f}\" y2=\"{:.1f}\" {} stroke-linecap=\"round\"><title>{} -&gt; {}: {}, {} of {}</title></line>\n",
-        escape(t.nodes()[from].name), escape(t.nodes()[to].name), bytes, u, x[from] + ox, y[from] + oy, x[to] + ox,
+    lines += fmt::format(
+        "<line class=\"arc\" data-arc=\"{}\" data-from=\"{}\" data-to=\"{}\" data-bytes=\"{:.0f}\" data-util=\"{:.6f}\" "
+        "x1=\"{:.1f}\" y1=\"{:.1f}\" x2=\"{:.1f}\" y2=\"{:.1f}\" {} stroke-linecap=\"butt\"><title>{} -&gt; {}: {}, {} of "
+        "{}</title></line>\n",
+        a, escape(t.nodes()[from].name), escape(t.nodes()[to].name), bytes, u, x[from] + ox, y[from] + oy, x[to] + ox,
         y[to] + oy, style, escape(t.nodes()[from].name), escape(t.nodes()[to].name), netlib::units::format_bytes(bytes),
         percent(u), netlib::units::format_bps(t.capacity(a)));
+    if (!numbers) continue;
+    // The number: beside its own line, on its own side, at the first free spot from the end the
+    // traffic leaves.
+    const std::string text = short_percent(u);
+    const double tw = text_width(text, 9) + 2, th = 12;
+    bool placed = false;
+    for (double f : {0.2, 0.28, 0.36, 0.44, 0.52, 0.14, 0.6, 0.68}) {
+      const double px = x[from] + (x[to] - x[from]) * f + nx * side * (offset + 3 + tw / 2 * std::abs(ny) + th / 2 * std::abs(nx));
+      const double py = y[from] + (y[to] - y[from]) * f + ny * side * (offset + 3 + tw / 2 * std::abs(ny) + th / 2 * std::abs(nx));
+      const box b{px - tw / 2, py - th / 2, px + tw / 2, py + th / 2};
+      if (b.x0 < 1 || b.x1 > width - 1 || b.y0 < top - 20 || b.y1 > height - legend_h) continue;
+      if (std::any_of(taken.begin(), taken.end(), [&](const box& o) { return o.overlaps(b); })) continue;
+      taken.push_back(b);
+      labels += fmt::format("<text class=\"num\" data-arc=\"{}\" x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"middle\" "
+                            "font-size=\"9\" fill=\"#222\">{}</text>\n",
+                            a, px, py + 3.3, text);
+      placed = true;
+      break;
+    }
+    left_out += !placed;
   }
-  out += "</g>\n<g class=\"nodes\">\n";
-  const bool host_labels = rows[0].size() <= 48;
+  out += "<g class=\"links\">\n" + lines + "</g>\n<g class=\"numbers\">\n" + labels + "</g>\n<g class=\"nodes\">\n";
   for (dc::node_id v = 0; v < t.nodes().size(); ++v) {
     const auto& n = t.nodes()[v];
     if (n.kind == dc::node_kind::host) {
@@ -106,7 +216,7 @@ svg_document fabric_svg(const dc::topology& t, std::span<const double> arc_bytes
     }
   }
   out += "</g>\n";
-  // Legend: the colour scale and what widths mean.
+  // Legend: the colour scale and what widths and numbers mean.
   const double ly = height - legend_h + 18;
   out += fmt::format("<g class=\"legend\"><text x=\"20\" y=\"{:.0f}\">utilisation</text>\n", ly);
   for (int i = 0; i <= 10; ++i) {
@@ -117,29 +227,42 @@ svg_document fabric_svg(const dc::topology& t, std::span<const double> arc_bytes
       "\n<text x=\"100\" y=\"{0:.0f}\" font-size=\"10\">0%</text><text x=\"200\" y=\"{0:.0f}\" font-size=\"10\">50%</text>"
       "<text x=\"300\" y=\"{0:.0f}\" font-size=\"10\">100%+</text>\n"
       "<line x1=\"360\" y1=\"{1:.0f}\" x2=\"400\" y2=\"{1:.0f}\" stroke=\"#bbbbbb\" stroke-dasharray=\"4 3\"/>"
-      "<text x=\"408\" y=\"{2:.0f}\">unused</text>\n"
-      "<text x=\"20\" y=\"{3:.0f}\" fill=\"#444\">width: bytes relative to the busiest link ({4}); each link is two lines, "
-      "up (or first) direction on the left</text></g>\n",
-      ly + 12, ly - 5, ly, ly + 34, netlib::units::format_bytes(busiest));
-  out += fmt::format("<text class=\"mlu\" x=\"{:.0f}\" y=\"28\" text-anchor=\"end\" font-size=\"15\">MLU {}</text>\n",
-                     width - 20, percent(s.mlu));
-  out += "</svg>\n";
-  return {out, width, height};
+      "<text x=\"408\" y=\"{2:.0f}\">unused</text>\n",
+      ly + 12, ly - 5, ly);
+  auto notes = legend_text;
+  if (left_out) notes.push_back(fmt::format("{} number{} left out for lack of room: hover a line", left_out, left_out == 1 ? "" : "s"));
+  double ny = ly + 30;
+  for (const auto& l : notes) {
+    out += fmt::format("<text x=\"20\" y=\"{:.0f}\" fill=\"#444\">{}</text>\n", ny, escape(l));
+    ny += 16;
+  }
+  out += "</g>\n</svg>\n";
+  // The legend's height counted the notes; one more line for a left-out note.
+  const double full_height = std::max(height, ny);
+  if (full_height > height) {
+    const auto old_size = fmt::format("height=\"{0:.0f}\" viewBox=\"0 0 {1:.0f} {0:.0f}\"", height, width);
+    const auto at = out.find(old_size);
+    if (at != std::string::npos) {
+      out.replace(at, old_size.size(), fmt::format("height=\"{0:.0f}\" viewBox=\"0 0 {1:.0f} {0:.0f}\"", full_height, width));
+    }
+  }
+  return {out, width, full_height};
 }
 
 std::string fabrics_svg(const std::vector<svg_document>& documents, const std::string& title) {
   // Nested <svg> elements keep each picture's own coordinates; stacked vertically.
-  double total_h = 50, total_w = 0;
-  for (const auto& d : documents) {
-    total_h += d.height + 10;
-    total_w = std::max(total_w, d.width);
-  }
+  double total_w = 0;
+  for (const auto& d : documents) total_w = std::max(total_w, d.width);
+  std::string header;
+  const double below = text_lines(header, wrap(title, total_w - 40, 20, true), 20, 32, 20, "class=\"title\" font-weight=\"bold\"");
+  double total_h = below + 4;
+  for (const auto& d : documents) total_h += d.height + 10;
   std::string out = fmt::format(
       "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{0:.0f}\" height=\"{1:.0f}\" viewBox=\"0 0 {0:.0f} {1:.0f}\" "
-      "font-family=\"sans-serif\">\n<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
-      "<text class=\"title\" x=\"20\" y=\"32\" font-size=\"20\" font-weight=\"bold\">{2}</text>\n",
-      total_w, total_h, escape(title));
-  double y = 50;
+      "font-family=\"sans-serif\">\n<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n",
+      total_w, total_h);
+  out += header;
+  double y = below + 4;
   for (const auto& doc : documents) {
     std::string d = doc.text;
     d.replace(0, std::string("<svg ").size(), fmt::format("<svg y=\"{:.0f}\" ", y));
@@ -152,9 +275,18 @@ std::string fabrics_svg(const std::vector<svg_document>& documents, const std::s
 
 std::string series_svg(const std::string& title, const std::string& subtitle, const std::string& y_label,
                        const std::vector<double>& x, const std::vector<series>& lines) {
+  // Each series its own colour, dash pattern and marker, drawn first widest: where two series
+  // have the same values (optimal and robust often do) the later, narrower one lies on the earlier
+  // and both stay visible.
   static const char* colours[] = {"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#17becf"};
-  const double width = 820, height = 480, left = 70, right = 170, top = 70, bottom = 60;
-  const double pw = width - left - right, ph = height - top - bottom;
+  static const char* dashes[] = {"", "9 4", "3 3", "12 3 3 3", "6 2", "2 5", "10 6"};
+  static const char* markers[] = {"circle", "square", "diamond", "triangle", "cross", "circle", "square"};
+  const double width = 820, left = 70, right = 190, bottom = 60;
+  std::string header;
+  double y_text = text_lines(header, wrap(title, width - 40, 17, true), 20, 28, 17, "class=\"title\" font-weight=\"bold\"");
+  y_text = text_lines(header, wrap(subtitle, width - 40, 12), 20, y_text + 2, 12, "class=\"subtitle\" fill=\"#444\"");
+  const double top = y_text + 20, ph = 340, height = top + ph + bottom;
+  const double pw = width - left - right;
   double ymax = 0;
   for (const auto& l : lines) {
     for (double v : l.y) {
@@ -175,10 +307,9 @@ std::string series_svg(const std::string& title, const std::string& subtitle, co
   const auto py = [&](double v) { return top + ph - v / ytop * ph; };
   std::string out = fmt::format(
       "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{0:.0f}\" height=\"{1:.0f}\" viewBox=\"0 0 {0:.0f} {1:.0f}\" "
-      "font-family=\"sans-serif\" font-size=\"12\">\n<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
-      "<text class=\"title\" x=\"20\" y=\"28\" font-size=\"17\" font-weight=\"bold\">{2}</text>\n"
-      "<text class=\"subtitle\" x=\"20\" y=\"48\" fill=\"#444\">{3}</text>\n",
-      width, height, escape(title), escape(subtitle));
+      "font-family=\"sans-serif\" font-size=\"12\">\n<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n",
+      width, height);
+  out += header;
   for (double v = 0; v <= ytop + 1e-12; v += step) {
     out += fmt::format(
         "<line x1=\"{0:.1f}\" y1=\"{1:.1f}\" x2=\"{2:.1f}\" y2=\"{1:.1f}\" stroke=\"#e4e4e4\"/><text x=\"{3:.1f}\" "
@@ -202,17 +333,46 @@ std::string series_svg(const std::string& title, const std::string& subtitle, co
       "<text x=\"{4:.1f}\" y=\"{5:.1f}\" text-anchor=\"middle\">time</text>\n"
       "<text x=\"18\" y=\"{6:.1f}\" transform=\"rotate(-90 18 {6:.1f})\" text-anchor=\"middle\">{7}</text>\n",
       left, top + ph, left + pw, top, left + pw / 2, height - 18, top + ph / 2, escape(y_label));
-  for (std::size_t i = 0; i < lines.size(); ++i) {
+  const std::size_t n = lines.size();
+  const auto marker = [&](std::size_t i, double cx, double cy, double r, const std::string& extra) {
     const char* c = colours[i % std::size(colours)];
+    const std::string kind = markers[i % std::size(markers)];
+    const std::string cls = fmt::format("class=\"marker\" data-series=\"{}\" data-r=\"{:.1f}\"", i, r);
+    if (kind == "circle") {
+      return fmt::format("<circle {} cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"{:.1f}\" fill=\"{}\">{}</circle>", cls, cx, cy, r, c, extra);
+    }
+    if (kind == "square") {
+      return fmt::format("<rect {} x=\"{:.1f}\" y=\"{:.1f}\" width=\"{:.1f}\" height=\"{:.1f}\" fill=\"{}\">{}</rect>", cls,
+                         cx - r, cy - r, 2 * r, 2 * r, c, extra);
+    }
+    if (kind == "diamond") {
+      return fmt::format("<polygon {} points=\"{:.1f},{:.1f} {:.1f},{:.1f} {:.1f},{:.1f} {:.1f},{:.1f}\" fill=\"{}\">{}</polygon>",
+                         cls, cx, cy - r * 1.3, cx + r * 1.3, cy, cx, cy + r * 1.3, cx - r * 1.3, cy, c, extra);
+    }
+    if (kind == "triangle") {
+      return fmt::format("<polygon {} points=\"{:.1f},{:.1f} {:.1f},{:.1f} {:.1f},{:.1f}\" fill=\"{}\">{}</polygon>", cls, cx,
+                         cy - r * 1.3, cx + r * 1.2, cy + r, cx - r * 1.2, cy + r, c, extra);
+    }
+    return fmt::format("<path {} d=\"M{:.1f},{:.1f} L{:.1f},{:.1f} M{:.1f},{:.1f} L{:.1f},{:.1f}\" stroke=\"{}\" "
+                       "stroke-width=\"2.5\" fill=\"none\">{}</path>",
+                       cls, cx - r, cy - r, cx + r, cy + r, cx - r, cy + r, cx + r, cy - r, c, extra);
+  };
+  for (std::size_t i = 0; i < n; ++i) {
+    const char* c = colours[i % std::size(colours)];
+    const std::string dash = dashes[i % std::size(dashes)];
+    const double stroke = 1.5 + 1.2 * static_cast<double>(n - 1 - i);  // earlier series wider
+    const double r = 2.5 + 1.1 * static_cast<double>(n - 1 - i);       // and bigger markers
     std::string points;
     const auto flush = [&] {
       if (!points.empty()) {
-        out += fmt::format("<polyline class=\"series\" data-name=\"{}\" fill=\"none\" stroke=\"{}\" stroke-width=\"2\" "
-                           "points=\"{}\"/>\n",
-                           escape(lines[i].name), c, points);
+        out += fmt::format("<polyline class=\"series\" data-name=\"{}\" data-series=\"{}\" fill=\"none\" stroke=\"{}\" "
+                           "stroke-width=\"{:.1f}\"{} points=\"{}\"/>\n",
+                           escape(lines[i].name), i, c, stroke,
+                           dash.empty() ? "" : fmt::format(" stroke-dasharray=\"{}\"", dash), points);
       }
       points.clear();
     };
+    std::string marks;
     for (std::size_t k = 0; k < lines[i].y.size() && k < x.size(); ++k) {
       const double v = lines[i].y[k];
       if (!std::isfinite(v)) {
@@ -220,14 +380,20 @@ std::string series_svg(const std::string& title, const std::string& subtitle, co
         continue;
       }
       points += fmt::format("{}{:.1f},{:.1f}", points.empty() ? "" : " ", px(x[k]), py(v));
-      out += fmt::format("<circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"2.5\" fill=\"{}\"><title>{} at {}: {}</title></circle>\n",
-                         px(x[k]), py(v), c, escape(lines[i].name), netlib::units::format_seconds(x[k]), percent(v));
+      marks += marker(i, px(x[k]), py(v), r,
+                      fmt::format("<title>{} at {}: {}</title>", escape(lines[i].name), netlib::units::format_seconds(x[k]),
+                                  percent(v))) +
+               "\n";
     }
     flush();
-    const double ly = top + 14 + 22 * static_cast<double>(i);
-    out += fmt::format("<line x1=\"{0:.1f}\" y1=\"{1:.1f}\" x2=\"{2:.1f}\" y2=\"{1:.1f}\" stroke=\"{3}\" stroke-width=\"3\"/>"
-                       "<text class=\"legend\" x=\"{4:.1f}\" y=\"{5:.1f}\">{6}</text>\n",
-                       left + pw + 16, ly, left + pw + 40, c, left + pw + 46, ly + 4, escape(lines[i].name));
+    out += marks;
+    const double ly = top + 14 + 24 * static_cast<double>(i);
+    out += fmt::format("<line x1=\"{0:.1f}\" y1=\"{1:.1f}\" x2=\"{2:.1f}\" y2=\"{1:.1f}\" stroke=\"{3}\" stroke-width=\"{4:.1f}\"{5}/>",
+                       left + pw + 12, ly, left + pw + 48, c, std::min(stroke, 4.0),
+                       dash.empty() ? "" : fmt::format(" stroke-dasharray=\"{}\"", dash));
+    out += marker(i, left + pw + 30, ly, std::min(r, 5.0), "");
+    out += fmt::format("<text class=\"legend\" x=\"{:.1f}\" y=\"{:.1f}\">{}</text>\n", left + pw + 54, ly + 4,
+                       escape(lines[i].name));
   }
   out += "</svg>\n";
   return out;

@@ -3,7 +3,11 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
+#include <functional>
+#include <memory>
+#include <thread>
 #include <fstream>
 #include <iostream>
 #include <set>
@@ -24,18 +28,21 @@ namespace dc = netlib::dc;
 
 struct te_flags {
   fabric_flags fabric;
+  std::vector<std::string> fail;
   std::string matrix;
   bool generate = false;
   dc::matrix_generation gen;
   std::vector<std::string> schemes{"shortest-path", "ecmp", "optimal", "predicted", "robust"};
   std::size_t history = 4;
   double robustness = 1;
+  std::size_t threads = 0;  // 0: one per core
   bool json = false;
   std::string svg, save;
 };
 
+// Over no matrix at all (predicted and robust with one matrix) every figure is NaN: printed "-".
 struct stats {
-  double mean = 0, min = 0, max = 0, p90 = 0;
+  double mean = NAN, min = NAN, max = NAN, p90 = NAN;
   std::size_t over = 0, count = 0;
 };
 
@@ -48,6 +55,7 @@ stats summarize(const std::vector<double>& v) {
   if (x.empty()) return s;
   std::sort(x.begin(), x.end());
   s.count = x.size();
+  s.mean = 0;
   for (double d : x) {
     s.mean += d;
     s.over += d > 1.0 + 1e-9;
@@ -61,9 +69,23 @@ stats summarize(const std::vector<double>& v) {
 }
 
 std::string pct(double v) { return std::isfinite(v) ? fmt::format("{:.1f}%", 100 * v) : "-"; }
+nlohmann::json number_or_null(double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(); }
+
+// Progress on stderr for long runs: nothing during the first 2 s (most runs), then a line at most
+// every 2 s, and the last one.
+std::function<void(std::size_t, std::size_t)> progress_printer() {
+  const auto start = std::chrono::steady_clock::now();
+  auto last = std::make_shared<double>(0.0);
+  return [start, last](std::size_t done, std::size_t total) {
+    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (s < 2 || (s - *last < 2 && done < total)) return;
+    *last = s;
+    std::cerr << fmt::format("{}: te: {} of {} matrices solved ({:.0f} s)\n", netlib::app::program_name(), done, total, s);
+  };
+}
 
 int run_te(const te_flags& f) {
-  const auto t = load_topology(f.fabric);
+  const auto t = after_failure(load_topology(f.fabric), f.fail);
   if (f.generate == !f.matrix.empty()) throw netlib::app::usage_error("give either --matrix FILE or --generate");
   std::vector<dc::te_scheme> schemes;
   for (const auto& name : f.schemes) {
@@ -86,24 +108,25 @@ int run_te(const te_flags& f) {
                            100 * f.gen.load, 100 * f.gen.noise, 100 * f.gen.bursty_share, f.gen.burst_factor,
                            100 * f.gen.burst_probability, f.gen.seed);
     } else {
-      std::ifstream in(f.matrix, std::ios::binary);
-      if (!in) throw netlib::app::usage_error("--matrix " + f.matrix + ": cannot open the file");
-      std::string text;
-      const std::size_t max = dc::matrix_limits{}.max_text;
-      text.resize(max + 1);
-      in.read(text.data(), static_cast<std::streamsize>(text.size()));
-      text.resize(static_cast<std::size_t>(in.gcount()));
+      const auto text = read_input_file("--matrix", f.matrix, dc::matrix_limits{}.max_text);
       matrices = dc::parse_matrices(text, t);
       source = fmt::format("{} matrices from {}", matrices.size(), f.matrix);
     }
   } catch (const dc::te_error& e) {
-    throw netlib::app::usage_error((f.generate ? std::string("--generate: ") : f.matrix + ": ") + e.what());
+    if (f.generate) throw netlib::app::usage_error(std::string("--generate: ") + e.what());
+    if (privileged()) {
+      throw netlib::app::usage_error(fmt::format("{}: {} (lab-dc runs as root, so it shows no word of the file)", f.matrix,
+                                                 e.wordless()));
+    }
+    throw netlib::app::usage_error(f.matrix + ": " + e.what());
   }
   if (!f.save.empty()) write_text_file(f.save, dc::matrices_to_text(t, matrices));
   const dc::glpk_solver solver;
   dc::te_evaluation ev;
   try {
-    ev = dc::evaluate_te(t, matrices, schemes, f.history, solver, f.robustness);
+    const std::size_t threads = f.threads ? f.threads : std::max(1u, std::thread::hardware_concurrency());
+    ev = dc::evaluate_te(t, matrices, schemes, f.history, solver,
+                         {.robustness = f.robustness, .workers = threads, .progress = progress_printer()});
   } catch (const dc::te_error& e) {
     throw netlib::app::failure(e.what());
   }
@@ -126,13 +149,16 @@ int run_te(const te_flags& f) {
       for (std::size_t s = 0; s < schemes.size(); ++s) {
         mlu[dc::scheme_name(schemes[s])] = std::isfinite(ev.mlu[i][s]) ? nlohmann::json(ev.mlu[i][s]) : nlohmann::json();
       }
-      rows.push_back({{"time_s", matrices[i].time_s}, {"demands", matrices[i].demands.size()}, {"mlu", mlu}});
+      nlohmann::json row{{"time_s", matrices[i].time_s}, {"demands", matrices[i].demands.size()}, {"mlu", mlu}};
+      if (f.generate) row["bursts"] = matrices[i].bursts;
+      rows.push_back(std::move(row));
     }
     auto summary = nlohmann::json::object();
     for (std::size_t s = 0; s < schemes.size(); ++s) {
       const auto st = summarize(per_scheme[s]);
-      summary[dc::scheme_name(schemes[s])] = {{"min", st.min}, {"mean", st.mean}, {"p90", st.p90}, {"max", st.max}, {"over_100", st.over},
-                                              {"matrices", st.count}};
+      summary[dc::scheme_name(schemes[s])] = {{"min", number_or_null(st.min)}, {"mean", number_or_null(st.mean)},
+                                              {"p90", number_or_null(st.p90)}, {"max", number_or_null(st.max)},
+                                              {"over_100", st.over}, {"matrices", st.count}};
     }
     netlib::app::print_json({{"topology", {{"description", t.description()}, {"links", t.links().size()}}},
                              {"source", source},
@@ -142,19 +168,22 @@ int run_te(const te_flags& f) {
     return netlib::app::exit_ok;
   }
   std::cout << fmt::format("fabric:   {}\nmatrices: {}\nschemes:  predicted = the optimal split for the previous matrix; "
-                           "robust = tuned on the last {} (mean, plus {} x each pair's burst on its most exposed path)\n\n",
+                           "robust = tuned on the last {} (mean, plus {} x each pair's burst on its most exposed path); "
+                           "both the centre of their optimal splits (as even as the optimum allows)\n\n",
                            t.description(), source, f.history, f.robustness);
   std::cout << fmt::format("{:>10}", "time");
+  if (f.generate) std::cout << fmt::format("{:>8}", "bursts");
   for (auto s : schemes) std::cout << fmt::format("{:>15}", dc::scheme_name(s));
   std::cout << '\n';
   for (std::size_t i = 0; i < matrices.size(); ++i) {
     std::cout << fmt::format("{:>10}", netlib::units::format_seconds(matrices[i].time_s));
+    if (f.generate) std::cout << fmt::format("{:>8}", matrices[i].bursts);
     for (std::size_t s = 0; s < schemes.size(); ++s) std::cout << fmt::format("{:>15}", pct(ev.mlu[i][s]));
     std::cout << '\n';
   }
   std::cout << '\n';
   const auto line = [&](const char* label, auto value) {
-    std::cout << fmt::format("{:>10}", label);
+    std::cout << fmt::format("{:>10}", label) << (f.generate ? std::string(8, ' ') : std::string());
     for (std::size_t s = 0; s < schemes.size(); ++s) std::cout << fmt::format("{:>15}", value(summarize(per_scheme[s])));
     std::cout << '\n';
   };
@@ -179,6 +208,7 @@ void add_te_command(CLI::App& app) {
       "splits tuned on past matrices (predicted, robust)",
       "lab-dc te --topology leaf-spine:4x2 --generate --matrices 24 --svg mlu.svg");
   add_fabric_flags(*cmd, f->fabric, "leaf-spine:4x2");
+  add_fail_flag(*cmd, f->fail);
   cmd->add_option("--matrix", f->matrix, "Traffic matrices: lines 'TIME SOURCE DESTINATION RATE' (e.g. '0s leaf1 leaf2 "
                                          "4Gbps'); one matrix per time")
       ->check(netlib::app::input_file());
@@ -205,6 +235,8 @@ void add_te_command(CLI::App& app) {
                   "Weight of the burst term in the robust scheme (0: tune for the mean only)")
       ->capture_default_str()
       ->check(CLI::Range(0.0, 1000.0));
+  cmd->add_option("--threads", f->threads, "Matrices solved at once (default: one per core)")
+      ->check(CLI::Range(std::size_t{1}, std::size_t{64}));
   cmd->add_option("--svg", f->svg, "Write MLU over time, one line per scheme, to this SVG file");
   cmd->add_option("--save-matrices", f->save, "Write the matrices in the --matrix format to this file");
   netlib::app::add_json_flag(*cmd, f->json);

@@ -6,6 +6,10 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
 namespace netlib::dc {
 namespace {
 
@@ -77,8 +81,139 @@ toeplitz_key key_from_seed(std::uint32_t seed) {
   return k;
 }
 
+group_hashing grouping_of(const hash_config& c) noexcept {
+  if (c.grouping) return *c.grouping;
+  return c.algorithm == hash_algorithm::linux_hash ? group_hashing::threshold : group_hashing::modulo;
+}
+
+unsigned hash_bits(hash_algorithm a) noexcept {
+  switch (a) {
+    case hash_algorithm::linux_hash: return 31;
+    case hash_algorithm::crc16:
+    case hash_algorithm::xor16: return 16;
+    case hash_algorithm::crc32:
+    case hash_algorithm::toeplitz: return 32;
+  }
+  return 32;
+}
+
+std::vector<std::uint32_t> capacity_weights(const topology& t, std::span<const arc_id> hops) {
+  std::vector<std::uint64_t> mbps;
+  for (arc_id a : hops) mbps.push_back(std::max<std::uint64_t>(1, static_cast<std::uint64_t>(std::llround(t.capacity(a) / 1e6))));
+  std::uint64_t g = 0;
+  for (auto m : mbps) g = std::gcd(g, m);
+  std::uint64_t top = 0;
+  for (auto& m : mbps) {
+    m /= g;
+    top = std::max(top, m);
+  }
+  std::vector<std::uint32_t> out;
+  for (auto m : mbps) {
+    const auto w = top > 256 ? std::llround(256.0 * static_cast<double>(m) / static_cast<double>(top)) : static_cast<long long>(m);
+    out.push_back(static_cast<std::uint32_t>(std::max<long long>(1, w)));
+  }
+  return out;
+}
+
+ecmp_model::ecmp_model(const topology& t, const routes& r, hash_config config, const ecmp_model& before)
+    : ecmp_model(t, r, std::move(config)) {
+  if (grouping_ == group_hashing::resilient) build_resilient(&before);
+}
+
+ecmp_model::ecmp_model(const topology& t, const routes& r, hash_config config, const ecmp_model& before,
+                       std::span<const flow> flows_before)
+    : ecmp_model(t, r, std::move(config)) {
+  if (grouping_ == group_hashing::resilient) build_resilient(&before, flows_before, true);
+}
+
+void ecmp_model::build_resilient(const ecmp_model* before, std::span<const flow> flows_before, bool know_flows) {
+  const std::size_t n = routes_.node_count();
+  // The buckets the flows before the change used, per (destination, switch) of `before`.
+  std::vector<std::vector<bool>> used;
+  if (before && know_flows && !before->group_.empty()) {
+    used.assign(before->tables_res_.size(), {});
+    std::vector<arc_id> path(before->max_path());
+    for (const auto& f : flows_before) {
+      const std::size_t len = before->route(f, path);
+      const node_id to = topo_.attachment(f.dst);
+      for (std::size_t k = 0; k < len; ++k) {
+        const node_id v = topo_.arc_from(path[k]);
+        if (topo_.is_host(v) || v == to) continue;
+        const auto i = before->group_[before->routes_.destination_index(to) * n + v];
+        if (i < 0) continue;
+        const auto& table = before->tables_res_[static_cast<std::size_t>(i)];
+        auto& marks = used[static_cast<std::size_t>(i)];
+        if (marks.empty()) marks.assign(table.buckets().size(), false);
+        marks[table.bucket_of(before->hash(f.key, v))] = true;
+      }
+    }
+  }
+  group_.assign(routes_.destination_count() * n, -1);
+  tables_res_.clear();
+  for (node_id d : topo_.edge_switches()) {
+    if (!routes_.has_destination(d)) continue;
+    for (node_id v = 0; v < n; ++v) {
+      if (topo_.is_host(v)) continue;
+      const auto hops = routes_.next_hops(v, d);
+      if (hops.size() < 2) continue;
+      const std::vector<std::uint32_t> members(hops.begin(), hops.end());
+      std::vector<std::uint32_t> weights;
+      if (config_.weighted) weights = capacity_weights(topo_, hops);
+      const resilient_table* old = before ? before->resilient_group(v, d) : nullptr;
+      group_[routes_.destination_index(d) * n + v] = static_cast<std::int32_t>(tables_res_.size());
+      if (old) {
+        tables_res_.push_back(*old);
+        std::vector<bool> idle_list;
+        if (know_flows) {
+          const auto oi = static_cast<std::size_t>(before->group_[before->routes_.destination_index(d) * n + v]);
+          const auto& marks = used[oi];
+          idle_list.assign(old->buckets().size(), true);
+          for (std::size_t b = 0; b < marks.size(); ++b) idle_list[b] = !marks[b];
+        }
+        std::unique_ptr<bool[]> idle(new bool[idle_list.size()]);
+        for (std::size_t b = 0; b < idle_list.size(); ++b) idle[b] = idle_list[b];
+        tables_res_.back().replace(members, weights, std::span<const bool>(idle.get(), idle_list.size()));
+      } else {
+        tables_res_.emplace_back(config_.buckets, members, weights);
+      }
+    }
+  }
+}
+
+const resilient_table* ecmp_model::resilient_group(node_id sw, node_id to) const noexcept {
+  if (group_.empty() || !routes_.has_destination(to)) return nullptr;
+  const auto i = group_[routes_.destination_index(to) * routes_.node_count() + sw];
+  return i < 0 ? nullptr : &tables_res_[static_cast<std::size_t>(i)];
+}
+
+std::size_t ecmp_model::pick(node_id sw, node_id to, std::span<const arc_id> hops, std::uint32_t h) const {
+  if (hops.size() <= 1) return 0;
+  if (plain_) return select(h, hops.size());
+  if (grouping_ == group_hashing::resilient) {
+    const auto* table = resilient_group(sw, to);
+    if (!table) throw topology_error(fmt::format("{} has no resilient group toward {}", topo_.nodes()[sw].name, topo_.nodes()[to].name));
+    const arc_id a = table->select(h);
+    const auto it = std::find(hops.begin(), hops.end(), a);
+    return static_cast<std::size_t>(it - hops.begin());
+  }
+  std::vector<std::uint32_t> weights = config_.weighted ? capacity_weights(topo_, hops) : std::vector<std::uint32_t>(hops.size(), 1);
+  if (grouping_ == group_hashing::threshold) return threshold_select(h, hash_bits(config_.algorithm), weights);
+  return modulo_select(h, weights);
+}
+
 ecmp_model::ecmp_model(const topology& t, const routes& r, hash_config config)
     : topo_(t), routes_(r), config_(std::move(config)) {
+  grouping_ = grouping_of(config_);
+  plain_ = !config_.weighted && !config_.grouping;
+  if (config_.grouping && *config_.grouping == (config_.algorithm == hash_algorithm::linux_hash ? group_hashing::threshold : group_hashing::modulo)) {
+    plain_ = !config_.weighted;
+  }
+  if (grouping_ == group_hashing::resilient) {
+    if (config_.buckets == 0 || config_.buckets > resilient_table::max_buckets) {
+      throw std::invalid_argument("a resilient group has 1 to 65535 buckets");
+    }
+    build_resilient(nullptr);
+  }
   const std::size_t n = t.nodes().size();
   seeds_.assign(n, config_.seed);
   fields_.assign(n, config_.fields);
@@ -211,7 +346,7 @@ std::size_t ecmp_model::route(const flow& f, std::span<arc_id> out) const {
       }
       uniform_hash = h;
       have_uniform = true;
-      next = hops[select(h, hops.size())];
+      next = hops[pick(v, dst_sw, hops, h)];
     }
     out[n++] = next;
     v = topo_.arc_to(next);

@@ -21,10 +21,12 @@ placement place_flows(const ecmp_model& model, std::span<const flow> flows, bool
     if (keep_paths) p.path_begin.push_back(static_cast<std::uint32_t>(p.path_arcs.size()));
     const std::size_t n = model.route(f, path);
     if (n == 0) {
-      ++p.local;
+      ++p.same_host;
       continue;
     }
     ++p.placed;
+    if (n == 2) ++p.within_switch;  // up to the switch and straight down
+    else ++p.crossing;
     for (std::size_t i = 0; i < n; ++i) {
       p.arc_bytes[path[i]] += f.bytes;
       ++p.arc_flows[path[i]];

@@ -7,7 +7,13 @@
 
 namespace netlib::dc {
 
-routes::routes(const topology& t, std::span<const node_id> destinations) : n_(t.nodes().size()) {
+routes::routes(const topology& t, std::span<const node_id> destinations, std::span<const link_id> failed)
+    : n_(t.nodes().size()) {
+  std::vector<bool> down(t.links().size(), false);
+  for (link_id l : failed) {
+    if (l >= down.size()) throw topology_error("a failed link that is not in the fabric");
+    down[l] = true;
+  }
   index_.assign(n_, -1);
   std::vector<node_id> dests;
   for (node_id d : destinations) {
@@ -29,7 +35,7 @@ routes::routes(const topology& t, std::span<const node_id> destinations) : n_(t.
       queue.pop_front();
       for (arc_id a : t.out_arcs(v)) {
         const node_id u = t.arc_to(a);
-        if (t.is_host(u) || dist[u] != unreachable()) continue;
+        if (down[a / 2] || t.is_host(u) || dist[u] != unreachable()) continue;
         dist[u] = dist[v] + 1;
         if (dist[u] > diameter_) diameter_ = dist[u];
         queue.push_back(u);
@@ -43,10 +49,11 @@ routes::routes(const topology& t, std::span<const node_id> destinations) : n_(t.
       if (t.is_host(v) || dist[v] == 0 || dist[v] == unreachable()) continue;
       for (arc_id a : t.out_arcs(v)) {
         const node_id u = t.arc_to(a);
-        if (!t.is_host(u) && dist[u] + 1 == dist[v]) hops_.push_back(a);
+        if (!down[a / 2] && !t.is_host(u) && dist[u] + 1 == dist[v]) hops_.push_back(a);
       }
     }
   }
+  dests_ = dests.size();
   begin_[dests.size() * n_] = static_cast<std::uint32_t>(hops_.size());
 }
 

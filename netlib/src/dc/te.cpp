@@ -11,7 +11,12 @@
 #include <cmath>
 #include <limits>
 #include <map>
+#include <atomic>
+#include <exception>
+#include <mutex>
 #include <numeric>
+#include <optional>
+#include <thread>
 
 #include "netlib/calc/prng.hpp"
 #include "netlib/core/ascii.hpp"
@@ -214,6 +219,63 @@ double max_utilisation(const topology& t, std::span<const double> arc_bps) {
 arc_rates shortest_path_loads(const topology& t, const traffic_matrix& m) { return push_down(t, m, false); }
 arc_rates ecmp_loads(const topology& t, const traffic_matrix& m) { return push_down(t, m, true); }
 
+double cut_lower_bound(const topology& t, const traffic_matrix& m) {
+  const auto f = fold(t, m);
+  double bound = max_utilisation(t, f.fixed);
+  const std::size_t n = t.nodes().size();
+  // The cuts: every switch alone, and the connected groups of switches below each tier (a
+  // fat-tree's pods below the core).
+  std::vector<std::vector<int>> groups;  // per cut: node -> 1 inside
+  for (node_id v = 0; v < n; ++v) {
+    if (t.is_host(v)) continue;
+    std::vector<int> in(n, 0);
+    in[v] = 1;
+    groups.push_back(std::move(in));
+  }
+  for (int level = 2; level <= t.max_tier(); ++level) {
+    std::vector<int> component(n, -1);
+    int next = 0;
+    for (node_id v = 0; v < n; ++v) {
+      if (t.is_host(v) || t.nodes()[v].tier >= level || component[v] >= 0) continue;
+      std::vector<node_id> stack{v};
+      component[v] = next;
+      while (!stack.empty()) {
+        const node_id x = stack.back();
+        stack.pop_back();
+        for (arc_id a : t.out_arcs(x)) {
+          const node_id y = t.arc_to(a);
+          if (t.is_host(y) || t.nodes()[y].tier >= level || component[y] >= 0) continue;
+          component[y] = next;
+          stack.push_back(y);
+        }
+      }
+      ++next;
+    }
+    if (next < 2) continue;
+    for (int c = 0; c < next; ++c) {
+      std::vector<int> in(n, 0);
+      for (node_id v = 0; v < n; ++v) in[v] = component[v] == c;
+      groups.push_back(std::move(in));
+    }
+  }
+  for (const auto& in : groups) {
+    double out_demand = 0, in_demand = 0, out_capacity = 0, in_capacity = 0;
+    for (const auto& d : f.fabric) {
+      if (in[d.src] && !in[d.dst]) out_demand += d.bps;
+      if (!in[d.src] && in[d.dst]) in_demand += d.bps;
+    }
+    for (arc_id a = 0; a < t.arc_count(); ++a) {
+      const node_id x = t.arc_from(a), y = t.arc_to(a);
+      if (t.is_host(x) || t.is_host(y)) continue;
+      if (in[x] && !in[y]) out_capacity += t.capacity(a);
+      if (!in[x] && in[y]) in_capacity += t.capacity(a);
+    }
+    if (out_demand > 0) bound = std::max(bound, out_capacity > 0 ? out_demand / out_capacity : lp_infinity);
+    if (in_demand > 0) bound = std::max(bound, in_capacity > 0 ? in_demand / in_capacity : lp_infinity);
+  }
+  return bound;
+}
+
 mcf_result optimal_mcf(const topology& t, const traffic_matrix& m, const lp_solver& solver) {
   return solve_mcf(t, m, solver, false);
 }
@@ -267,98 +329,148 @@ split_routing shortest_path_candidates(const topology& t, std::span<const node_i
   return r;
 }
 
-double optimise_split(const topology& t, split_routing& r, std::span<const traffic_matrix> design, const lp_solver& solver,
-                      std::span<const demand> bursts) {
+namespace {
+
+// The split LP of one design matrix, in flow form (a path's variable is its pair's demand on it,
+// so a series of matrices changes only right-hand sides, costs and bounds):
+//   columns  U; y_p in [0, D_i] per candidate path p of pair i (in units of `scale`); t_i per pair
+//            that may burst, in [0, D_i · scale / its narrowest bottleneck]
+//   rows     per pair        Σ_p y_p = D_i
+//            per arc         Σ_{p ∋ a} y_p · scale / capacity_a - U <= 0
+//            per path of a bursting pair   y_p · scale / bottleneck_p - t_i <= 0
+//   minimise U + Σ c_i t_i, c_i = burst_i / demand_i (so that c_i t_i is the utilisation one burst
+//   adds to the pair's most exposed path, as optimise_split's header says)
+// Solved by an interior-point method, which returns the centre of the optimal splits (see te.hpp).
+class split_lp {
+ public:
+  split_lp(const topology& t, const split_routing& r, std::span<const char> may_burst, const lp_solver& solver)
+      : r_(r), solver_(solver) {
+    for (const auto& l : t.links()) scale_ = std::max(scale_, l.capacity_bps);
+    lp_.interior = true;
+    u_ = lp_.add_column(1.0);
+    const std::size_t paths = r.fraction.size();
+    y_.resize(paths);
+    for (std::size_t i = 0; i < r.pairs.size(); ++i) {
+      for (std::uint32_t p = r.pair_paths[i]; p < r.pair_paths[i + 1]; ++p) y_[p] = lp_.add_column(0.0, 0.0, 0.0);
+    }
+    t_col_.assign(r.pairs.size(), -1);
+    narrowest_.assign(r.pairs.size(), lp_infinity);
+    std::vector<double> bottleneck(paths, lp_infinity);
+    for (std::size_t p = 0; p < paths; ++p) {
+      for (std::uint32_t k = r.path_begin[p]; k < r.path_begin[p + 1]; ++k) {
+        bottleneck[p] = std::min(bottleneck[p], t.capacity(r.path_arcs[k]));
+      }
+    }
+    for (std::size_t i = 0; i < r.pairs.size(); ++i) {
+      for (std::uint32_t p = r.pair_paths[i]; p < r.pair_paths[i + 1]; ++p) narrowest_[i] = std::min(narrowest_[i], bottleneck[p]);
+      if (i < may_burst.size() && may_burst[i]) t_col_[i] = lp_.add_column(0.0, 0.0, 0.0);
+    }
+    first_pair_row_ = lp_.rows.size();
+    for (std::size_t i = 0; i < r.pairs.size(); ++i) {
+      lp_row row;
+      row.lower = row.upper = 0;
+      for (std::uint32_t p = r.pair_paths[i]; p < r.pair_paths[i + 1]; ++p) row.terms.emplace_back(y_[p], 1.0);
+      lp_.rows.push_back(std::move(row));
+    }
+    std::vector<std::vector<std::uint32_t>> arc_paths(t.arc_count());
+    for (std::size_t p = 0; p < paths; ++p) {
+      for (std::uint32_t k = r.path_begin[p]; k < r.path_begin[p + 1]; ++k) arc_paths[r.path_arcs[k]].push_back(static_cast<std::uint32_t>(p));
+    }
+    for (arc_id a = 0; a < t.arc_count(); ++a) {
+      if (arc_paths[a].empty()) continue;
+      lp_row row;
+      for (auto p : arc_paths[a]) row.terms.emplace_back(y_[p], scale_ / t.capacity(a));
+      row.terms.emplace_back(u_, -1.0);
+      row.upper = 0;
+      lp_.rows.push_back(std::move(row));
+    }
+    for (std::size_t i = 0; i < r.pairs.size(); ++i) {
+      if (t_col_[i] < 0) continue;
+      for (std::uint32_t p = r.pair_paths[i]; p < r.pair_paths[i + 1]; ++p) {
+        lp_row row;
+        row.terms = {{y_[p], scale_ / bottleneck[p]}, {static_cast<std::uint32_t>(t_col_[i]), -1.0}};
+        row.upper = 0;
+        lp_.rows.push_back(std::move(row));
+      }
+    }
+  }
+
+  // demand and burst per pair (bps, switch level); sets out.fraction (pairs without demand: an
+  // even split). Returns the MLU part of the optimum on the design.
+  double solve(std::span<const double> demand, std::span<const double> burst, split_routing& out) {
+    const std::size_t pairs = r_.pairs.size();
+    for (std::size_t i = 0; i < pairs; ++i) {
+      const double d = demand[i] / scale_;
+      lp_.rows[first_pair_row_ + i].lower = lp_.rows[first_pair_row_ + i].upper = d;
+      for (std::uint32_t p = r_.pair_paths[i]; p < r_.pair_paths[i + 1]; ++p) lp_.upper[y_[p]] = d;
+      if (t_col_[i] >= 0) {
+        const auto c = static_cast<std::size_t>(t_col_[i]);
+        lp_.objective[c] = demand[i] > 0 && i < burst.size() && burst[i] > 0 ? burst[i] / demand[i] : 0.0;
+        lp_.upper[c] = d * scale_ / narrowest_[i];
+      }
+    }
+    out = r_;
+    const auto sol = solver_.solve(lp_);
+    if (sol.status != lp_status::optimal) throw te_error("the split LP was not solved: " + sol.message);
+    for (std::size_t i = 0; i < pairs; ++i) {
+      const std::uint32_t b = r_.pair_paths[i], e = r_.pair_paths[i + 1];
+      double sum = 0;
+      for (std::uint32_t p = b; p < e; ++p) sum += std::max(0.0, sol.x[y_[p]]);
+      for (std::uint32_t p = b; p < e; ++p) {
+        out.fraction[p] = sum > 0 ? std::max(0.0, sol.x[y_[p]]) / sum : 1.0 / static_cast<double>(e - b);
+      }
+    }
+    return sol.x[u_];
+  }
+
+ private:
+  const split_routing& r_;
+  const lp_solver& solver_;
+  linear_program lp_;
+  double scale_ = 0;
+  std::uint32_t u_ = 0;
+  std::vector<std::uint32_t> y_;
+  std::vector<std::int64_t> t_col_;
+  std::vector<double> narrowest_;
+  std::size_t first_pair_row_ = 0;
+};
+
+std::map<std::pair<node_id, node_id>, std::size_t> pair_index(const split_routing& r) {
   std::map<std::pair<node_id, node_id>, std::size_t> index;
   for (std::size_t i = 0; i < r.pairs.size(); ++i) index[r.pairs[i]] = i;
-  const auto pair_of = [&](node_id s, node_id e) {
+  return index;
+}
+
+// Per pair of `r`: the switch-level demand of `m` (already folded), or of `bursts`.
+std::vector<double> per_pair(const topology& t, const split_routing& r,
+                             const std::map<std::pair<node_id, node_id>, std::size_t>& index, std::span<const demand> ds) {
+  std::vector<double> out(r.pairs.size(), 0.0);
+  for (const auto& d : ds) {
+    node_id s = d.src, e = d.dst;
+    if (t.is_host(s)) s = t.attachment(s);
+    if (t.is_host(e)) e = t.attachment(e);
+    if (s == e || !(d.bps > 0)) continue;
     const auto it = index.find({s, e});
     if (it == index.end()) {
       throw te_error(fmt::format("no candidate paths from {} to {}", t.nodes()[s].name, t.nodes()[e].name));
     }
-    return it->second;
-  };
-  std::vector<std::vector<double>> d(design.size(), std::vector<double>(r.pairs.size(), 0.0));
-  std::vector<double> burst(r.pairs.size(), 0.0);
-  std::vector<char> used(r.pairs.size(), 0);
-  for (std::size_t m = 0; m < design.size(); ++m) {
-    for (const auto& dm : fold(t, design[m]).fabric) {
-      const auto i = pair_of(dm.src, dm.dst);
-      d[m][i] += dm.bps;
-      used[i] = 1;
-    }
+    out[it->second] += d.bps;
   }
-  for (const auto& b : bursts) {
-    node_id s = b.src, e = b.dst;
-    if (t.is_host(s)) s = t.attachment(s);
-    if (t.is_host(e)) e = t.attachment(e);
-    if (s == e || !(b.bps > 0)) continue;
-    const auto i = pair_of(s, e);
-    burst[i] += b.bps;
-    used[i] = 1;
-  }
-  // Even split everywhere first; the LP then sets the used pairs.
-  for (std::size_t i = 0; i < r.pairs.size(); ++i) {
-    const std::uint32_t b = r.pair_paths[i], e = r.pair_paths[i + 1];
-    for (std::uint32_t p = b; p < e; ++p) r.fraction[p] = 1.0 / static_cast<double>(e - b);
-  }
-  // The burst rows are written in units of the largest capacity, so that their coefficients are
-  // near 1 like the rest (the solver's tolerances are absolute).
-  double scale = 0;
-  for (const auto& l : t.links()) scale = std::max(scale, l.capacity_bps);
-  linear_program lp;
-  const auto u = lp.add_column(1.0);
-  std::vector<std::int64_t> column(r.fraction.size(), -1);
-  std::vector<std::vector<std::uint32_t>> arc_paths(t.arc_count());
-  std::vector<std::size_t> path_pair(r.fraction.size());
-  for (std::size_t i = 0; i < r.pairs.size(); ++i) {
-    if (!used[i]) continue;
-    lp_row one;
-    one.lower = one.upper = 1.0;
-    for (std::uint32_t p = r.pair_paths[i]; p < r.pair_paths[i + 1]; ++p) {
-      column[p] = lp.add_column(0.0, 0.0, 1.0);
-      path_pair[p] = i;
-      one.terms.emplace_back(static_cast<std::uint32_t>(column[p]), 1.0);
-      for (std::uint32_t k = r.path_begin[p]; k < r.path_begin[p + 1]; ++k) arc_paths[r.path_arcs[k]].push_back(p);
-    }
-    lp.rows.push_back(std::move(one));
-    if (burst[i] > 0) {
-      // s_i >= fraction_p · scale / bottleneck_p for each path, with cost burst_i / scale: the
-      // utilisation one burst adds to the pair's most exposed path.
-      const auto si = lp.add_column(burst[i] / scale);
-      for (std::uint32_t p = r.pair_paths[i]; p < r.pair_paths[i + 1]; ++p) {
-        double bottleneck = lp_infinity;
-        for (std::uint32_t k = r.path_begin[p]; k < r.path_begin[p + 1]; ++k) {
-          bottleneck = std::min(bottleneck, t.capacity(r.path_arcs[k]));
-        }
-        lp_row row;
-        row.terms = {{static_cast<std::uint32_t>(column[p]), scale / bottleneck}, {si, -1.0}};
-        row.upper = 0;
-        lp.rows.push_back(std::move(row));
-      }
-    }
-  }
-  if (lp.columns() == 1) return 0;
-  for (std::size_t m = 0; m < design.size(); ++m) {
-    for (arc_id a = 0; a < t.arc_count(); ++a) {
-      if (arc_paths[a].empty()) continue;
-      lp_row row;
-      for (std::uint32_t p : arc_paths[a]) {
-        const double coef = d[m][path_pair[p]] / t.capacity(a);
-        if (coef != 0) row.terms.emplace_back(static_cast<std::uint32_t>(column[p]), coef);
-      }
-      if (row.terms.empty()) continue;
-      row.terms.emplace_back(u, -1.0);
-      row.upper = 0;
-      lp.rows.push_back(std::move(row));
-    }
-  }
-  const auto sol = solver.solve(lp);
-  if (sol.status != lp_status::optimal) throw te_error("the split LP was not solved: " + sol.message);
-  for (std::size_t p = 0; p < column.size(); ++p) {
-    if (column[p] >= 0) r.fraction[p] = std::clamp(sol.x[static_cast<std::size_t>(column[p])], 0.0, 1.0);
-  }
-  return sol.x[u];
+  return out;
+}
+
+}  // namespace
+
+double optimise_split(const topology& t, split_routing& r, const traffic_matrix& design, const lp_solver& solver,
+                      std::span<const demand> bursts) {
+  const auto index = pair_index(r);
+  const auto d = per_pair(t, r, index, fold(t, design).fabric);
+  const auto b = per_pair(t, r, index, bursts);
+  std::vector<char> may_burst(r.pairs.size(), 0);
+  for (std::size_t i = 0; i < b.size(); ++i) may_burst[i] = b[i] > 0 && d[i] > 0;
+  const split_routing candidates = r;
+  split_lp lp(t, candidates, may_burst, solver);
+  return lp.solve(d, b, r);
 }
 
 arc_rates split_loads(const topology& t, const split_routing& r, const traffic_matrix& m) {
@@ -379,10 +491,11 @@ arc_rates split_loads(const topology& t, const split_routing& r, const traffic_m
 }
 
 te_evaluation evaluate_te(const topology& t, std::span<const traffic_matrix> matrices, std::span<const te_scheme> schemes,
-                          std::size_t history, const lp_solver& solver, double robustness) {
+                          std::size_t history, const lp_solver& solver, const te_options& options) {
   te_evaluation ev;
   ev.schemes.assign(schemes.begin(), schemes.end());
   if (history < 1) throw te_error("the robust scheme needs a history of at least one matrix");
+  const double robustness = options.robustness;
   if (!(robustness >= 0) || robustness > 1000) throw te_error("the robustness weight is 0 to 1000");
   std::vector<traffic_matrix> folded_matrices;
   std::vector<node_id> endpoints;
@@ -393,60 +506,98 @@ te_evaluation evaluate_te(const topology& t, std::span<const traffic_matrix> mat
       endpoints.push_back(d.dst);
     }
   }
-  const bool splits = std::any_of(schemes.begin(), schemes.end(),
-                                  [](te_scheme s) { return s == te_scheme::predicted || s == te_scheme::robust; });
+  const auto wants = [&](te_scheme s) { return std::find(schemes.begin(), schemes.end(), s) != schemes.end(); };
   split_routing candidates;
-  if (splits) candidates = shortest_path_candidates(t, endpoints);
-  const double nan = std::numeric_limits<double>::quiet_NaN();
-  for (std::size_t i = 0; i < matrices.size(); ++i) {
-    std::vector<double> row;
-    for (te_scheme s : schemes) {
-      switch (s) {
-        case te_scheme::shortest_path: row.push_back(max_utilisation(t, shortest_path_loads(t, matrices[i]))); break;
-        case te_scheme::ecmp: row.push_back(max_utilisation(t, ecmp_loads(t, matrices[i]))); break;
-        case te_scheme::optimal: row.push_back(optimal_mcf(t, matrices[i], solver).mlu); break;
-        case te_scheme::predicted:
-        case te_scheme::robust: {
-          if (i == 0) {
-            row.push_back(nan);
-            break;
-          }
-          traffic_matrix design;
-          std::vector<demand> bursts;
-          if (s == te_scheme::predicted) {
-            design = folded_matrices[i - 1];
-          } else {
-            // Mean and peak of each pair over the window (a pair absent from a matrix counts 0).
-            const std::size_t first = i - std::min(i, history), n = i - first;
-            std::map<std::pair<node_id, node_id>, std::pair<double, double>> stats;  // sum, peak
-            for (std::size_t j = first; j < i; ++j) {
-              for (const auto& d : folded_matrices[j].demands) {
-                auto& v = stats[{d.src, d.dst}];
-                v.first += d.bps;
-                v.second = std::max(v.second, d.bps);
-              }
-            }
-            for (const auto& [k, v] : stats) {
-              const double mean = v.first / static_cast<double>(n);
-              design.demands.push_back(demand{k.first, k.second, mean});
-              bursts.push_back(demand{k.first, k.second, robustness * (v.second - mean)});
-            }
-          }
-          auto split = candidates;
-          optimise_split(t, split, std::span<const traffic_matrix>(&design, 1), solver, bursts);
-          row.push_back(max_utilisation(t, split_loads(t, split, matrices[i])));
-          break;
+  // Per matrix i >= 1 and candidate pair: what predicted designs for (the previous matrix), and
+  // what robust designs for (the window's means and bursts).
+  std::vector<std::vector<double>> previous(matrices.size()), mean(matrices.size()), burst(matrices.size());
+  std::vector<char> may_burst;
+  if (wants(te_scheme::predicted) || wants(te_scheme::robust)) {
+    candidates = shortest_path_candidates(t, endpoints);
+    const auto index = pair_index(candidates);
+    std::vector<std::vector<double>> per_matrix(matrices.size());
+    for (std::size_t i = 0; i < matrices.size(); ++i) per_matrix[i] = per_pair(t, candidates, index, folded_matrices[i].demands);
+    may_burst.assign(candidates.pairs.size(), 0);
+    for (std::size_t i = 1; i < matrices.size(); ++i) {
+      previous[i] = per_matrix[i - 1];
+      if (!wants(te_scheme::robust)) continue;
+      // Mean and peak of each pair over the window (a pair absent from a matrix counts 0).
+      const std::size_t first = i - std::min(i, history), n = i - first;
+      std::vector<double> sum(candidates.pairs.size(), 0.0), peak(candidates.pairs.size(), 0.0);
+      for (std::size_t j = first; j < i; ++j) {
+        for (std::size_t k = 0; k < sum.size(); ++k) {
+          sum[k] += per_matrix[j][k];
+          peak[k] = std::max(peak[k], per_matrix[j][k]);
         }
       }
+      mean[i].resize(sum.size());
+      burst[i].resize(sum.size());
+      for (std::size_t k = 0; k < sum.size(); ++k) {
+        mean[i][k] = sum[k] / static_cast<double>(n);
+        burst[i][k] = robustness * (peak[k] - mean[i][k]);
+        if (burst[i][k] > 0 && mean[i][k] > 0) may_burst[k] = 1;
+      }
     }
-    ev.mlu.push_back(std::move(row));
   }
+  // Every matrix's row depends only on the precomputed designs: rows are computed by `workers`
+  // threads, each with its own LPs (the solver may be called from several threads at once).
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  ev.mlu.assign(matrices.size(), std::vector<double>(schemes.size(), nan));
+  std::atomic<std::size_t> next{0}, done{0};
+  std::mutex report;
+  std::exception_ptr error;
+  std::atomic<bool> failed{false};
+  const auto work = [&] {
+    try {
+      std::optional<split_lp> predicted_lp, robust_lp;
+      if (wants(te_scheme::predicted)) predicted_lp.emplace(t, candidates, std::vector<char>{}, solver);
+      if (wants(te_scheme::robust)) robust_lp.emplace(t, candidates, may_burst, solver);
+      split_routing split;
+      for (std::size_t i = next++; i < matrices.size() && !failed; i = next++) {
+        auto& row = ev.mlu[i];
+        for (std::size_t k = 0; k < schemes.size(); ++k) {
+          switch (schemes[k]) {
+            case te_scheme::shortest_path: row[k] = max_utilisation(t, shortest_path_loads(t, matrices[i])); break;
+            case te_scheme::ecmp: row[k] = max_utilisation(t, ecmp_loads(t, matrices[i])); break;
+            case te_scheme::optimal: {
+              // When ECMP meets a cut's bound no routing beats it, and the LP is not needed.
+              const double ecmp = max_utilisation(t, ecmp_loads(t, matrices[i]));
+              row[k] = ecmp <= cut_lower_bound(t, matrices[i]) * (1 + 1e-12) ? ecmp : solve_mcf(t, matrices[i], solver, false).mlu;
+              break;
+            }
+            case te_scheme::predicted:
+            case te_scheme::robust:
+              if (i == 0) break;  // no prediction yet
+              if (schemes[k] == te_scheme::predicted) predicted_lp->solve(previous[i], {}, split);
+              else robust_lp->solve(mean[i], burst[i], split);
+              row[k] = max_utilisation(t, split_loads(t, split, matrices[i]));
+              break;
+          }
+        }
+        const std::size_t finished = ++done;
+        if (options.progress) {
+          const std::lock_guard lock(report);
+          options.progress(finished, matrices.size());
+        }
+      }
+    } catch (...) {
+      const std::lock_guard lock(report);
+      if (!failed.exchange(true)) error = std::current_exception();
+    }
+  };
+  const std::size_t workers = std::clamp<std::size_t>(options.workers, 1, std::max<std::size_t>(matrices.size(), 1));
+  std::vector<std::thread> threads;
+  for (std::size_t w = 1; w < workers; ++w) threads.emplace_back(work);
+  work();
+  for (auto& th : threads) th.join();
+  if (error) std::rethrow_exception(error);
   return ev;
 }
 
 std::vector<traffic_matrix> parse_matrices(std::string_view text, const topology& t, const matrix_limits& limits) {
   if (text.size() > limits.max_text) {
-    throw te_error(fmt::format("the matrix text is {} bytes; at most {}", text.size(), limits.max_text));
+    throw te_error(fmt::format("the matrix text is {} bytes; at most {}", text.size(), limits.max_text),
+                   fmt::format("the matrix text is over the limit of {} bytes", limits.max_text));
   }
   std::vector<traffic_matrix> out;
   std::map<std::pair<node_id, node_id>, std::size_t> in_matrix;  // pair -> line, for the current matrix
@@ -456,7 +607,18 @@ std::vector<traffic_matrix> parse_matrices(std::string_view text, const topology
     std::string_view line = text.substr(pos, nl == std::string_view::npos ? std::string_view::npos : nl - pos);
     pos = nl == std::string_view::npos ? text.size() : nl + 1;
     ++line_no;
-    const auto fail = [&](const std::string& what) { return te_error(fmt::format("line {}: {}", line_no, what)); };
+    const auto fail = [&](const std::string& what, const std::string& wordless = {}) {
+      return te_error(fmt::format("line {}: {}", line_no, what),
+                      wordless.empty() ? std::string() : fmt::format("line {}: {}", line_no, wordless));
+    };
+    for (const char c : line) {
+      const auto b = static_cast<unsigned char>(c);
+      if ((b < 0x20 && b != '\t' && b != '\r') || b == 0x7f) {
+        throw fail(fmt::format("binary data (byte 0x{:02x}): not a matrix file, which is text lines 'TIME SOURCE "
+                               "DESTINATION RATE'", b),
+                   "binary data: not a matrix file, which is text lines 'TIME SOURCE DESTINATION RATE'");
+      }
+    }
     if (line.size() > limits.max_line) throw fail(fmt::format("the line is longer than {} bytes", limits.max_line));
     if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
     if (const auto hash = line.find('#'); hash != std::string_view::npos) line = line.substr(0, hash);
@@ -469,28 +631,33 @@ std::vector<traffic_matrix> parse_matrices(std::string_view text, const topology
     } catch (const units::unit_error& e) {
       const bool plain = w[0].size() <= 40 && shown(w[0]) == w[0];
       throw fail(plain ? fmt::format("bad time: {}", e.what())
-                       : fmt::format("bad time '{}': write a number and a unit, e.g. 1.5s", shown(w[0])));
+                       : fmt::format("bad time '{}': write a number and a unit, e.g. 1.5s", shown(w[0])),
+                 "a bad time: write a number and a unit, e.g. 1.5s");
     }
     std::string why;
     const auto parsed_rate = parse_rate_word(w[3], why);
-    if (!parsed_rate) throw fail("bad rate: " + why);
+    if (!parsed_rate) throw fail("bad rate: " + why, "a bad rate: write a number and a unit, e.g. 4Gbps");
     const double rate = *parsed_rate;
     if (!(rate >= 0) || rate > 1e15) throw fail("a rate is 0 to 1000Tbps");
     if (!(time >= 0) || time > 1e9) throw fail("a time is 0 s to 1e9 s");
     const auto src = t.find(w[1]), dst = t.find(w[2]);
-    if (!src) throw fail(fmt::format("unknown node '{}'", shown(w[1])));
-    if (!dst) throw fail(fmt::format("unknown node '{}'", shown(w[2])));
-    if (*src == *dst) throw fail(fmt::format("a demand from '{}' to itself", shown(w[1])));
+    if (!src) throw fail(fmt::format("unknown node '{}'", shown(w[1])), "the source is not a node of the topology");
+    if (!dst) throw fail(fmt::format("unknown node '{}'", shown(w[2])), "the destination is not a node of the topology");
+    if (*src == *dst) throw fail(fmt::format("a demand from '{}' to itself", shown(w[1])), "a demand from a node to itself");
     if (out.empty() || time > out.back().time_s) {
       if (out.size() >= limits.max_matrices) throw fail(fmt::format("more than {} matrices", limits.max_matrices));
       out.push_back(traffic_matrix{time, {}});
       in_matrix.clear();
     } else if (time < out.back().time_s) {
       throw fail(fmt::format("time {} s is before the previous line's {} s: matrices must be in time order", time,
-                             out.back().time_s));
+                             out.back().time_s),
+                 "a time before the previous line's: matrices must be in time order");
     }
     const auto [it, fresh] = in_matrix.emplace(std::pair{*src, *dst}, line_no);
-    if (!fresh) throw fail(fmt::format("{} -> {} appears twice at {} s (first on line {})", shown(w[1]), shown(w[2]), time, it->second));
+    if (!fresh) {
+      throw fail(fmt::format("{} -> {} appears twice at {} s (first on line {})", shown(w[1]), shown(w[2]), time, it->second),
+                 fmt::format("a pair appears twice in one matrix (first on line {})", it->second));
+    }
     if (++total > limits.max_demands) throw fail(fmt::format("more than {} demands", limits.max_demands));
     out.back().demands.push_back(demand{*src, *dst, rate});
   }
@@ -551,7 +718,10 @@ std::vector<traffic_matrix> generate_matrices(const topology& t, const matrix_ge
     m.time_s = static_cast<double>(k) * g.interval_s;
     for (const auto& p : pairs) {
       double v = p.base * scale * (1 + g.noise * (2 * rng.uniform() - 1));
-      if (p.bursty && rng.chance(g.burst_probability)) v *= g.burst_factor;
+      if (p.bursty && rng.chance(g.burst_probability)) {
+        v *= g.burst_factor;
+        ++m.bursts;
+      }
       m.demands.push_back(demand{p.src, p.dst, std::round(v)});
     }
     out.push_back(std::move(m));

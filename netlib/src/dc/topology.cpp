@@ -66,19 +66,22 @@ std::optional<double> parse_rate_word(std::string_view word, std::string& error)
   }
 }
 
-topology_error::topology_error(const std::string& what, std::size_t line)
-    : std::runtime_error(prefix(line) + what), line_(line) {}
+topology_error::topology_error(const std::string& what, std::size_t line, const std::string& wordless)
+    : std::runtime_error(prefix(line) + what), line_(line), wordless_(prefix(line) + (wordless.empty() ? what : wordless)) {}
 
 node_id topology::add_node(std::string name, node_kind kind, int tier, std::size_t line) {
   if (finished_) throw topology_error("the topology is already finished", line);
   if (!valid_name(name, limits_.max_name)) {
-    throw topology_error(fmt::format("bad node name '{}': use 1 to {} letters, digits, '_', '.' or '-' (not first)",
-                                     shown(name), limits_.max_name), line);
+    const auto rule = fmt::format("use 1 to {} letters, digits, '_', '.' or '-' (not first)", limits_.max_name);
+    throw topology_error(fmt::format("bad node name '{}': {}", shown(name), rule), line, "bad node name: " + rule);
   }
   if (nodes_.size() >= limits_.max_nodes) throw topology_error(fmt::format("more than {} nodes", limits_.max_nodes), line);
-  if (by_name_.contains(name)) throw topology_error(fmt::format("node '{}' is declared twice", name), line);
+  if (by_name_.contains(name)) {
+    throw topology_error(fmt::format("node '{}' is declared twice", name), line, "a node is declared twice");
+  }
   if (tier != -1 && (kind == node_kind::host || tier < 1 || tier > 64)) {
-    throw topology_error(fmt::format("node '{}': a switch's tier is 1 to 64 (hosts are tier 0)", name), line);
+    throw topology_error(fmt::format("node '{}': a switch's tier is 1 to 64 (hosts are tier 0)", name), line,
+                         "a switch's tier is 1 to 64 (hosts are tier 0)");
   }
   const auto id = static_cast<node_id>(nodes_.size());
   by_name_.emplace(name, id);
@@ -90,19 +93,20 @@ node_id topology::add_node(std::string name, node_kind kind, int tier, std::size
 link_id topology::add_link(node_id a, node_id b, double capacity_bps, std::size_t line) {
   if (finished_) throw topology_error("the topology is already finished", line);
   if (a >= nodes_.size() || b >= nodes_.size()) throw topology_error("a link names an unknown node", line);
-  if (a == b) throw topology_error(fmt::format("a link from '{}' to itself", nodes_[a].name), line);
+  if (a == b) throw topology_error(fmt::format("a link from '{}' to itself", nodes_[a].name), line, "a link from a node to itself");
   if (!(capacity_bps > 0) || capacity_bps > 1e15) {
     throw topology_error(fmt::format("link {} {}: the rate must be above 0 and at most 1000Tbps", nodes_[a].name,
-                                     nodes_[b].name), line);
+                                     nodes_[b].name), line, "a link's rate must be above 0 and at most 1000Tbps");
   }
   if (links_.size() >= limits_.max_links) throw topology_error(fmt::format("more than {} links", limits_.max_links), line);
   const auto key = (std::uint64_t{std::min(a, b)} << 32) | std::max(a, b);
   if (!link_pairs_.insert(key).second) {
-    throw topology_error(fmt::format("a second link between '{}' and '{}'", nodes_[a].name, nodes_[b].name), line);
+    throw topology_error(fmt::format("a second link between '{}' and '{}'", nodes_[a].name, nodes_[b].name), line,
+                         "a second link between the same two nodes");
   }
   if (is_host(a) && is_host(b)) {
     throw topology_error(fmt::format("link {} {}: hosts connect to switches, not to each other", nodes_[a].name,
-                                     nodes_[b].name), line);
+                                     nodes_[b].name), line, "a link between two hosts: hosts connect to switches");
   }
   links_.push_back(link{a, b, capacity_bps});
   return static_cast<link_id>(links_.size() - 1);
@@ -131,7 +135,8 @@ void topology::finish() {
     if (!is_host(v)) continue;
     if (degree[v] != 1) {
       throw topology_error(fmt::format("host '{}' has {} links: a host hangs off exactly one switch", nodes_[v].name,
-                                       degree[v]));
+                                       degree[v]), 0,
+                           fmt::format("a host has {} links: a host hangs off exactly one switch", degree[v]));
     }
     host_index_[v] = hosts_.size();
     hosts_.push_back(v);
@@ -155,7 +160,8 @@ void topology::finish() {
   for (node_id v = 0; v < n; ++v) {
     if (!seen[v]) {
       throw topology_error(fmt::format("'{}' is not connected to '{}': every node must reach every other",
-                                       nodes_[v].name, nodes_[0].name));
+                                       nodes_[v].name, nodes_[0].name), 0,
+                           "the nodes are not all connected: every node must reach every other");
     }
   }
   // Tiers: hop distance to the nearest host (hosts 0), or 1 everywhere without hosts.
@@ -266,7 +272,23 @@ topology fat_tree(std::size_t k, std::size_t hosts_per_edge, double host_rate_bp
 
 topology parse_topology(std::string_view text, const topology_limits& limits) {
   if (text.size() > limits.max_text) {
-    throw topology_error(fmt::format("the topology text is {} bytes; at most {}", text.size(), limits.max_text));
+    throw topology_error(fmt::format("the topology text is {} bytes; at most {}", text.size(), limits.max_text), 0,
+                         fmt::format("the topology text is over the limit of {} bytes", limits.max_text));
+  }
+  // A topology is text: a control byte (a NUL in a program, an image) means this is some other file,
+  // and nothing of it is repeated.
+  {
+    std::size_t line_no = 1;
+    for (const char c : text) {
+      const auto b = static_cast<unsigned char>(c);
+      if (b == '\n') ++line_no;
+      if ((b < 0x20 && b != '\n' && b != '\r' && b != '\t') || b == 0x7f) {
+        throw topology_error(fmt::format("binary data (byte 0x{:02x}): not a topology file, which is text lines "
+                                         "'switch NAME', 'host NAME', 'link A B RATE'", b),
+                             line_no, "binary data: not a topology file, which is text lines 'switch NAME', 'host NAME', "
+                             "'link A B RATE'");
+      }
+    }
   }
   topology t;
   t.set_limits(limits);
@@ -288,7 +310,7 @@ topology parse_topology(std::string_view text, const topology_limits& limits) {
       const auto id = t.find(name);
       if (!id) {
         throw topology_error(fmt::format("unknown node '{0}' (declare it first with 'switch {0}' or 'host {0}')", shown(name)),
-                             line_no);
+                             line_no, "a link names a node not declared before it (with 'switch NAME' or 'host NAME')");
       }
       return *id;
     };
@@ -296,7 +318,9 @@ topology parse_topology(std::string_view text, const topology_limits& limits) {
       int tier = -1;
       if (w.size() == 4 && w[2] == "tier") {
         const auto n = number(w[3]);
-        if (!n || *n < 1 || *n > 64) throw topology_error(fmt::format("bad tier '{}': 1 to 64", shown(w[3])), line_no);
+        if (!n || *n < 1 || *n > 64) {
+          throw topology_error(fmt::format("bad tier '{}': 1 to 64", shown(w[3])), line_no, "a bad tier: 1 to 64");
+        }
         tier = static_cast<int>(*n);
       } else if (w.size() != 2) {
         throw topology_error("expected 'switch NAME' or 'switch NAME tier N'", line_no);
@@ -311,10 +335,11 @@ topology parse_topology(std::string_view text, const topology_limits& limits) {
       const node_id b = node_of(w[2]);
       std::string why;
       const auto rate = parse_rate_word(w[3], why);
-      if (!rate) throw topology_error("bad rate: " + why, line_no);
+      if (!rate) throw topology_error("bad rate: " + why, line_no, "a bad rate: write a number and a unit, e.g. 10Gbps");
       t.add_link(a, b, *rate, line_no);
     } else {
-      throw topology_error(fmt::format("unknown statement '{}' (expected switch, host or link)", shown(w[0])), line_no);
+      throw topology_error(fmt::format("unknown statement '{}' (expected switch, host or link)", shown(w[0])), line_no,
+                           "not a topology statement (expected switch, host or link)");
     }
   }
   t.set_description("from a topology file");
@@ -362,10 +387,76 @@ std::optional<topology> parse_shape(std::string_view spec, const shape_rates& ra
     }
     return leaf_spine(dims[0], dims[1], hosts, rates.host_bps, rates.fabric_bps);
   }
-  if (dims.size() > 2 || dims[0] < 2 || dims[0] % 2 || dims[0] > 64) throw topology_error(usage);
+  if (dims.size() > 2) throw topology_error(usage);
+  if (dims[0] < 2 || dims[0] % 2) throw topology_error(fmt::format("fat-tree:{}: K must be even and at least 2", dims[0]));
   const std::size_t hosts = dims.size() == 2 ? dims[1] : dims[0] / 2;
-  if (hosts > 256) throw topology_error("fat-tree: at most 256 hosts per edge switch");
+  if (dims.size() == 2 && hosts > 256) throw topology_error("fat-tree: at most 256 hosts per edge switch");
+  // Too many nodes: say how many, and the largest K that fits with the same hosts per edge switch.
+  const auto nodes = [&](std::size_t k) {
+    const std::size_t h = dims.size() == 2 ? hosts : k / 2;
+    return (k / 2) * (k / 2) + k * k + k * (k / 2) * h;
+  };
+  const std::size_t max_nodes = topology_limits{}.max_nodes;
+  if (dims[0] > 65536 || nodes(dims[0]) > max_nodes) {
+    std::size_t largest = 0;
+    for (std::size_t k = 2; k <= 4096 && nodes(k) <= max_nodes; k += 2) largest = k;
+    const auto count = dims[0] > 65536 ? std::string("too many") : fmt::format("{}", nodes(dims[0]));
+    throw topology_error(fmt::format("fat-tree:{} has {} nodes; at most {} (the largest with {} per edge switch "
+                                     "is fat-tree:{})", dims[0], count, max_nodes,
+                                     dims.size() == 2 ? fmt::format("{} host{}", hosts, hosts == 1 ? "" : "s") : std::string("K/2 hosts"),
+                                     dims.size() == 2 ? fmt::format("{}x{}", largest, hosts) : fmt::format("{}", largest)));
+  }
   return fat_tree(dims[0], hosts, rates.host_bps, rates.fabric_bps);
+}
+
+}  // namespace netlib::dc
+
+namespace netlib::dc {
+
+topology without_links(const topology& t, std::span<const link_id> failed) {
+  topology out;
+  for (node_id v = 0; v < t.nodes().size(); ++v) {
+    const auto& n = t.nodes()[v];
+    out.add_node(n.name, n.kind, n.kind == node_kind::switch_node && t.tier_given(v) ? n.tier : -1);
+  }
+  std::string gone;
+  for (link_id l = 0; l < t.links().size(); ++l) {
+    const auto& k = t.links()[l];
+    if (std::find(failed.begin(), failed.end(), l) != failed.end()) {
+      gone += (gone.empty() ? "" : ", ") + t.nodes()[k.a].name + "-" + t.nodes()[k.b].name;
+      continue;
+    }
+    out.add_link(k.a, k.b, k.capacity_bps);
+  }
+  out.finish();
+  out.set_description(gone.empty() ? t.description() : t.description() + ", with " + gone + " down");
+  return out;
+}
+
+std::optional<link_id> parse_link_name(const topology& t, std::string_view text) {
+  const topology_limits limits;
+  if (text.size() > 2 * limits.max_name + 2) return std::nullopt;
+  const auto link_between = [&](std::string_view a, std::string_view b) -> std::optional<link_id> {
+    const auto x = t.find(a), y = t.find(b);
+    if (!x || !y) return std::nullopt;
+    for (arc_id arc : t.out_arcs(*x)) {
+      if (t.arc_to(arc) == *y) return arc / 2;
+    }
+    return std::nullopt;
+  };
+  std::optional<link_id> found;
+  for (std::size_t i = 1; i + 1 < text.size(); ++i) {
+    if (text[i] != '-') continue;
+    std::optional<link_id> l;
+    if (text[i + 1] == '-') {
+      l = link_between(text.substr(0, i), text.substr(i + 2));
+    }
+    if (!l) l = link_between(text.substr(0, i), text.substr(i + 1));
+    if (!l) continue;
+    if (found && *found != *l) return std::nullopt;  // two readings: ambiguous
+    found = l;
+  }
+  return found;
 }
 
 }  // namespace netlib::dc

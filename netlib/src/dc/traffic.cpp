@@ -176,11 +176,24 @@ std::vector<flow> generate_flows(const topology& t, const traffic_config& c) {
 captured_flows flows_from_conversations(const topology& t, std::span<const conversation_flow> conversations) {
   if (t.hosts().empty()) throw std::invalid_argument("the fabric has no hosts to place the capture's addresses on");
   captured_flows out;
+  // Hosts in rack order: the first host of every switch with hosts, then the second of each, ...
+  std::vector<node_id> order;
+  {
+    std::vector<std::vector<node_id>> per_switch(t.edge_switches().size());
+    std::map<node_id, std::size_t> index;
+    for (std::size_t i = 0; i < t.edge_switches().size(); ++i) index[t.edge_switches()[i]] = i;
+    for (node_id h : t.hosts()) per_switch[index.at(t.attachment(h))].push_back(h);
+    for (std::size_t round = 0; order.size() < t.hosts().size(); ++round) {
+      for (const auto& hosts : per_switch) {
+        if (round < hosts.size()) order.push_back(hosts[round]);
+      }
+    }
+  }
   std::map<packet::ip_address, node_id> placed;
   const auto host_of = [&](const packet::ip_address& a) {
     auto it = placed.find(a);
     if (it != placed.end()) return it->second;
-    const node_id h = t.hosts()[placed.size() % t.hosts().size()];
+    const node_id h = order[placed.size() % order.size()];
     placed.emplace(a, h);
     out.placed_addresses.emplace_back(a, h);
     return h;

@@ -102,7 +102,7 @@ void compare_with_tshark(const std::string& file, std::size_t at_least) {
   EXPECT_EQ(j["paths"].size(), directions);
 }
 
-TEST(dc_capture, a_written_capture_matches_tshark) {
+TEST(DcCapture, a_written_capture_matches_tshark) {
   NETLAB_REQUIRE_PEER("tshark");
   const auto dir = make_temp_folder("dc-capture");
   const std::string file = dir + "/mixed.pcapng";
@@ -138,7 +138,7 @@ TEST(dc_capture, a_written_capture_matches_tshark) {
   std::filesystem::remove_all(dir);
 }
 
-TEST(dc_capture, recorded_captures_match_tshark) {
+TEST(DcCapture, recorded_captures_match_tshark) {
   NETLAB_REQUIRE_PEER("tshark");
   compare_with_tshark(source_path("captures/net/loopback-http.pcapng"), 3);
   compare_with_tshark(source_path("captures/net/loopback-http-ipv6.pcap"), 1);

@@ -24,7 +24,7 @@ std::vector<flow> uniform_flows(const topology& t, std::size_t n, std::uint64_t 
   return generate_flows(t, c);
 }
 
-TEST(dc_ecmp, paths_are_connected_shortest_and_hash_driven) {
+TEST(DcEcmp, paths_are_connected_shortest_and_hash_driven) {
   const auto t = fat_tree(4, 2, 10e9, 10e9);
   const routes r(t);
   for (auto name : {"crc16", "crc32", "xor", "toeplitz", "linux"}) {
@@ -53,7 +53,7 @@ TEST(dc_ecmp, paths_are_connected_shortest_and_hash_driven) {
   }
 }
 
-TEST(dc_ecmp, per_switch_seeds_differ_and_are_never_zero) {
+TEST(DcEcmp, per_switch_seeds_differ_and_are_never_zero) {
   std::set<std::uint32_t> seen;
   for (node_id v = 0; v < 1000; ++v) {
     const auto s = per_switch_seed(7, v);
@@ -64,7 +64,7 @@ TEST(dc_ecmp, per_switch_seeds_differ_and_are_never_zero) {
   EXPECT_NE(per_switch_seed(7, 3), per_switch_seed(8, 3));
 }
 
-TEST(dc_ecmp, bytes_add_up_along_paths) {
+TEST(DcEcmp, bytes_add_up_along_paths) {
   const auto t = leaf_spine(4, 2, 2, 10e9, 10e9);
   const routes r(t);
   const ecmp_model m(t, r, *parse_hash("crc32"));
@@ -91,7 +91,7 @@ TEST(dc_ecmp, bytes_add_up_along_paths) {
   ASSERT_EQ(p.path_begin.size(), flows.size() + 1);
 }
 
-TEST(dc_ecmp, the_same_seed_polarizes_the_second_tier) {
+TEST(DcEcmp, the_same_seed_polarizes_the_second_tier) {
   const auto t = fat_tree(4, 2, 10e9, 10e9);
   const routes r(t);
   const auto flows = uniform_flows(t, 2000);
@@ -120,7 +120,7 @@ TEST(dc_ecmp, the_same_seed_polarizes_the_second_tier) {
   EXPECT_GT(crc, 0.0);
 }
 
-TEST(dc_ecmp, different_fields_per_tier) {
+TEST(DcEcmp, different_fields_per_tier) {
   const auto t = fat_tree(4, 2, 10e9, 10e9);
   const routes r(t);
   auto cfg = *parse_hash("crc16");
@@ -130,7 +130,7 @@ TEST(dc_ecmp, different_fields_per_tier) {
   EXPECT_EQ(m.fields_of(*t.find("edge1-1")), field_set::five);
 }
 
-TEST(dc_ecmp, jain_and_tiers_by_hand) {
+TEST(DcEcmp, jain_and_tiers_by_hand) {
   EXPECT_DOUBLE_EQ(jain_index(std::vector<double>{1, 1, 1, 1}), 1.0);
   EXPECT_DOUBLE_EQ(jain_index(std::vector<double>{4, 0, 0, 0}), 0.25);
   EXPECT_DOUBLE_EQ(jain_index(std::vector<double>{1, 3}), 16.0 / 20.0);

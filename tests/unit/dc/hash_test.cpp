@@ -20,13 +20,13 @@ ip_address ip(const char* text) { return *ip_address::parse(text); }
 
 netlib::byte_view bytes(const std::string& s) { return netlib::as_bytes(s); }
 
-TEST(dc_hash, crc16_ccitt_check_value) {
+TEST(DcHash, crc16_ccitt_check_value) {
   EXPECT_EQ(crc16_ccitt(bytes("123456789")), 0x29B1);        // CRC-16/CCITT-FALSE (IBM-3740)
   EXPECT_EQ(crc16_ccitt(bytes("123456789"), 0x0000), 0x31C3);  // the same register from 0: CRC-16/XMODEM
   EXPECT_EQ(crc16_ccitt(bytes("")), 0xFFFF);
 }
 
-TEST(dc_hash, crc32_check_value) {
+TEST(DcHash, crc32_check_value) {
   EXPECT_EQ(crc32(bytes("123456789")), 0xCBF43926u);  // CRC-32/ISO-HDLC, as zlib and Ethernet
   EXPECT_EQ(crc32(bytes("")), 0u);
   EXPECT_EQ(crc32(bytes("The quick brown fox jumps over the lazy dog")), 0x414FA339u);
@@ -34,7 +34,7 @@ TEST(dc_hash, crc32_check_value) {
 
 // The table-driven CRCs (two and four bytes at a time) against the bit-by-bit definitions, on
 // every length up to 64 and random registers.
-TEST(dc_hash, crcs_equal_their_bitwise_definitions) {
+TEST(DcHash, crcs_equal_their_bitwise_definitions) {
   netlib::calc::prng g(11);
   for (int round = 0; round < 3000; ++round) {
     std::string data(static_cast<std::size_t>(round % 65), '\0');
@@ -54,7 +54,7 @@ TEST(dc_hash, crcs_equal_their_bitwise_definitions) {
   }
 }
 
-TEST(dc_hash, xor_fold_by_hand) {
+TEST(DcHash, xor_fold_by_hand) {
   // 10.0.0.2 -> 10.0.0.6: 0x0a00 ^ 0x0002 ^ 0x0a00 ^ 0x0006 = 0x0004.
   flow_key k{ip("10.0.0.2"), ip("10.0.0.6"), 6, 0x1234, 0x5678};
   std::array<std::byte, 40> buf;
@@ -67,7 +67,7 @@ TEST(dc_hash, xor_fold_by_hand) {
   EXPECT_EQ(xor_fold16(netlib::byte_view(buf.data(), n5)), 0x0004 ^ 0x1234 ^ 0x5678 ^ 0x0600);
 }
 
-TEST(dc_hash, siphash_reference_vectors) {
+TEST(DcHash, siphash_reference_vectors) {
   // Key 00 01 .. 0f; messages 00 01 .. (n-1); the reference's vectors[0], [1], [15] and [63].
   const std::uint64_t k0 = 0x0706050403020100ULL, k1 = 0x0f0e0d0c0b0a0908ULL;
   std::string msg;
@@ -100,7 +100,7 @@ const rss_vector rss_vectors[] = {
     {"fe80::200:f8ff:fe21:67cf", 38024, "3ffe:1900:4545:3:200:f8ff:fe21:67cf", 44251, 0x4b61e985, 0x02d1feef},
 };
 
-TEST(dc_hash, toeplitz_microsoft_verification_suite) {
+TEST(DcHash, toeplitz_microsoft_verification_suite) {
   const toeplitz_table table(microsoft_rss_key());
   for (const auto& v : rss_vectors) {
     SCOPED_TRACE(std::string(v.src) + " -> " + v.dst);
@@ -115,7 +115,7 @@ TEST(dc_hash, toeplitz_microsoft_verification_suite) {
   }
 }
 
-TEST(dc_hash, toeplitz_table_equals_the_bitwise_definition) {
+TEST(DcHash, toeplitz_table_equals_the_bitwise_definition) {
   netlib::calc::prng g(7);
   toeplitz_key key;
   for (auto& b : key) b = static_cast<std::uint8_t>(g.next());
@@ -128,7 +128,7 @@ TEST(dc_hash, toeplitz_table_equals_the_bitwise_definition) {
   }
 }
 
-TEST(dc_hash, key_layout) {
+TEST(DcHash, key_layout) {
   const flow_key k{ip("1.2.3.4"), ip("5.6.7.8"), 17, 0x0102, 0x0304};
   std::array<std::byte, 40> buf;
   const auto n = serialize_key(k, field_set::five, buf);
@@ -142,7 +142,7 @@ TEST(dc_hash, key_layout) {
 }
 
 // Linux's threshold choice: next hop i takes hashes up to round((i + 1)·2^31/n) - 1.
-TEST(dc_hash, linux_select_boundaries) {
+TEST(DcHash, linux_select_boundaries) {
   EXPECT_EQ(linux_select(0, 4), 0u);
   EXPECT_EQ(linux_select((1u << 29) - 1, 4), 0u);
   EXPECT_EQ(linux_select(1u << 29, 4), 1u);
@@ -191,7 +191,7 @@ const kernel_choice kernel_choices[] = {
     {4000000000, 1, "10.1.0.7", "10.9.7.21", 1049, 5091, 4}, {4000000000, 1, "10.1.0.10", "10.9.10.30", 1070, 5130, 1},
 };
 
-TEST(dc_hash, linux_multipath_hash_matches_recorded_kernel_choices) {
+TEST(DcHash, linux_multipath_hash_matches_recorded_kernel_choices) {
   for (const auto& c : kernel_choices) {
     SCOPED_TRACE(std::string(c.src) + " -> " + c.dst + " policy " + std::to_string(c.policy) + " seed " +
                  std::to_string(c.seed));
@@ -202,7 +202,7 @@ TEST(dc_hash, linux_multipath_hash_matches_recorded_kernel_choices) {
   }
 }
 
-TEST(dc_hash, linux_hash_is_the_same_both_ways) {
+TEST(DcHash, linux_hash_is_the_same_both_ways) {
   // __flow_hash_consistentify: a flow and its reply hash alike.
   const flow_key k{ip("10.0.0.2"), ip("10.0.0.6"), 6, 40000, 5001};
   const flow_key back{ip("10.0.0.6"), ip("10.0.0.2"), 6, 5001, 40000};

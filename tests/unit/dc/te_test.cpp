@@ -30,7 +30,7 @@ topology triangle(double ab, double ac, double cb) {
                                     rate_text(ab), rate_text(ac), rate_text(cb)));
 }
 
-TEST(dc_te, triangle_by_hand) {
+TEST(DcTe, triangle_by_hand) {
   // 15 Gbps from a to b over 10 Gbps links: 7.5 direct, 7.5 through c.
   const auto t = triangle(10e9, 10e9, 10e9);
   const auto m = matrix(t, {{"a", "b", 15e9}});
@@ -50,7 +50,7 @@ const char* weak_leaf_spine =
     "link leaf1 spine1 10Gbps\nlink leaf1 spine2 30Gbps\n"
     "link leaf2 spine1 40Gbps\nlink leaf2 spine2 40Gbps\nlink leaf3 spine1 40Gbps\nlink leaf3 spine2 40Gbps\n";
 
-TEST(dc_te, leaf_spine_with_a_weak_uplink_by_hand) {
+TEST(DcTe, leaf_spine_with_a_weak_uplink_by_hand) {
   const auto t = parse_topology(weak_leaf_spine);
   const auto m = matrix(t, {{"leaf1", "leaf2", 4e9}});
   // ECMP halves: 2 Gbps on the 10 Gbps uplink. Optimal: x/10 = (4 - x)/30, x = 1, MLU 0.1.
@@ -59,11 +59,12 @@ TEST(dc_te, leaf_spine_with_a_weak_uplink_by_hand) {
   EXPECT_NEAR(optimal_mcf(t, m, solver).mlu, 0.1, 1e-9);
   auto split = shortest_path_candidates(t, std::vector<node_id>{*t.find("leaf1"), *t.find("leaf2")});
   EXPECT_EQ(split.pairs.size(), 2u);
-  EXPECT_NEAR(optimise_split(t, split, std::vector<traffic_matrix>{m}, solver), 0.1, 1e-9);
-  EXPECT_NEAR(max_utilisation(t, split_loads(t, split, m)), 0.1, 1e-9);
+  // The split LPs are solved by an interior-point method: optimal to about 1e-8.
+  EXPECT_NEAR(optimise_split(t, split, m, solver), 0.1, 1e-7);
+  EXPECT_NEAR(max_utilisation(t, split_loads(t, split, m)), 0.1, 1e-7);
 }
 
-TEST(dc_te, hosts_count_as_their_switch_and_load_their_link) {
+TEST(DcTe, hosts_count_as_their_switch_and_load_their_link) {
   const auto t = leaf_spine(2, 2, 2, 10e9, 10e9);
   const auto m = matrix(t, {{"h1", "h3", 6e9}, {"h2", "h1", 1e9}});
   const auto loads = ecmp_loads(t, m);
@@ -74,7 +75,7 @@ TEST(dc_te, hosts_count_as_their_switch_and_load_their_link) {
 }
 
 // The per-source aggregation is exact: same optimum as one commodity per pair.
-TEST(dc_te, aggregated_lp_equals_per_pair_lp) {
+TEST(DcTe, aggregated_lp_equals_per_pair_lp) {
   netlib::calc::prng g(5);
   const auto ls = leaf_spine(4, 3, 2, 10e9, 10e9);
   const auto ft = fat_tree(4, 1, 10e9, 10e9);
@@ -115,7 +116,7 @@ void simple_paths(const topology& t, node_id from, node_id to, std::vector<arc_i
 // The LP's optimum against the best split on a grid of step 1/N over every simple path of two
 // commodities in K4 with random capacities: never above the grid's best, and below it by no
 // more than the grid's resolution allows.
-TEST(dc_te, lp_against_exhaustive_search_on_tiny_graphs) {
+TEST(DcTe, lp_against_exhaustive_search_on_tiny_graphs) {
   netlib::calc::prng g(17);
   constexpr int N = 12;
   for (int round = 0; round < 4; ++round) {
@@ -180,7 +181,7 @@ TEST(dc_te, lp_against_exhaustive_search_on_tiny_graphs) {
   }
 }
 
-TEST(dc_te, predicted_and_robust_on_a_series_with_a_returning_burst) {
+TEST(DcTe, predicted_and_robust_on_a_series_with_a_returning_burst) {
   const auto t = parse_topology(weak_leaf_spine);
   const auto series = parse_matrices(
       "0s leaf1 leaf2 4Gbps\n0s leaf1 leaf3 36Gbps\n"  // a burst
@@ -200,14 +201,49 @@ TEST(dc_te, predicted_and_robust_on_a_series_with_a_returning_burst) {
   EXPECT_NEAR(last[2], 1.0, 1e-9);      // 10 + 30: both uplinks full
   // Tuned to the calm matrix: leaf1->leaf2 one quarter on the weak uplink, leaf1->leaf3 (unseen
   // at 1 s) split evenly: (1 + 18) / 10.
-  EXPECT_NEAR(last[3], 1.9, 1e-9);
+  EXPECT_NEAR(last[3], 1.9, 1e-7);
   // Tuned on 0 s and 1 s: leaf1->leaf3 has mean 18 and burst 18, so the burst term spreads it 1:3
   // like the two uplinks' capacities, and leaf1->leaf2 follows to balance the mean; at 2 s the
   // burst fills both uplinks exactly, as the oracle does.
-  EXPECT_NEAR(last[4], 1.0, 1e-9);
+  EXPECT_NEAR(last[4], 1.0, 1e-7);
 }
 
-TEST(dc_te, schemes_never_beat_the_optimum) {
+// Many splits are optimal here (leaf1's two pairs may use the spines in any way that fills both
+// uplinks alike); the split LP returns their centre, not a vertex: both pairs halved.
+TEST(DcTe, the_tuned_split_is_the_centre_of_the_optimal_ones) {
+  const auto t = leaf_spine(3, 2, 1, 10e9, 10e9);
+  const auto m = matrix(t, {{"leaf1", "leaf2", 1e9}, {"leaf1", "leaf3", 1e9}});
+  auto split = shortest_path_candidates(t, std::vector<node_id>{*t.find("leaf1"), *t.find("leaf2"), *t.find("leaf3")});
+  EXPECT_NEAR(optimise_split(t, split, m, solver), 0.1, 1e-7);
+  for (double f : split.fraction) EXPECT_NEAR(f, 0.5, 1e-4);
+}
+
+// In a symmetric Clos the even split is optimal for every matrix, so predicted and robust (the
+// centre of the optimal splits) are ECMP, matrix by matrix: what they show is the matrix, not
+// which vertex a solver reached (a simplex answer gave 80 % where ECMP gave 40 %). Threads do not
+// change any figure.
+TEST(DcTe, predicted_is_ecmp_in_a_symmetric_clos_and_threads_change_nothing) {
+  const auto t = leaf_spine(4, 2, 2, 10e9, 10e9);
+  matrix_generation gen;
+  gen.count = 10;
+  gen.seed = 5;
+  const auto series = generate_matrices(t, gen);
+  const std::vector<te_scheme> schemes{te_scheme::ecmp, te_scheme::optimal, te_scheme::predicted, te_scheme::robust};
+  const auto one = evaluate_te(t, series, schemes, 4, solver);
+  std::size_t calls = 0;
+  const auto two = evaluate_te(t, series, schemes, 4, solver, {.workers = 2, .progress = [&](std::size_t done, std::size_t total) {
+                                 ++calls;
+                                 EXPECT_LE(done, total);
+                               }});
+  EXPECT_EQ(calls, series.size());
+  for (std::size_t i = 1; i < series.size(); ++i) {
+    EXPECT_NEAR(one.mlu[i][2], one.mlu[i][0], 1e-6) << i;
+    EXPECT_NEAR(one.mlu[i][3], one.mlu[i][0], 1e-6) << i;
+    for (std::size_t s = 0; s < schemes.size(); ++s) EXPECT_DOUBLE_EQ(one.mlu[i][s], two.mlu[i][s]);
+  }
+}
+
+TEST(DcTe, schemes_never_beat_the_optimum) {
   const auto t = leaf_spine(4, 2, 2, 10e9, 10e9);
   matrix_generation gen;
   gen.count = 8;
@@ -244,7 +280,29 @@ std::string matrix_error(const std::string& text) {
   return "(no error)";
 }
 
-TEST(dc_te, matrix_format_errors_name_the_line) {
+// The cut bound is a bound (never above the LP's optimum) and, in a symmetric Clos, tight: there
+// ECMP meets it, which is what lets evaluate_te skip the LP.
+TEST(DcTe, cut_bound_is_below_the_optimum_and_tight_in_a_symmetric_clos) {
+  const glpk_solver lp;
+  for (const auto& t : {leaf_spine(4, 2, 2, 10e9, 10e9), fat_tree(4, 2, 10e9, 10e9), parse_topology(weak_leaf_spine)}) {
+    matrix_generation gen;
+    gen.count = 6;
+    for (const auto& m : generate_matrices(t, gen)) {
+      const double bound = cut_lower_bound(t, m), optimum = optimal_mcf(t, m, lp).mlu;
+      EXPECT_LE(bound, optimum + 1e-9);
+      if (t.description() != "from a topology file") {
+        EXPECT_NEAR(max_utilisation(t, ecmp_loads(t, m)), bound, 1e-12);
+      }
+    }
+  }
+  // With one weak uplink ECMP is above the bound, and the LP decides.
+  const auto weak = parse_topology(weak_leaf_spine);
+  const auto m = matrix(weak, {{"leaf1", "leaf2", 4e9}});
+  EXPECT_NEAR(cut_lower_bound(weak, m), 0.1, 1e-12);  // 4 Gbps over leaf1's 10 + 30 Gbps
+  EXPECT_GT(max_utilisation(weak, ecmp_loads(weak, m)), 0.1);
+}
+
+TEST(DcTe, matrix_format_errors_name_the_line) {
   EXPECT_EQ(matrix_error("0s leaf1 leaf2 1Gbps\n1s leaf1 leaf9 1Gbps\n"), "line 2: unknown node 'leaf9'");
   EXPECT_EQ(matrix_error("# t s d r\n1s leaf1 leaf2 1Gbps\n0s leaf2 leaf1 1Gbps\n"),
             "line 3: time 0 s is before the previous line's 1 s: matrices must be in time order");
@@ -253,16 +311,44 @@ TEST(dc_te, matrix_format_errors_name_the_line) {
   EXPECT_EQ(matrix_error("0s leaf1 leaf2\n"), "line 1: expected 'TIME SOURCE DESTINATION RATE', e.g. '0s leaf1 leaf2 4Gbps'");
   EXPECT_EQ(matrix_error("5x leaf1 leaf2 1Gbps\n").rfind("line 1: bad time: '5x': unknown unit 'x'", 0), 0u);
   EXPECT_EQ(matrix_error("0s leaf1 leaf2 lots\n").rfind("line 1: bad rate: 'lots' ", 0), 0u);
-  // A long or unprintable word is shown cut and cleaned, once (found by fuzz_dc_parsers).
-  EXPECT_EQ(matrix_error("0s leaf1 leaf2 1" + std::string(300, '\x03') + "Gbps\n"),
-            "line 1: bad rate: '1???????????????????????????????????????...' is not a rate: write a number and a unit, "
+  // A long or unprintable word is shown cut and cleaned, once (found by fuzz_dc_parsers); a control
+  // byte means some other file, and nothing of it is shown.
+  EXPECT_EQ(matrix_error("0s leaf1 leaf2 1" + std::string(300, 'y') + "Gbps\n"),
+            "line 1: bad rate: '1yyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyy...' is not a rate: write a number and a unit, "
             "e.g. 10Gbps");
+  EXPECT_EQ(matrix_error("0s leaf1 leaf2 1\xc3\xa9Gbps\n").rfind("line 1: bad rate: '1??Gbps'", 0), 0u);
+  EXPECT_EQ(matrix_error("0s leaf1 leaf2 1" + std::string(300, '\x03') + "Gbps\n"),
+            "line 1: binary data (byte 0x03): not a matrix file, which is text lines 'TIME SOURCE DESTINATION RATE'");
   EXPECT_EQ(matrix_error("0s leaf1 leaf1 1Gbps\n"), "line 1: a demand from 'leaf1' to itself");
   EXPECT_EQ(matrix_error("\n# nothing\n"), "no demands: each line is 'TIME SOURCE DESTINATION RATE'");
   EXPECT_EQ(matrix_error(std::string(2000, 'x')), "line 1: the line is longer than 1024 bytes");
 }
 
-TEST(dc_te, matrices_round_trip_as_text) {
+// wordless(): what a privileged lab-dc shows, with no word of the file.
+TEST(DcTe, wordless_matrix_errors_quote_nothing_of_the_text) {
+  const auto t = leaf_spine(2, 2, 1, 10e9, 10e9);
+  for (const auto& [text, wordless] : std::vector<std::pair<std::string, std::string>>{
+           {"root:SECRET:1:2:3\n", "line 1: expected 'TIME SOURCE DESTINATION RATE', e.g. '0s leaf1 leaf2 4Gbps'"},
+           {"0s leaf1 SECRETx 1Gbps\n", "line 1: the destination is not a node of the topology"},
+           {"0s SECRETx leaf1 1Gbps\n", "line 1: the source is not a node of the topology"},
+           {"SECRET leaf1 leaf2 1Gbps\n", "line 1: a bad time: write a number and a unit, e.g. 1.5s"},
+           {"0s leaf1 leaf2 SECRET\n", "line 1: a bad rate: write a number and a unit, e.g. 4Gbps"},
+           {"0s leaf1 leaf1 1Gbps\n", "line 1: a demand from a node to itself"},
+           {"0s leaf1 leaf2 1Gbps\n0s leaf1 leaf2 1Gbps\n", "line 2: a pair appears twice in one matrix (first on line 1)"},
+           {"1s leaf1 leaf2 1Gbps\n0s leaf1 leaf2 1Gbps\n",
+            "line 2: a time before the previous line's: matrices must be in time order"},
+           {"SECRET\x01\n", "line 1: binary data: not a matrix file, which is text lines 'TIME SOURCE DESTINATION RATE'"}}) {
+    try {
+      parse_matrices(text, t);
+      ADD_FAILURE() << text;
+    } catch (const te_error& e) {
+      EXPECT_EQ(e.wordless(), wordless);
+      EXPECT_EQ(e.wordless().find("SECRET"), std::string::npos);
+    }
+  }
+}
+
+TEST(DcTe, matrices_round_trip_as_text) {
   const auto t = leaf_spine(3, 2, 1, 10e9, 10e9);
   matrix_generation gen;
   gen.count = 3;

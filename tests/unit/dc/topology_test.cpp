@@ -19,7 +19,7 @@ std::size_t count_kind(const topology& t, node_kind k) {
   return n;
 }
 
-TEST(dc_topology, leaf_spine_sizes_and_tiers) {
+TEST(DcTopology, leaf_spine_sizes_and_tiers) {
   const auto t = leaf_spine(4, 2, 3, 10e9, 40e9);
   EXPECT_EQ(t.hosts().size(), 12u);
   EXPECT_EQ(count_kind(t, node_kind::switch_node), 6u);
@@ -37,7 +37,7 @@ TEST(dc_topology, leaf_spine_sizes_and_tiers) {
   EXPECT_TRUE(t.is_uplink(up));
 }
 
-TEST(dc_topology, fat_tree_sizes_follow_the_formulas) {
+TEST(DcTopology, fat_tree_sizes_follow_the_formulas) {
   for (std::size_t k : {2u, 4u, 6u, 8u}) {
     const auto t = fat_tree(k, k / 2, 10e9, 10e9);
     EXPECT_EQ(t.hosts().size(), k * k * k / 4) << k;
@@ -54,7 +54,7 @@ TEST(dc_topology, fat_tree_sizes_follow_the_formulas) {
   }
 }
 
-TEST(dc_topology, text_round_trip) {
+TEST(DcTopology, text_round_trip) {
   const auto t = fat_tree(4, 2, 10e9, 40e9);
   const auto text = to_text(t);
   const auto back = parse_topology(text);
@@ -71,7 +71,7 @@ TEST(dc_topology, text_round_trip) {
   EXPECT_EQ(to_text(back).substr(to_text(back).find('\n')), text.substr(text.find('\n')));
 }
 
-TEST(dc_topology, text_format_features) {
+TEST(DcTopology, text_format_features) {
   const auto t = parse_topology(
       "# a triangle of switches\r\n"
       "switch a\n"
@@ -102,16 +102,22 @@ std::string error_of(const std::string& text, topology_limits limits = {}) {
   return "(no error)";
 }
 
-TEST(dc_topology, errors_name_the_line) {
+TEST(DcTopology, errors_name_the_line) {
   EXPECT_EQ(error_of("switch a\nswitch a\n"), "line 2: node 'a' is declared twice");
   EXPECT_EQ(error_of("switch a\n\nlink a b 1Gbps\n"),
             "line 3: unknown node 'b' (declare it first with 'switch b' or 'host b')");
   EXPECT_EQ(error_of("switch a\nswitch b\nlink a b fast\n").rfind("line 3: bad rate: 'fast' is not a rate", 0), 0u);
-  // Found by fuzz_dc_parsers: a long rate word with control bytes was echoed whole, twice.
-  EXPECT_EQ(error_of("switch a\nswitch b\nlink a b 1" + std::string(200, '\x03') + "0Gbps\n"),
-            "line 3: bad rate: '1???????????????????????????????????????...' is not a rate: write a number and a unit, "
+  // Found by fuzz_dc_parsers: a long rate word was echoed whole, twice.
+  EXPECT_EQ(error_of("switch a\nswitch b\nlink a b 1" + std::string(200, 'x') + "0Gbps\n"),
+            "line 3: bad rate: '1xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx...' is not a rate: write a number and a unit, "
             "e.g. 10Gbps");
-  EXPECT_EQ(error_of("switch a\x01" "b\n"), "line 1: bad node name 'a?b': use 1 to 32 letters, digits, '_', '.' or '-' (not first)");
+  EXPECT_EQ(error_of("switch a\xc3\xa9" "b\n"),
+            "line 1: bad node name 'a??b': use 1 to 32 letters, digits, '_', '.' or '-' (not first)");
+  // A control byte: some other file, not a topology; its bytes are not shown.
+  EXPECT_EQ(error_of("switch a\nswitch b\nlink a b 1" + std::string(200, '\x03') + "0Gbps\n"),
+            "line 3: binary data (byte 0x03): not a topology file, which is text lines 'switch NAME', 'host NAME', "
+            "'link A B RATE'");
+  EXPECT_EQ(error_of(std::string("\x7f" "ELF\x02\x01\x01\0", 8)).rfind("line 1: binary data (byte 0x7f)", 0), 0u);
   EXPECT_EQ(error_of("switch a\nswitch b\nlink a b 1Gbps\nlink b a 1Gbps\n"),
             "line 4: a second link between 'b' and 'a'");
   EXPECT_EQ(error_of("router x\n"), "line 1: unknown statement 'router' (expected switch, host or link)");
@@ -131,7 +137,7 @@ TEST(dc_topology, errors_name_the_line) {
   EXPECT_EQ(error_of("# nothing\n"), "no nodes: declare switches, hosts and links");
 }
 
-TEST(dc_topology, limits) {
+TEST(DcTopology, limits) {
   topology_limits small;
   small.max_nodes = 3;
   small.max_line = 20;
@@ -142,7 +148,7 @@ TEST(dc_topology, limits) {
   EXPECT_EQ(error_of("switch " + std::string(33, 'x') + "\n").rfind("line 1: bad node name", 0), 0u);
 }
 
-TEST(dc_topology, shapes_from_specs) {
+TEST(DcTopology, shapes_from_specs) {
   const auto ls = parse_shape("leaf-spine:4x2");
   ASSERT_TRUE(ls);
   EXPECT_EQ(ls->hosts().size(), 8u);  // one host per spine on each leaf by default
@@ -156,6 +162,61 @@ TEST(dc_topology, shapes_from_specs) {
     EXPECT_THROW(parse_shape(bad), topology_error) << bad;
   }
   EXPECT_THROW(parse_shape("fat-tree:24"), topology_error);  // 4176 nodes
+  // K even but too large: refused for its size, not as if K were odd.
+  const auto error = [](const char* spec) {
+    try {
+      parse_shape(spec);
+    } catch (const topology_error& e) {
+      return std::string(e.what());
+    }
+    return std::string("(no error)");
+  };
+  EXPECT_EQ(error("fat-tree:66"),
+            "fat-tree:66 has 77319 nodes; at most 4096 (the largest with K/2 hosts per edge switch is fat-tree:22)");
+  EXPECT_EQ(error("fat-tree:50x1"),
+            "fat-tree:50 has 4375 nodes; at most 4096 (the largest with 1 host per edge switch is fat-tree:48x1)");
+  EXPECT_EQ(error("fat-tree:5"), "fat-tree:5: K must be even and at least 2");
+  EXPECT_EQ(error("fat-tree:99999999999"), "fat-tree:99999999999: K must be even and at least 2");
+  EXPECT_EQ(error("fat-tree:99999999998").rfind("fat-tree:99999999998 has too many nodes", 0), 0u);
+}
+
+// What a privileged program shows (wordless()): the line and the kind of mistake, never a word of
+// the text (issue 31: lab-dc run through sudo with --topology /etc/shadow).
+TEST(DcTopology, wordless_errors_quote_nothing_of_the_text) {
+  const std::vector<std::pair<std::string, std::string>> cases{
+      {"root:$y$SECRET:19000:0:99999:7:::\n", "line 1: not a topology statement (expected switch, host or link)"},
+      {"switch SECRETa\nswitch SECRETa\n", "line 2: a node is declared twice"},
+      {"switch a\nlink a SECRETb 1Gbps\n",
+       "line 2: a link names a node not declared before it (with 'switch NAME' or 'host NAME')"},
+      {"switch a\nswitch b\nlink a b SECRETrate\n", "line 3: a bad rate: write a number and a unit, e.g. 10Gbps"},
+      {"switch SECRET/x\n", "line 1: bad node name: use 1 to 32 letters, digits, '_', '.' or '-' (not first)"},
+      {"switch a tier SECRET\n", "line 1: a bad tier: 1 to 64"},
+      {"switch SECRETa\nswitch SECRETb\n", "the nodes are not all connected: every node must reach every other"},
+      {"switch SECRETa\nswitch b\nhost SECRETh\nlink SECRETh SECRETa 1Gbps\nlink SECRETh b 1Gbps\n",
+       "a host has 2 links: a host hangs off exactly one switch"},
+      {"switch SECRETa\nswitch b\nlink SECRETa SECRETa 1Gbps\n", "line 3: a link from a node to itself"},
+      {"switch SECRETa\nswitch b\nlink SECRETa b 1Gbps\nlink b SECRETa 1Gbps\n",
+       "line 4: a second link between the same two nodes"},
+      {"host SECRETa\nhost b\nlink SECRETa b 1Gbps\n", "line 3: a link between two hosts: hosts connect to switches"},
+      {"switch a\nSECRET\x01\n", "line 2: binary data: not a topology file, which is text lines 'switch NAME', "
+                                  "'host NAME', 'link A B RATE'"},
+  };
+  for (const auto& [text, wordless] : cases) {
+    try {
+      parse_topology(text);
+      ADD_FAILURE() << "no error for " << text;
+    } catch (const topology_error& e) {
+      EXPECT_EQ(e.wordless(), wordless) << text;
+      EXPECT_EQ(e.wordless().find("SECRET"), std::string::npos) << e.wordless();
+    }
+  }
+  topology_limits small;
+  small.max_text = 10;
+  try {
+    parse_topology("switch SECRETWORD\n", small);
+  } catch (const topology_error& e) {
+    EXPECT_EQ(e.wordless(), "the topology text is over the limit of 10 bytes");
+  }
 }
 
 }  // namespace topology_test

@@ -17,13 +17,13 @@ const topology& fabric() {
   return t;
 }
 
-TEST(dc_traffic, host_addresses) {
+TEST(DcTraffic, host_addresses) {
   EXPECT_EQ(host_address(0).to_string(), "10.0.0.2");
   EXPECT_EQ(host_address(1).to_string(), "10.0.0.6");
   EXPECT_EQ(host_address(64).to_string(), "10.0.1.2");
 }
 
-TEST(dc_traffic, patterns_have_their_shapes) {
+TEST(DcTraffic, patterns_have_their_shapes) {
   const auto& t = fabric();
   traffic_config c;
   c.flows = 40;
@@ -63,7 +63,7 @@ TEST(dc_traffic, patterns_have_their_shapes) {
   EXPECT_EQ(in_deg.size(), 8u);
 }
 
-TEST(dc_traffic, same_seed_same_flows_and_keys_follow_hosts) {
+TEST(DcTraffic, same_seed_same_flows_and_keys_follow_hosts) {
   const auto& t = fabric();
   traffic_config c;
   c.flows = 100;
@@ -82,7 +82,7 @@ TEST(dc_traffic, same_seed_same_flows_and_keys_follow_hosts) {
   EXPECT_NE(generate_flows(t, c)[0].key, a[0].key);
 }
 
-TEST(dc_traffic, unique_ports_per_host) {
+TEST(DcTraffic, unique_ports_per_host) {
   const auto& t = fabric();
   traffic_config c;
   c.flows = 3000;
@@ -100,7 +100,7 @@ TEST(dc_traffic, unique_ports_per_host) {
   EXPECT_THROW(generate_flows(t, c), std::invalid_argument);
 }
 
-TEST(dc_traffic, pareto_sizes_have_the_mean) {
+TEST(DcTraffic, pareto_sizes_have_the_mean) {
   const auto& t = fabric();
   traffic_config c;
   c.flows = 200000;
@@ -116,7 +116,7 @@ TEST(dc_traffic, pareto_sizes_have_the_mean) {
   EXPECT_GT(biggest, 5 * 10000.0);  // heavy tail: some elephants
 }
 
-TEST(dc_traffic, bad_configurations) {
+TEST(DcTraffic, bad_configurations) {
   const auto& t = fabric();
   traffic_config c;
   c.hosts = 17;
@@ -131,7 +131,7 @@ TEST(dc_traffic, bad_configurations) {
   EXPECT_THROW(generate_flows(t, c), std::invalid_argument);
 }
 
-TEST(dc_traffic, captured_conversations_map_addresses_to_hosts) {
+TEST(DcTraffic, captured_conversations_map_addresses_to_hosts) {
   const auto t = leaf_spine(2, 2, 1, 10e9, 10e9);  // two hosts
   const auto a = *ip_address::parse("192.0.2.1"), b = *ip_address::parse("192.0.2.2"), c = *ip_address::parse("192.0.2.3");
   const std::vector<conversation_flow> conv{
@@ -149,6 +149,21 @@ TEST(dc_traffic, captured_conversations_map_addresses_to_hosts) {
   EXPECT_EQ(out.flows[2].src, t.hosts()[0]);  // the third address folds onto the first host
   EXPECT_EQ(out.flows[2].dst, t.hosts()[0]);
   ASSERT_EQ(out.placed_addresses.size(), 3u);
+}
+
+// Addresses are dealt out rack by rack: two addresses are on two leaves whenever there are two.
+TEST(DcTraffic, captured_addresses_go_to_every_rack_first) {
+  const auto t = leaf_spine(2, 2, 2, 10e9, 10e9);  // h1 h2 on leaf1, h3 h4 on leaf2
+  std::vector<conversation_flow> conv;
+  for (int i = 1; i <= 5; ++i) {
+    conv.push_back({{*ip_address::parse("192.0.2." + std::to_string(i)), *ip_address::parse("192.0.2.1"), 6,
+                     static_cast<std::uint16_t>(40000 + i), 80}, 100, 0, 0});
+  }
+  const auto out = flows_from_conversations(t, conv);
+  ASSERT_EQ(out.placed_addresses.size(), 5u);
+  std::vector<std::string> hosts;
+  for (const auto& [addr, h] : out.placed_addresses) hosts.push_back(t.nodes()[h].name);
+  EXPECT_EQ(hosts, (std::vector<std::string>{"h1", "h3", "h2", "h4", "h1"}));
 }
 
 }  // namespace traffic_test

@@ -11,6 +11,13 @@
 //   linux       Linux's SipHash flow hash keyed by seed  hash-threshold, as fib_select_multipath
 //   presets: l3 = linux over two fields, l4 = linux over five (Linux's fib_multipath_hash_policy 0, 1)
 //
+// The next-hop group can be told to hash otherwise (hash_config::grouping, nexthop_group.hpp):
+// modulo, hash-threshold over the hash's bits (31 for linux, 16 for crc16 and xor, 32 for crc32
+// and toeplitz), or Linux's resilient bucket table (bucket = hash mod buckets); and to weigh
+// each next hop by its link's capacity (WCMP, capacity_weights). After a failure, a model built
+// from the one before it (the constructor with `before`) keeps each resilient group's buckets as
+// the kernel does when a member leaves.
+//
 // Seeds: `same` gives every switch the configured seed; `per_switch` gives each switch its own,
 // drawn from the configured seed and the switch's number (per_switch_seed). A CRC or XOR hash is
 // affine over GF(2): another seed XORs one constant into every result of the same length, so with
@@ -25,6 +32,7 @@
 #include <vector>
 
 #include "netlib/dc/hash.hpp"
+#include "netlib/dc/nexthop_group.hpp"
 #include "netlib/dc/routes.hpp"
 #include "netlib/dc/topology.hpp"
 
@@ -41,7 +49,21 @@ struct hash_config {
   // Per tier (index = switch tier), the fields switches of that tier hash instead of `fields`;
   // missing tiers use `fields`.
   std::vector<field_set> tier_fields;
+  // How a switch picks among its next hops; nullopt: the hash's own (threshold for linux, modulo
+  // for the others).
+  std::optional<group_hashing> grouping;
+  std::size_t buckets = 128;  // per resilient group (Linux's default)
+  bool weighted = false;      // WCMP: next hops weighted by capacity_weights
 };
+
+// The group hashing a configuration uses (its own, or the hash's natural one).
+group_hashing grouping_of(const hash_config& c) noexcept;
+// The bits of a hash's value: 31 (linux), 16 (crc16, xor), 32 (crc32, toeplitz).
+unsigned hash_bits(hash_algorithm a) noexcept;
+// WCMP weights of next hops: each link's capacity in whole Mbit/s (at least 1), divided by their
+// greatest common divisor, then scaled down to at most 256 (Linux's largest route weight) when
+// larger, rounding, each at least 1. Equal links weigh 1 each.
+std::vector<std::uint32_t> capacity_weights(const topology& t, std::span<const arc_id> hops);
 
 // "crc16", "crc32", "xor", "toeplitz", "linux", and the presets "l3", "l4" (which also set the
 // fields); nullopt for anything else.
@@ -66,6 +88,16 @@ struct flow {
 class ecmp_model {
  public:
   ecmp_model(const topology& t, const routes& r, hash_config config);
+  // The same fabric after its routes changed (a link failed: `r` routes without it): resilient
+  // groups start from `before`'s tables with the members that remain (resilient_table::replace,
+  // no bucket idle: exact for members that leave; a group that gains a member gives it only the
+  // buckets of those that leave); every other choice is computed afresh.
+  ecmp_model(const topology& t, const routes& r, hash_config config, const ecmp_model& before);
+  // The same, knowing the flows that ran before the change: a bucket none of them used counts as
+  // idle (the kernel's buckets are idle until a packet uses them), so a group that gains a member
+  // gives it overweight members' unused buckets too, as the kernel does.
+  ecmp_model(const topology& t, const routes& r, hash_config config, const ecmp_model& before,
+             std::span<const flow> flows_before);
   ~ecmp_model();
   ecmp_model(const ecmp_model&) = delete;
   ecmp_model& operator=(const ecmp_model&) = delete;
@@ -74,6 +106,11 @@ class ecmp_model {
   // hop it picks among n.
   [[nodiscard]] std::uint32_t hash(const flow_key& key, node_id sw) const;
   [[nodiscard]] std::size_t select(std::uint32_t hash, std::size_t n) const noexcept;
+  // The next hop switch `sw` picks toward destination switch `to` among `hops` (its routes'
+  // next hops) for a hash: select() unless the group hashes otherwise or is weighted.
+  [[nodiscard]] std::size_t pick(node_id sw, node_id to, std::span<const arc_id> hops, std::uint32_t hash) const;
+  // The resilient group of switch `sw` toward `to` (nullptr unless resilient with two or more hops).
+  [[nodiscard]] const resilient_table* resilient_group(node_id sw, node_id to) const noexcept;
   [[nodiscard]] std::uint32_t seed_of(node_id sw) const noexcept { return seeds_[sw]; }
   [[nodiscard]] field_set fields_of(node_id sw) const noexcept { return fields_[sw]; }
   // The arcs of a flow's path from its source host to its destination host, written to `out`
@@ -100,6 +137,11 @@ class ecmp_model {
   std::vector<std::array<std::uint32_t, max_key + 1>> offset_;  // per node and key length: CRC/XOR seed offsets
   std::vector<node_id> attach_;        // per node: a host's switch
   std::vector<arc_id> up_;             // per node: a host's uplink
+  group_hashing grouping_ = group_hashing::modulo;
+  bool plain_ = true;                  // select(h, n) decides (no weights, the hash's own grouping)
+  std::vector<std::int32_t> group_;    // destination * nodes + switch -> resilient table, or -1
+  std::vector<resilient_table> tables_res_;
+  void build_resilient(const ecmp_model* before, std::span<const flow> flows_before = {}, bool know_flows = false);
   // The hash with seed 0 (CRC, XOR): what every switch's offset is relative to.
   [[nodiscard]] std::uint32_t reference_hash(byte_view key) const noexcept;
 };

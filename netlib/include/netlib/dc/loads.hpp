@@ -19,8 +19,10 @@ struct placement {
   // With keep_paths: flow i's arcs are path_arcs[path_begin[i] .. path_begin[i + 1]).
   std::vector<arc_id> path_arcs;
   std::vector<std::uint32_t> path_begin;
-  std::size_t placed = 0;  // flows that crossed at least one link
-  std::size_t local = 0;   // flows whose two ends are the same host (no link)
+  std::size_t placed = 0;         // flows that crossed at least one link
+  std::size_t same_host = 0;      // flows whose two ends are the same host (no link at all)
+  std::size_t within_switch = 0;  // placed flows between two hosts of one switch (host links only)
+  std::size_t crossing = 0;       // placed flows between switches: the ones ECMP routes
 };
 
 placement place_flows(const ecmp_model& model, std::span<const flow> flows, bool keep_paths);

@@ -28,6 +28,9 @@ struct linear_program {
   std::vector<double> lower;      // one per column
   std::vector<double> upper;
   std::vector<lp_row> rows;
+  // Solve by an interior-point method: when many solutions are optimal it returns one in the middle
+  // of them (the analytic centre of the optimal face, where the central path ends), not a vertex.
+  bool interior = false;
 
   // A new column with bounds and an objective coefficient; returns its index.
   std::uint32_t add_column(double cost = 0, double lo = 0, double hi = lp_infinity) {
@@ -51,6 +54,7 @@ struct lp_solution {
 class lp_solver {
  public:
   virtual ~lp_solver() = default;
+  // May be called from several threads at once.
   [[nodiscard]] virtual lp_solution solve(const linear_program& lp) const = 0;
 };
 

@@ -17,13 +17,16 @@
 //                  proportion to capacity; steady ones go where the mean fits best. It gives up
 //                  some MLU on calm matrices to absorb bursts (the trade-off FIGRET discusses)
 //
-// Demands are between nodes: switches, or hosts, which count as their switch for the fabric
-// (exact, since a host hangs off one switch) and load their own host link, which no routing can
-// avoid. The optimal LP aggregates commodities per source switch: one flow variable per source
-// and arc, flow conservation per source and switch, and Σ flows <= U · capacity per arc. Flow
-// decomposition makes that exact; optimal_mcf_per_pair is the per-pair formulation it is tested
-// against.
+// Many splits are optimal for one matrix (in a symmetric Clos, any split that balances the
+// uplinks), and a simplex solver returns whichever vertex it reaches first, often one that puts a
+// pair on a single path, so what predicted and robust do would say more about the solver than
+// about the matrix. Their LPs are therefore solved by an interior-point method, whose answer is
+// the analytic centre of the optimal splits: among all splits with the least objective, the one
+// that maximises Σ log of every path's share and every row's slack, so each pair is spread over
+// its paths as evenly as the optimum allows (in a symmetric Clos, ECMP's even split) and departs
+// from ECMP only as far as the matrix needs.
 #include <cstdint>
+#include <functional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -44,12 +47,19 @@ struct demand {
 struct traffic_matrix {
   double time_s = 0;
   std::vector<demand> demands;
+  std::size_t bursts = 0;  // generated matrices: how many demands burst in this one
 };
 
 // The TE problem's errors (a matrix naming an unknown node, a solver that failed): one line.
+// wordless() is the same without any word of the matrix text (see topology_error::wordless).
 class te_error : public std::runtime_error {
  public:
-  using std::runtime_error::runtime_error;
+  explicit te_error(const std::string& what, const std::string& wordless = {})
+      : std::runtime_error(what), wordless_(wordless.empty() ? what : wordless) {}
+  [[nodiscard]] const std::string& wordless() const noexcept { return wordless_; }
+
+ private:
+  std::string wordless_;
 };
 
 struct matrix_limits {
@@ -100,6 +110,11 @@ struct mcf_result {
   double mlu = 0;
   arc_rates arc_bps;
 };
+// A lower bound on any routing's MLU: the fixed host links, and for every cut (each switch alone,
+// and the connected groups of switches below each tier, a fat-tree's pods) the demand that must
+// cross it over the capacity that crosses it, each way. evaluate_te's optimal scheme takes ECMP's
+// MLU without solving the LP when ECMP meets this bound (then no routing can do better).
+double cut_lower_bound(const topology& t, const traffic_matrix& m);
 mcf_result optimal_mcf(const topology& t, const traffic_matrix& m, const lp_solver& solver);
 mcf_result optimal_mcf_per_pair(const topology& t, const traffic_matrix& m, const lp_solver& solver);
 
@@ -114,12 +129,13 @@ struct split_routing {
 };
 // Candidate paths for every ordered pair of `endpoints`, each pair split evenly.
 split_routing shortest_path_candidates(const topology& t, std::span<const node_id> endpoints, std::size_t max_paths = 64);
-// Sets the fractions to the split with the least MLU over the worst of `design`, plus
+// Sets the fractions to the split with the least MLU on `design`, plus
 // Σ bursts[c].bps · max over c's paths p of (fraction_p / bottleneck_p) when bursts are given
-// (robustness weight per pair, 0 for none). Demands are folded onto switches; pairs that neither
-// a design matrix nor a burst uses are split evenly. Returns the MLU part of the optimum.
-double optimise_split(const topology& t, split_routing& r, std::span<const traffic_matrix> design,
-                      const lp_solver& solver, std::span<const demand> bursts = {});
+// (robustness weight per pair, 0 for none): the centre of those splits (above). Demands are folded
+// onto switches; pairs the design does not use are split evenly. Returns the MLU part of the
+// optimum.
+double optimise_split(const topology& t, split_routing& r, const traffic_matrix& design, const lp_solver& solver,
+                      std::span<const demand> bursts = {});
 arc_rates split_loads(const topology& t, const split_routing& r, const traffic_matrix& m);
 
 // MLU per matrix and scheme; NaN where a scheme has no prediction yet (predicted and robust on
@@ -130,7 +146,17 @@ struct te_evaluation {
 };
 // robustness: the weight of the burst term in the robust scheme (1 in FIGRET's sense: a burst's
 // added utilisation counts as much as the MLU).
+struct te_options {
+  // The weight of the burst term in the robust scheme (1 in FIGRET's sense: a burst's added
+  // utilisation counts as much as the MLU).
+  double robustness = 1.0;
+  // Threads that solve matrices at once (each matrix's row depends on nothing computed for
+  // another); the solver must allow concurrent calls.
+  std::size_t workers = 1;
+  // Called after each matrix with (matrices done, matrices), one call at a time.
+  std::function<void(std::size_t, std::size_t)> progress;
+};
 te_evaluation evaluate_te(const topology& t, std::span<const traffic_matrix> matrices, std::span<const te_scheme> schemes,
-                          std::size_t history, const lp_solver& solver, double robustness = 1.0);
+                          std::size_t history, const lp_solver& solver, const te_options& options = {});
 
 }  // namespace netlib::dc

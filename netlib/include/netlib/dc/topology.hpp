@@ -43,13 +43,18 @@ struct link {
 };
 
 // A topology that is not valid; line() is the text format's line (0 when not from a file).
+// what() may quote words of the text (a node name, a rate); wordless() says the same without any
+// byte of the text, for a program that reads files it was pointed at with more rights than its
+// user has (lab-dc run through sudo must not show a line of /etc/shadow).
 class topology_error : public std::runtime_error {
  public:
-  topology_error(const std::string& what, std::size_t line = 0);
+  explicit topology_error(const std::string& what, std::size_t line = 0, const std::string& wordless = {});
   [[nodiscard]] std::size_t line() const noexcept { return line_; }
+  [[nodiscard]] const std::string& wordless() const noexcept { return wordless_; }
 
  private:
   std::size_t line_;
+  std::string wordless_;
 };
 
 struct topology_limits {
@@ -138,6 +143,17 @@ std::string rate_text(double bps);
 std::string shown(std::string_view word);
 // The rate in a text file's word, or a topology_error-worthy message in `error`.
 std::optional<double> parse_rate_word(std::string_view word, std::string& error);
+
+// A link named by its two ends, "A-B" or "A--B" in either order (node names may hold '-', so
+// every split is tried): "leaf1-spine2", "edge1-1-agg1-2". nullopt when no split names two nodes
+// with a link between them, or when the text is longer than two names can be.
+std::optional<link_id> parse_link_name(const topology& t, std::string_view text);
+
+// The same fabric without some links (a failure, for the commands that only see the fabric
+// after it): the nodes in the same order (the same ids), the other links in order; tiers given in
+// the text stay, the others are computed again. Throws topology_error when what is left is not a
+// valid topology.
+topology without_links(const topology& t, std::span<const link_id> failed);
 
 // "leaf-spine:LxS" or "leaf-spine:LxSxH" (H hosts per leaf, default S: one host per spine), and
 // "fat-tree:K" or "fat-tree:KxH" (default K/2); nullopt when `spec` names neither shape (a file,

@@ -58,10 +58,13 @@ struct conversation_flow {
   double start_s = 0;      // since the capture's first packet
 };
 
-// Flows from recorded conversations: one flow per direction that carried bytes. The k-th
-// distinct address (in order of first appearance) is placed on host k mod H, so a capture with
-// more addresses than the fabric has hosts folds them onto the hosts; a flow whose two addresses
-// land on the same host is kept and placed nowhere (placement::local). Keys keep the captured
+// Flows from recorded conversations: one flow per direction that carried bytes. The distinct
+// addresses (in order of first appearance) are dealt out over the racks: the first to the first
+// host of the first switch with hosts, the next to the first host of the next switch, ..., then
+// the second host of each switch, and so on (the k-th address goes on host k mod H of that rack
+// order), so two addresses land on two racks whenever the fabric has two, and a capture with more
+// addresses than the fabric has hosts folds them onto the hosts; a flow whose two addresses land
+// on the same host is kept and placed nowhere (placement::same_host). Keys keep the captured
 // addresses and ports: the hash sees what the switches would have seen.
 struct captured_flows {
   std::vector<flow> flows;
