@@ -13,13 +13,14 @@
 #include <string>
 #include <vector>
 
+#include "browser_requests.hpp"
 #include "netlib/ftp/command.hpp"
 #include "netlib/ftp/reply.hpp"
 #include "netlib/http/chunked_decoder.hpp"
 #include "netlib/http/request_parser.hpp"
 #include "netlib/http/response_parser.hpp"
 #include "netlib/mail/mail_store.hpp"
-#include "netlib/mail/users_table.hpp"
+#include "netlib/core/users_table.hpp"
 #include "netlib/packet/packet_decoder.hpp"
 #include "netlib/smtp/server_session.hpp"
 #include "netlib/smtp/store_delivery.hpp"
@@ -44,18 +45,7 @@ std::string repeat(const std::string& unit, std::size_t min_bytes) {
 
 // A browser-like GET (about 450 bytes), 64 KiB of them pipelined.
 const std::string& request_stream() {
-  static const std::string s = repeat(
-      "GET /images/logo-large.png?v=1234 HTTP/1.1\r\n"
-      "Host: www.example.com\r\n"
-      "User-Agent: Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0\r\n"
-      "Accept: image/avif,image/webp,image/png,image/svg+xml,image/*;q=0.8,*/*;q=0.5\r\n"
-      "Accept-Language: en-US,en;q=0.5\r\n"
-      "Accept-Encoding: gzip, deflate, br\r\n"
-      "Connection: keep-alive\r\n"
-      "Referer: http://www.example.com/index.html\r\n"
-      "If-None-Match: \"5f3e-1a2b3c4d\"\r\n"
-      "Cookie: session=0123456789abcdef0123456789abcdef\r\n\r\n",
-      64 * 1024);
+  static const std::string s = repeat(std::string(netlab::bench::firefox_image_get), 64 * 1024);
   return s;
 }
 
@@ -221,7 +211,7 @@ void bm_smtp_data(benchmark::State& state) {
     body += (i % 8 == 0 ? ".." : "") + std::string(74, static_cast<char>('a' + i % 26)) + "\r\n";
   const std::string input = "EHLO client.example\r\nMAIL FROM:<bob@example.org>\r\nRCPT TO:<alice@lab.test>\r\n"
                             "DATA\r\nSubject: bench\r\n\r\n" + body + ".\r\nQUIT\r\n";
-  const auto users = netlib::mail::users_table::parse("alice:secret\n");
+  const auto users = netlib::users_table::parse("alice:secret\n");
   netlib::smtp::server_config config;
   config.domain = "lab.test";
   const netlib::clock_reading now{netlib::time_point{}, netlib::wall_time(std::chrono::system_clock::now())};
