@@ -1,6 +1,7 @@
 // Theory of operation: each problem kind is one generator that draws its numbers from short lists
 // of textbook-like values (so the printed text is exactly the value used), builds the question,
-// and computes the answer with netlib::calc. The kind of problem k is drawn from the same stream.
+// and computes the answer with netlib::calc. netlib::app::add_quiz_command draws the kind of each
+// problem and seeds it (netlib/app/quiz.hpp).
 #include "quiz.hpp"
 
 #include <fmt/format.h>
@@ -117,27 +118,12 @@ void throughput(prng& g, quiz_problem& p) {
 
 }  // namespace
 
-// Defined in quiz_more.cpp.
-void switching_problem(prng& g, quiz_problem& p);
-void http_problem(prng& g, quiz_problem& p);
-void cache_problem(prng& g, quiz_problem& p);
-
-std::vector<quiz_problem> make_quiz(std::uint64_t seed, int count) {
-  using generator = void (*)(prng&, quiz_problem&);
-  static constexpr std::array<std::pair<const char*, generator>, 7> kinds{{
+void add_quiz_command(CLI::App& app) {
+  static constexpr std::array<netlib::app::quiz_kind, 7> kinds{{
       {"nodal", nodal}, {"e2e", e2e}, {"queue", queue}, {"throughput", throughput},
       {"switching", switching_problem}, {"http", http_problem}, {"cache", cache_problem}}};
-  prng g(seed);
-  std::vector<quiz_problem> out;
-  for (int i = 0; i < count; ++i) {
-    quiz_problem p;
-    p.number = i + 1;
-    const auto& [kind, make] = kinds[static_cast<std::size_t>(g.between(0, kinds.size() - 1))];
-    p.kind = kind;
-    make(g, p);
-    out.push_back(std::move(p));
-  }
-  return out;
+  netlib::app::add_quiz_command(app, kinds, "Textbook-style problems with randomized numbers (same seed, same quiz)",
+                                "lab-delay quiz --seed 42 --count 5 --answers");
 }
 
 }  // namespace netlab::lab_delay

@@ -1,24 +1,16 @@
 #pragma once
-// Textbook-style practice problems with randomized numbers. The same seed gives the same problems
-// (and answers) on every platform: numbers come from netlib::calc::prng, answers from netlib::calc.
-// Problem k does not depend on how many problems are asked for.
-#include <cstdint>
-#include <nlohmann/json.hpp>
-#include <string>
-#include <vector>
+// lab-delay's kinds of quiz problem: textbook-style, numbers from short lists drawn with
+// netlib::calc::prng, answers from netlib::calc. netlib/app/quiz.hpp draws, seeds and prints them
+// as it does lab-dc's questions.
+#include "netlib/app/quiz.hpp"
 
 namespace netlab::lab_delay {
 
-struct quiz_problem {
-  int number = 0;
-  std::string kind;          // nodal, e2e, queue, throughput, switching, http, cache
-  std::string question;
-  std::string check_command; // the lab command that computes the answer
-  nlohmann::json given;      // the numbers, in SI units with the unit in the key
-  nlohmann::json answer;     // the answer key, same conventions
-  std::string answer_text;
-};
+using quiz_problem = netlib::app::quiz_question;
 
-std::vector<quiz_problem> make_quiz(std::uint64_t seed, int count);
+// Defined in quiz_more.cpp.
+void switching_problem(netlib::calc::prng& g, quiz_problem& p);
+void http_problem(netlib::calc::prng& g, quiz_problem& p);
+void cache_problem(netlib::calc::prng& g, quiz_problem& p);
 
 }  // namespace netlab::lab_delay

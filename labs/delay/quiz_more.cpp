@@ -1,10 +1,8 @@
-// More quiz generators (see quiz.cpp) and the `lab-delay quiz` command.
+// More quiz generators (see quiz.cpp).
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <array>
-#include <iostream>
-#include <memory>
 
 #include "commands.hpp"
 #include "netlib/app/program.hpp"
@@ -92,45 +90,6 @@ void cache_problem(prng& g, quiz_problem& p) {
   p.answer_text = fmt::format("intensity {:.3g}, response {}; with the cache intensity {:.3g}, response {}",
                               r.without_cache.access_intensity, t(r.without_cache.response_s),
                               r.with_cache.access_intensity, t(r.with_cache.response_s));
-}
-
-void add_quiz_command(CLI::App& app) {
-  struct flags {
-    std::uint64_t seed = 0;
-    int count = 5;
-    bool answers = false, json = false;
-  };
-  auto f = std::make_shared<flags>();
-  auto* cmd = netlib::app::add_command(app, "quiz", "Textbook-style problems with randomized numbers (same seed, same quiz)",
-                                       "lab-delay quiz --seed 42 --count 5 --answers");
-  cmd->add_option("--seed", f->seed, "Seed: the same seed gives the same problems everywhere")->required();
-  cmd->add_option("--count", f->count, "Number of problems (default 5)")->check(CLI::Range(1, 1000));
-  cmd->add_flag("--answers", f->answers, "Also print the answer key");
-  netlib::app::add_json_flag(*cmd, f->json);
-  netlib::app::set_action(*cmd, [f] {
-    const auto problems = make_quiz(f->seed, f->count);
-    if (f->json) {
-      nlohmann::json doc = {{"seed", f->seed}, {"count", f->count}, {"problems", nlohmann::json::array()}};
-      for (const auto& p : problems) {
-        nlohmann::json item = {{"number", p.number}, {"kind", p.kind}, {"question", p.question}, {"given", p.given}};
-        if (f->answers) {
-          item["answer"] = p.answer;
-          item["answer_text"] = p.answer_text;
-          item["check_command"] = p.check_command;
-        }
-        doc["problems"].push_back(std::move(item));
-      }
-      netlib::app::print_json(doc);
-      return netlib::app::exit_ok;
-    }
-    for (const auto& p : problems) {
-      std::cout << fmt::format("Problem {} ({}): {}\n", p.number, p.kind, p.question);
-      if (f->answers) std::cout << fmt::format("  Answer: {}\n  Check:  {}\n", p.answer_text, p.check_command);
-      std::cout << '\n';
-    }
-    std::cout.flush();
-    return netlib::app::exit_ok;
-  });
 }
 
 }  // namespace netlab::lab_delay

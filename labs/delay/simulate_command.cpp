@@ -17,12 +17,15 @@
 #include "netlib/calc/queueing.hpp"
 #include "netlib/core/units.hpp"
 #include "common/report.hpp"
-#include "svg_plot.hpp"
+#include "common/svg_plot.hpp"
 
 namespace netlab::lab_delay {
 namespace {
 
 namespace calc = netlib::calc;
+using labs::plot_panel;
+using labs::plot_series;
+using labs::render_svg;
 using netlib::units::format_seconds;
 
 struct flags {
@@ -32,7 +35,7 @@ struct flags {
   std::uint64_t seed = 1;
   std::vector<double> intensities;
   bool json = false;
-  CLI::Option *length_opt = nullptr, *sizes_opt = nullptr, *trace_opt = nullptr;
+  CLI::Option *length_opt = nullptr, *sizes_opt = nullptr, *trace_opt = nullptr, *seed_opt = nullptr;
 };
 
 struct prediction {
@@ -84,8 +87,9 @@ std::string length_text(double bits) {
   return bits == std::floor(bits / 8) * 8 ? fmt::format("{:g} B", bits / 8) : fmt::format("{:g} b", bits);
 }
 
-void write_svg(const flags& f, const std::string& model, double mean_length, const std::vector<double>& xs,
-               const nlohmann::json& points) {
+// `size_source`: where the packet lengths came from ("trace", or the --sizes distribution).
+void write_svg(const flags& f, const std::string& model, const std::string& size_source, double mean_length,
+               const std::vector<double>& xs, const nlohmann::json& points) {
   plot_series sim{"simulated mean ±95% CI", "#1f77b4", false, xs, {}, {}};
   plot_series p99{"simulated p99", "#ff7f0e", false, xs, {}, {}};
   plot_series formula{model.empty() ? "no formula" : model, "#d62728", true, {}, {}, {}};
@@ -121,7 +125,7 @@ void write_svg(const flags& f, const std::string& model, double mean_length, con
     return out;
   };
   const std::string title = fmt::format("FIFO queue: {}, {}, {}, {}, {}", keep(f.arrivals + " arrivals"),
-                                        keep((f.arrivals == "trace" ? std::string("trace") : f.sizes) + " sizes"),
+                                        keep(size_source + " sizes"),
                                         keep("L = " + length_text(mean_length)),
                                         keep("R = " + netlib::units::format_bps(f.rate)),
                                         keep(fmt::format("K = {} packets", f.capacity)));
@@ -130,6 +134,19 @@ void write_svg(const flags& f, const std::string& model, double mean_length, con
                          {"Loss rate", "traffic intensity La/R", "fraction lost", loss_series, 0, loss_notes}});
   std::ofstream out(f.svg_file);
   if (!(out << svg)) throw netlib::app::failure("cannot write '" + f.svg_file + "'");
+}
+
+// A trace whose every line gives its length: --sizes and --length draw nothing.
+bool every_length_from_trace(const calc::simulation_config& c) {
+  return c.arrivals == calc::arrival_process::trace &&
+         std::all_of(c.trace.begin(), c.trace.end(), [](const auto& a) { return a.length_bits > 0; });
+}
+
+// Whether the run draws random numbers (and so uses --seed): not with a trace that gives every
+// length, nor with deterministic arrivals of fixed sizes.
+bool draws_random_numbers(const calc::simulation_config& c) {
+  if (every_length_from_trace(c)) return false;
+  return !(c.arrivals == calc::arrival_process::deterministic && c.sizes == calc::size_distribution::fixed);
 }
 
 calc::simulation_config make_config(const flags& f) {
@@ -146,12 +163,18 @@ calc::simulation_config make_config(const flags& f) {
   if (c.arrivals == calc::arrival_process::trace) {
     if (f.trace_file.empty()) throw netlib::app::usage_error("--arrivals trace needs --trace FILE");
     c.trace = read_trace(f.trace_file);
-    const bool every_length = std::all_of(c.trace.begin(), c.trace.end(), [](const auto& a) { return a.length_bits > 0; });
+    const bool every_length = every_length_from_trace(c);
     if (every_length && f.length_opt->count() > 0)
       throw netlib::app::usage_error("--length is not used: the trace gives every packet's length");
     if (every_length && f.sizes_opt->count() > 0)
       throw netlib::app::usage_error("--sizes is not used: the trace gives every packet's length");
   }
+  if (!draws_random_numbers(c) && f.seed_opt->count() > 0)
+    throw netlib::app::usage_error("--seed is not used: nothing in this run is random (" +
+                                   std::string(c.arrivals == calc::arrival_process::trace
+                                                   ? "the trace gives every arrival and length"
+                                                   : "deterministic arrivals of fixed sizes") +
+                                   ")");
   return c;
 }
 
@@ -200,19 +223,29 @@ int run(const flags& f) {
     model = p.model;
     points.push_back(point_json(r.traffic_intensity, c, r, p));
   }
-  if (!f.svg_file.empty()) write_svg(f, model, mean_length, xs, points);
+  // Only what the run used: a trace that gives every packet's length draws no size from --sizes
+  // and --length ("sizes": "trace", no "length_bits").
+  const bool trace_sizes = every_length_from_trace(c);
+  const std::string size_source = trace_sizes ? "trace" : f.sizes;
+  if (!f.svg_file.empty()) write_svg(f, model, size_source, mean_length, xs, points);
   if (f.json) {
-    netlib::app::print_json({{"model", model.empty() ? nlohmann::json(nullptr) : nlohmann::json(model)},
-                             {"arrivals", f.arrivals}, {"sizes", f.sizes}, {"length_bits", f.length},
-                             {"mean_length_bits", mean_length}, {"rate_bps", f.rate}, {"capacity_packets", f.capacity},
-                             {"packets", f.packets}, {"warmup", c.warmup}, {"seed", f.seed}, {"points", points}});
+    nlohmann::json doc{{"model", model.empty() ? nlohmann::json(nullptr) : nlohmann::json(model)},
+                       {"arrivals", f.arrivals}, {"sizes", size_source}};
+    if (!trace_sizes) doc["length_bits"] = f.length;
+    doc.update({{"mean_length_bits", mean_length}, {"rate_bps", f.rate}, {"capacity_packets", f.capacity},
+                {"packets", f.packets}, {"warmup", c.warmup}});
+    if (draws_random_numbers(c)) doc["seed"] = f.seed;
+    doc["points"] = points;
+    netlib::app::print_json(doc);
     return netlib::app::exit_ok;
   }
   std::cout << render_table(points);
   std::cout << fmt::format("\nformula: {}; K = {} packets in the system (the one being sent and {} waiting); "
-                           "E[L] = {}; {} per point, seed {}\n",
+                           "E[L] = {}{}; {} per point{}\n",
                            model.empty() ? "none for this combination" : model, f.capacity, f.capacity - 1,
-                           length_text(mean_length), calc::count_of(f.packets, "packet", "packets"), f.seed);
+                           length_text(mean_length), trace_sizes ? " (the trace's lengths)" : "",
+                           calc::count_of(f.packets, "packet", "packets"),
+                           draws_random_numbers(c) ? fmt::format(", seed {}", f.seed) : std::string());
   if (!f.svg_file.empty()) std::cout << "plot written to " << f.svg_file << '\n';
   return netlib::app::exit_ok;
 }
@@ -239,7 +272,7 @@ void add_simulate_command(CLI::App& app) {
       ->check(CLI::Range(1LL, 10'000'000LL));
   cmd->add_option("--packets", f->packets, "Arrivals simulated per intensity (default 100000)")->check(CLI::Range(100LL, 20'000'000LL));
   cmd->add_option("--warmup", f->warmup, "Arrivals not measured at the start (default: a tenth of --packets, at most 1000)")->check(CLI::Range(0LL, 10'000'000LL));
-  cmd->add_option("--seed", f->seed, "Random seed (default 1)");
+  f->seed_opt = cmd->add_option("--seed", f->seed, "Random seed (default 1)");
   cmd->add_option("--intensity", f->intensities, "Traffic intensity La/R to simulate; repeat (default 0.1 to 1.2 by 0.1)")
       ->delimiter(',')->check(CLI::Range(0.001, 100.0));
   cmd->add_option("--svg", f->svg_file, "Also draw the sweep as an SVG plot in FILE");

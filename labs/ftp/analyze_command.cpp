@@ -9,7 +9,7 @@
 
 #include <fmt/format.h>
 
-#include "netlib/capture/ftp_sessions.hpp"
+#include "netlib/ftp_capture/ftp_sessions.hpp"
 #include "netlib/app/program.hpp"
 #include "netlib/capture/packet_record.hpp"
 #include "netlib/core/units.hpp"
@@ -39,7 +39,7 @@ nlohmann::json to_json(const std::string& path, const netlib::capture::ftp_captu
           {{"command", t.command}, {"path", t.path}, {"bytes", t.bytes}, {"sha256", t.sha256},
            {"mode", t.passive ? "passive" : "active"}, {"setup", t.setup}, {"direction", t.direction},
            {"reply_code", t.reply_code ? nlohmann::json(*t.reply_code) : nlohmann::json(nullptr)},
-           {"gap_bytes", t.gap_bytes}, {"seconds", t.seconds},
+           {"gap_bytes", t.gap_bytes}, {"duration_s", t.seconds},
            {"throughput_bps", t.seconds > 0 ? nlohmann::json(static_cast<double>(t.bytes) * 8 / t.seconds) : nlohmann::json(nullptr)},
            {"data_client", t.data_client}, {"data_server", t.data_server}});
     }
@@ -65,8 +65,9 @@ void print_text(const netlib::capture::ftp_capture_report& r) {
       // One segment has no duration: no throughput then.
       const std::string rate = t.seconds > 0 ? netlib::units::format_bps(static_cast<double>(t.bytes) * 8 / t.seconds)
                                              : std::string("one segment");
-      std::cout << fmt::format("  data: {} {} via {} ({}), {} {} B in {:.3f} s ({}), sha256 {}{}\n", t.command, t.path,
-                               t.setup, t.passive ? "passive" : "active", t.direction, t.bytes, t.seconds, rate,
+      std::cout << fmt::format("  data: {} {} via {} ({}), {} {} B in {} ({}), sha256 {}{}\n", t.command, t.path,
+                               t.setup, t.passive ? "passive" : "active", t.direction, t.bytes,
+                               netlib::units::format_seconds(t.seconds), rate,
                                t.sha256, t.gap_bytes ? fmt::format(", {} B missing", t.gap_bytes) : "");
       std::cout << fmt::format("        {} -> {}\n", t.data_client, t.data_server);
     }

@@ -52,13 +52,14 @@ nlohmann::json stats_json(const std::string& op, const ftp_url& u, const transfe
           {"mode", active ? "active" : "passive"},
           {"data_command", s.data_command},
           {"bytes", s.bytes},
-          {"seconds", s.seconds},
+          {"duration_s", s.seconds},
           {"throughput_bps", s.seconds > 0 ? static_cast<double>(s.bytes) * 8 / s.seconds : 0.0}};
 }
 
 void report(const common_options& o, const std::string& op, const ftp_url& u, const transfer_stats& s) {
   if (o.json) return netlib::app::print_json(stats_json(op, u, s, o.active));
-  std::cerr << fmt::format("{} {} bytes in {:.3f} s ({}) over {} data connection ({})\n", op, s.bytes, s.seconds,
+  std::cerr << fmt::format("{} {} bytes in {} ({}) over {} data connection ({})\n", op, s.bytes,
+                           netlib::units::format_seconds(s.seconds),
                            netlib::units::format_bps(s.seconds > 0 ? static_cast<double>(s.bytes) * 8 / s.seconds : 0),
                            o.active ? "an active" : "a passive", s.data_command);
 }
@@ -66,6 +67,8 @@ void report(const common_options& o, const std::string& op, const ftp_url& u, co
 int run_get(const common_options& o, const std::string& url, std::string output) {
   const ftp_url u = parse_ftp_url(url);
   if (u.directory) throw netlib::app::usage_error(url + ": names a directory; use lab-ftp ls");
+  if (o.json && output == "-")
+    throw netlib::app::usage_error("-o - and --json both write to stdout: write the file elsewhere (-o FILE)");
   if (output.empty()) output = std::filesystem::path(u.path).filename().string();
   auto c = connect(o, u);
   const bool to_stdout = output == "-";
@@ -136,7 +139,7 @@ void add_client_commands(CLI::App& app) {
                                        "lab-ftp get ftp://127.0.0.1:2121/big.bin -o big.bin --trace\n"
                                        "  lab-ftp get ftp://alice:secret@127.0.0.1:2121/notes.txt --active");
   get->add_option("URL", *url, "ftp://[user[:password]@]host[:port]/path (anonymous by default)")->required();
-  get->add_option("-o,--output", *output, "Local file (default: the remote name; - for stdout)");
+  get->add_option("-o,--output", *output, "Local file (default: the remote name; - for stdout, not with --json)");
   add_common(*get, *o);
   netlib::app::set_action(*get, [o, url, output] { return run_get(*o, *url, *output); });
 

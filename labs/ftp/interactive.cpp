@@ -17,6 +17,7 @@
 
 #include "ftp_client.hpp"
 #include "netlib/app/program.hpp"
+#include "netlib/core/units.hpp"
 
 namespace lab_ftp {
 
@@ -104,7 +105,7 @@ struct shell {
     }
     out.close();
     std::filesystem::rename(local + ".part", local);
-    std::cout << fmt::format("{} bytes received in {:.3f} s ({})\n", s.bytes, s.seconds, s.data_command);
+    std::cout << fmt::format("{} bytes received in {} ({})\n", s.bytes, netlib::units::format_seconds(s.seconds), s.data_command);
   }
 
   void put(const std::vector<std::string>& w) {
@@ -113,7 +114,7 @@ struct shell {
     std::ifstream in(local, std::ios::binary);
     if (!in) throw failure("cannot read " + local);
     const auto s = client().store(w.size() > 2 ? w[2] : std::filesystem::path(local).filename().string(), in);
-    std::cout << fmt::format("{} bytes sent in {:.3f} s ({})\n", s.bytes, s.seconds, s.data_command);
+    std::cout << fmt::format("{} bytes sent in {} ({})\n", s.bytes, netlib::units::format_seconds(s.seconds), s.data_command);
   }
 
   // Sends one raw command line and shows the reply as the server wrote it.

@@ -2,7 +2,6 @@
 // control connection driven by netlib::io::ftp_handle_control.
 #include "serve_command.hpp"
 
-#include <fstream>
 #include <iostream>
 #include <mutex>
 #include <sstream>
@@ -15,6 +14,7 @@
 #include "netlib/io/ftp_disk_file_system.hpp"
 #include "netlib/io/tcp_server.hpp"
 #include "netlib/server_cli/server_flags.hpp"
+#include "netlib/server_cli/users_file.hpp"
 
 namespace lab_ftp {
 namespace {
@@ -33,22 +33,17 @@ struct serve_options {
   bool verbose = false;
 };
 
+// The named users come from the users file every server reads the same way; anonymous access is
+// FTP's own layer on top.
 netlib::ftp::user_table load_users(const serve_options& o) {
-  netlib::ftp::user_table users;
-  if (!o.users_file.empty()) {
-    std::ifstream in(o.users_file);
-    if (!in) throw netlib::app::usage_error(fmt::format("--users {}: cannot read the file", o.users_file));
-    std::ostringstream s;
-    s << in.rdbuf();
-    try {
-      users = netlib::ftp::user_table::parse(s.str());
-    } catch (const std::invalid_argument& e) {
-      throw netlib::app::usage_error(fmt::format("--users {}: {}", o.users_file, e.what()));
-    }
+  if (o.users_file.empty() && !o.anonymous)
+    throw netlib::app::usage_error("nobody can log in: give --users FILE or --anonymous");
+  auto named = o.users_file.empty() ? netlib::users_table{} : netlib::server_cli::load_users(o.users_file, "--users");
+  try {
+    return netlib::ftp::user_table(std::move(named), o.anonymous);
+  } catch (const netlib::users_error& e) {
+    throw netlib::app::failure(fmt::format("--users {}: {}", o.users_file, e.what()));
   }
-  users.set_anonymous(o.anonymous);
-  if (users.size() == 0 && !o.anonymous) throw netlib::app::usage_error("nobody can log in: give --users FILE or --anonymous");
-  return users;
 }
 
 std::pair<unsigned short, unsigned short> parse_range(const std::string& text) {
@@ -68,6 +63,7 @@ int run_serve(const serve_options& o) {
   auto so = netlib::server_cli::make_server_options(o.server);
   so.idle_timeout = std::chrono::milliseconds(0);  // the FTP session's own idle timeout answers 421
   so.busy_reply = "421 Too many sessions, try again later.\r\n";
+  so.per_address_reply = "421 Too many sessions from your address, try again later.\r\n";
   netlib::io::ftp_server_settings settings;
   settings.session.users = load_users(o);
   settings.session.writable = o.writable;

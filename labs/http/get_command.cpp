@@ -30,7 +30,7 @@ namespace calc = netlib::calc;
 
 struct get_options {
   std::string url;
-  bool objects = false, non_persistent = false, pipelined = false, json = false, insecure = false;
+  bool objects = false, non_persistent = false, pipelined = false, json = false, insecure = false, fail = false;
   unsigned parallel = 0;
   std::string cookie_jar, cache_dir, output, ca_file;
   double timeout_s = 10;
@@ -122,6 +122,10 @@ int run_get(const get_options& o) {
     throw netlib::app::usage_error("choose one of --non-persistent, --parallel N, --pipelined");
   if (o.json && o.output == "-")
     throw netlib::app::usage_error("-o - and --json both write to stdout: write the body to a file (-o FILE)");
+  if (!base->secure() && (o.insecure || !o.ca_file.empty()))
+    throw netlib::app::usage_error("--cacert and --insecure are used only for an https:// URL");
+  if (o.insecure && !o.ca_file.empty())
+    throw netlib::app::usage_error("--insecure verifies nothing, so --cacert would not be used: give one of them");
   http::cookie_jar jar;
   if (!o.cookie_jar.empty()) {
     std::ifstream in(o.cookie_jar);
@@ -164,7 +168,19 @@ int run_get(const get_options& o) {
     std::ofstream out(o.cookie_jar);
     if (!(out << jar.save())) throw netlib::app::failure("cannot write the cookie jar " + o.cookie_jar);
   }
-  write_output(o.output, results[0].body);
+  // --fail, as curl's: an error status (400 and above) for the page or an object is a failure
+  // (exit 1; docs/conventions.md), and the error page's body is not written.
+  std::vector<const object_result*> refused;
+  if (o.fail)
+    for (const auto& r : results)
+      if (r.error.empty() && r.status >= 400) refused.push_back(&r);
+  if (refused.empty() || refused.front() != &results[0]) write_output(o.output, results[0].body);
+  if (!refused.empty()) {
+    const auto& first = *refused.front();
+    const std::string more = refused.size() > 1 ? fmt::format("; {} more with an error status", refused.size() - 1) : "";
+    throw netlib::app::failure(
+        fmt::format("{}: the server answered {} {} (--fail{})", first.url, first.status, first.reason, more));
+  }
   for (const auto& r : results)
     if (!r.error.empty()) return netlib::app::exit_failure;
   return netlib::app::exit_ok;
@@ -178,7 +194,8 @@ void add_get_command(CLI::App& app) {
       app, "get", "HTTP client: fetch a page and its objects, time them, compare with the response-time model",
       "lab-http get http://127.0.0.1:8080/ --objects --pipelined\n"
       "  lab-http get http://127.0.0.1:8080/ --objects --parallel 5 --json\n"
-      "  lab-http get http://127.0.0.1:8080/visits --cookie-jar jar.txt --cache ./cache -o page.html");
+      "  lab-http get http://127.0.0.1:8080/visits --cookie-jar jar.txt --cache ./cache -o page.html\n"
+      "  lab-http get http://127.0.0.1:8080/missing.html --fail   (exit 1 on a 404)");
   cmd->add_option("URL", o->url, "http:// or https:// URL of the base page")->required();
   cmd->add_flag("--objects", o->objects, "Also fetch the objects the page references on the same server");
   cmd->add_flag("--non-persistent", o->non_persistent, "A new TCP connection per object (HTTP/1.0 style)");
@@ -187,9 +204,14 @@ void add_get_command(CLI::App& app) {
   cmd->add_option("--cookie-jar", o->cookie_jar, "Read and update cookies in this file (Netscape format)");
   cmd->add_option("--cache", o->cache_dir, "Keep a local cache in this folder and revalidate with it");
   cmd->add_option("-o,--output", o->output, "Write the base page's body to FILE ('-': stdout, and the report to stderr)");
+  cmd->add_flag("-f,--fail", o->fail,
+                "Exit 1 when the server answers an error status (400 or above) for the page or an object, "
+                "as curl --fail does; an error page's body is not written to -o (without --fail the status "
+                "is only reported, and the exit code is 0)");
   netlib::app::add_duration(*cmd, "--timeout", o->timeout_s, "Time allowed for each connect, read and write (default 10s)",
                             0.001, 3600);
-  cmd->add_option("--cacert", o->ca_file, "Trust this PEM certificate for https (e.g. a self-signed one)");
+  cmd->add_option("--cacert", o->ca_file, "Trust this PEM certificate for https (e.g. a self-signed one)")
+      ->check(netlib::app::input_file());
   cmd->add_flag("-k,--insecure", o->insecure, "Do not verify the https server's certificate");
   netlib::app::add_json_flag(*cmd, o->json);
   netlib::app::set_action(*cmd, [o] { return run_get(*o); });

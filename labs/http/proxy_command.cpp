@@ -8,6 +8,8 @@
 
 #include "netlib/app/program.hpp"
 #include "netlib/core/units.hpp"
+#include "netlib/http/server_session.hpp"
+#include "netlib/io/live_clock.hpp"
 #include "netlib/io/proxy_driver.hpp"
 #include "netlib/io/tcp_server.hpp"
 #include "netlib/server_cli/server_flags.hpp"
@@ -16,7 +18,7 @@ namespace lab_http {
 namespace {
 
 struct proxy_options {
-  netlib::server_cli::server_flags server{.max_connections = 1024, .idle_timeout_s = 30};
+  netlib::server_cli::server_flags server{.max_connections = 1024, .max_per_address = 128, .idle_timeout_s = 30};
   std::string cache_size = "64MB", max_object = "8MB";
   double origin_timeout_s = 10, head_timeout_s = 10;
   std::string allow_ports = "80,1025-65535";
@@ -51,6 +53,11 @@ int run_proxy(const proxy_options& o) {
   netlib::io::proxy_context ctx(bytes_option(o.cache_size, "--cache-size"), bytes_option(o.max_object, "--max-object-size"),
                                 std::move(core));
   auto so = netlib::server_cli::make_server_options(o.server);
+  so.busy_reply = netlib::http::make_text_response(503, "503 Service Unavailable: too many connections\n", true,
+                                                   netlib::io::read_clock(), "netlab-proxy");
+  so.per_address_reply = netlib::http::make_text_response(
+      503, "503 Service Unavailable: too many connections from your address (--max-per-address)\n", true,
+      netlib::io::read_clock(), "netlab-proxy");
   netlib::io::tcp_server server(so, [&ctx](netlib::io::connection& c) { return netlib::io::run_proxy_connection(c, ctx); });
   server.run();
   const auto& n = ctx.shared.counters;

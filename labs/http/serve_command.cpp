@@ -3,13 +3,11 @@
 #include "serve_command.hpp"
 
 #include <csignal>
-#include <fstream>
-#include <random>
-#include <sstream>
 
 #include <fmt/format.h>
 
 #include "netlib/app/program.hpp"
+#include "netlib/app/random.hpp"
 #include "netlib/core/units.hpp"
 #include "netlib/http/server_session.hpp"
 #include "netlib/http/target_path.hpp"
@@ -17,35 +15,27 @@
 #include "netlib/io/live_clock.hpp"
 #include "netlib/io/tcp_server.hpp"
 #include "netlib/server_cli/server_flags.hpp"
+#include "netlib/server_cli/users_file.hpp"
 
 namespace lab_http {
 namespace {
 
 struct serve_options {
   std::string root;
-  netlib::server_cli::server_flags server{.max_connections = 1024, .idle_timeout_s = 15};
+  netlib::server_cli::server_flags server{.max_connections = 1024, .max_per_address = 128, .idle_timeout_s = 15};
   netlib::server_cli::auth_flags auth;
   bool cookies = false;
   std::string auth_dir, auth_users, access_log;
+  std::vector<std::string> trusted_proxies;
   double head_timeout_s = 10, session_ttl_s = 1800;
   std::uint64_t max_body = 1 << 20;
   double file_cache_bytes = 16 << 20;
   double file_cache_settle_s = 2;
+  double file_cache_valid_s = 1;
 };
 
-std::string read_file(const std::string& path, const char* flag) {
-  std::ifstream in(path);
-  if (!in) throw netlib::app::usage_error(fmt::format("{} {}: cannot read the file", flag, path));
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
 // 128 random bits as hex: session ids must not be guessable.
-std::string random_id() {
-  static thread_local std::random_device rd;
-  return fmt::format("{:08x}{:08x}{:08x}{:08x}", rd(), rd(), rd(), rd());
-}
+std::string random_id() { return netlib::app::random_hex(16); }
 
 // The rule protects the folder by its name and, when that name is a symbolic link, where it
 // really is; every file served is checked on its resolved path too (static_site).
@@ -55,9 +45,9 @@ std::optional<netlib::http::basic_auth_rule> auth_rule(const serve_options& o, c
     throw netlib::app::usage_error("--auth-dir and --auth-users go together");
   const auto decoded = netlib::http::decode_target("/" + o.auth_dir);
   if (!decoded.value || decoded.value->path.empty()) throw netlib::app::usage_error("--auth-dir " + o.auth_dir + ": not a folder path");
-  netlib::http::basic_auth_rule rule{decoded.value->path, "netlab", netlib::http::parse_users(read_file(o.auth_users, "--auth-users"))};
+  netlib::http::basic_auth_rule rule{decoded.value->path, "netlab",
+                                     netlib::server_cli::load_users(o.auth_users, "--auth-users")};
   if (auto real = files.real_folder(rule.prefix); real && *real != rule.prefix) rule.real_prefix = *real;
-  if (rule.users.empty()) throw netlib::app::usage_error("--auth-users " + o.auth_users + ": no user:password lines");
   return rule;
 }
 
@@ -67,8 +57,11 @@ std::unique_ptr<netlib::io::http_serve_context> make_context(const serve_options
   if (o.file_cache_bytes < 0 || o.file_cache_settle_s < 0)
     throw netlib::app::usage_error("--file-cache and --file-cache-settle must not be negative");
   try {
-    ctx->files = std::make_unique<netlib::io::http_disk_files>(o.root, static_cast<std::size_t>(o.file_cache_bytes),
-                                                               static_cast<std::int64_t>(o.file_cache_settle_s * 1e9));
+    netlib::io::http_disk_files::cache_options cache;
+    cache.bytes = static_cast<std::size_t>(o.file_cache_bytes);
+    cache.settle_ns = static_cast<std::int64_t>(o.file_cache_settle_s * 1e9);
+    cache.valid = std::chrono::duration_cast<netlib::duration>(std::chrono::duration<double>(o.file_cache_valid_s));
+    ctx->files = std::make_unique<netlib::io::http_disk_files>(o.root, cache);
   } catch (const netlib::io::io_error& e) {
     throw netlib::app::usage_error(std::string("--root: ") + e.what());
   }
@@ -85,6 +78,12 @@ std::unique_ptr<netlib::io::http_serve_context> make_context(const serve_options
   ctx->site = std::make_unique<netlib::http::static_site>(site, *ctx->files, ctx->sessions.get());
   ctx->log = std::make_unique<netlib::io::http_access_log>(o.access_log);
   ctx->head_timeout = std::chrono::milliseconds(static_cast<long long>(o.head_timeout_s * 1000));
+  for (const auto& p : o.trusted_proxies) {
+    boost::system::error_code ec;
+    const auto address = boost::asio::ip::make_address(p, ec);
+    if (ec) throw netlib::app::usage_error("--trusted-proxy " + p + ": not an IP address (e.g. 127.0.0.1)");
+    ctx->trusted_proxies.push_back(address.to_string());
+  }
   return ctx;
 }
 
@@ -99,6 +98,9 @@ int run_serve(const serve_options& o) {
   so.initial_deadline = ctx->head_timeout;  // the first request head's deadline, armed with the connection
   so.busy_reply = netlib::http::make_text_response(503, "503 Service Unavailable: too many connections\n", true,
                                                    netlib::io::read_clock(), "netlab-http");
+  so.per_address_reply = netlib::http::make_text_response(
+      503, "503 Service Unavailable: too many connections from your address (--max-per-address)\n", true,
+      netlib::io::read_clock(), "netlab-http");
   auto* raw = ctx.get();
   netlib::io::tcp_server server(so, [raw](netlib::io::connection& c) { return netlib::io::http_handle_connection(c, *raw); });
   server.run();
@@ -126,6 +128,9 @@ void add_serve_command(CLI::App& app) {
   cmd->add_option("--auth-users", o->auth_users, "File of user:password lines for --auth-dir")
       ->check(netlib::app::input_file());
   netlib::server_cli::add_auth_flags(*cmd, o->auth, "--auth-dir");
+  cmd->add_option("--trusted-proxy", o->trusted_proxies,
+                  "Address of a proxy whose Forwarded: for= names its client (lab-http proxy adds it): failed "
+                  "logins through it count against that client, not against the proxy (repeatable)");
   cmd->add_option("--access-log", o->access_log, "Append a Common Log Format line per request to this file");
   netlib::app::add_duration(*cmd, "--head-timeout", o->head_timeout_s,
                             "Time the whole request head may take (slowloris; default 10s)", 0.001, 3600);
@@ -133,8 +138,12 @@ void add_serve_command(CLI::App& app) {
                             "Time a cookie session lives without visits (default 30min)", 0.001, 1e7);
   netlib::app::add_byte_count(*cmd, "--max-body", o->max_body, "Largest request body (413 beyond; default 1MiB)");
   netlib::app::add_quantity(*cmd, "--file-cache", o->file_cache_bytes, netlib::units::parse_bytes,
-                            "Memory for files up to 32 KiB, revalidated by one stat per request (e.g. 16MiB; 0B: none)")
+                            "Memory for files up to 32 KiB; larger ones are kept open (e.g. 16MiB; 0B: no cache)")
       ->default_str("16MiB");
+  netlib::app::add_duration(*cmd, "--file-cache-valid", o->file_cache_valid_s,
+                            "How long a cached file is served before one stat checks it again (0: on every "
+                            "request; default " + netlib::units::format_seconds(o->file_cache_valid_s) + ")",
+                            0, 3600);
   netlib::app::add_duration(*cmd, "--file-cache-settle", o->file_cache_settle_s,
                             "Time since a file's last change before it is cached (coarse file-system clocks; "
                             "default " + netlib::units::format_seconds(o->file_cache_settle_s) + ")",

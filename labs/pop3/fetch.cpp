@@ -40,6 +40,11 @@ std::string file_name_of(const netlib::pop3::fetched_message& m) {
 }
 
 int fetch(const fetch_options& o) {
+  // Options that would be ignored or that contradict each other are usage errors (docs/conventions.md).
+  if (!o.stls && (o.insecure || !o.ca_file.empty()))
+    throw netlib::app::usage_error("--insecure and --ca-file are used only with --stls");
+  if (o.insecure && !o.ca_file.empty())
+    throw netlib::app::usage_error("--insecure verifies nothing, so --ca-file would not be used: give one of them");
   const auto hp = netlib::app::parse_host_port(o.server, 110);
   std::error_code ec;
   fs::create_directories(o.out, ec);
@@ -84,7 +89,8 @@ void add_fetch(CLI::App& app) {
   cmd->add_option("--out", o->out, "Folder for the downloaded messages")->required();
   cmd->add_flag("--stls", o->stls, "Switch to TLS with STLS before logging in (RFC 2595)");
   cmd->add_flag("--insecure", o->insecure, "With --stls: do not verify the server certificate");
-  cmd->add_option("--ca-file", o->ca_file, "With --stls: verify the server against this PEM CA file");
+  cmd->add_option("--ca-file", o->ca_file, "With --stls: verify the server against this PEM CA file")
+      ->check(netlib::app::input_file());
   cmd->add_flag("--trace", o->trace, "Show the POP3 dialogue on stderr (C: client, S: server)");
   netlib::app::add_duration(*cmd, "--timeout", o->timeout_s, "Time to wait for each response (default 30s)", 0.001, 3600);
   netlib::app::add_json_flag(*cmd, o->json);

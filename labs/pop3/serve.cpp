@@ -2,12 +2,12 @@
 #include <memory>
 
 #include "commands.hpp"
-#include "common/mail_files.hpp"
 #include "netlib/app/program.hpp"
 #include "netlib/io/maildir_store.hpp"
 #include "netlib/io/pop3_driver.hpp"
 #include "netlib/io/tcp_server.hpp"
 #include "netlib/server_cli/server_flags.hpp"
+#include "netlib/server_cli/users_file.hpp"
 
 namespace lab_pop3 {
 namespace {
@@ -23,13 +23,15 @@ struct serve_options {
 
 int serve(const serve_options& o) {
   auto opts = netlib::server_cli::make_server_options(o.server);
-  const auto users = lab_mail::load_users(o.users);
+  const auto users = netlib::server_cli::load_users(o.users, "--users");
   netlib::io::maildir_store store(o.maildir);
   const auto guard = netlib::server_cli::make_credentials_guard(o.auth);
   netlib::io::pop3_service service{{}, store, users};
   service.config.hostname = o.hostname;
   service.config.guard = guard.get();
+  opts.listening_on_stderr = o.json;  // stdout: the JSON document only
   opts.busy_reply = "-ERR [SYS/TEMP] too many connections, try again later\r\n";
+  opts.per_address_reply = "-ERR [SYS/TEMP] too many connections from your address, try again later\r\n";
   netlib::io::tcp_server server(opts, [&service](netlib::io::connection& c) { return netlib::io::serve_pop3(c, service); });
   server.run();
   if (o.json) netlib::app::print_json({{"connections_accepted", server.total_accepted()}});

@@ -6,13 +6,14 @@
 #include <iostream>
 #include <iterator>
 #include <memory>
-#include <random>
 
 #include <fmt/format.h>
 
 #include "commands.hpp"
 #include "common/mail_files.hpp"
+#include "netlib/app/input_file.hpp"
 #include "netlib/app/program.hpp"
+#include "netlib/app/random.hpp"
 #include "netlib/io/smtp_driver.hpp"
 #include "netlib/io/tls.hpp"
 #include "netlib/mail/message_builder.hpp"
@@ -39,10 +40,10 @@ struct send_options {
   bool json = false;
 };
 
-std::string random_token() {
-  std::random_device rd;
-  return fmt::format("{:08x}{:08x}", rd(), rd());
-}
+std::string random_token() { return netlib::app::random_hex(8); }
+
+// Far above any server's SIZE (lab-smtp serve takes 10 MiB).
+constexpr std::size_t max_attachment_bytes = 64 << 20;
 
 std::string build(const send_options& o, const std::string& body) {
   if (o.raw) return netlib::mail::to_crlf(body);
@@ -56,7 +57,7 @@ std::string build(const send_options& o, const std::string& body) {
   std::vector<netlib::mail::attachment> files;
   for (const auto& path : o.attach)
     files.push_back({std::filesystem::path(path).filename().string(), "application/octet-stream",
-                     lab_mail::read_whole_file(path, "attachment")});
+                     netlib::app::read_input_file("--attach", path, max_attachment_bytes)});
   return netlib::mail::build_message(f, body, files);
 }
 
@@ -66,6 +67,11 @@ void check_addresses(const send_options& o) {
   for (const auto& t : o.to)
     if (!netlib::smtp::valid_mailbox(t))
       throw netlib::app::usage_error("--to '" + t + "' is not an address like user@example.org");
+  // Options that would be ignored or that contradict each other are usage errors (docs/conventions.md).
+  if (!o.starttls && (o.insecure || !o.ca_file.empty()))
+    throw netlib::app::usage_error("--insecure and --ca-file are used only with --starttls");
+  if (o.insecure && !o.ca_file.empty())
+    throw netlib::app::usage_error("--insecure verifies nothing, so --ca-file would not be used: give one of them");
   if (o.raw && (!o.attach.empty() || !o.subject.empty()))
     throw netlib::app::usage_error("--raw sends stdin as the whole message; it cannot be combined with --subject or --attach");
 }
@@ -116,7 +122,8 @@ void add_send(CLI::App& app) {
   cmd->add_flag("--trace", o->trace, "Show the SMTP dialogue on stderr (C: client, S: server)");
   cmd->add_flag("--raw", o->raw, "Stdin is the whole message, headers included; send it as it is");
   cmd->add_flag("--insecure", o->insecure, "With --starttls: do not verify the server certificate");
-  cmd->add_option("--ca-file", o->ca_file, "With --starttls: verify the server against this PEM CA file");
+  cmd->add_option("--ca-file", o->ca_file, "With --starttls: verify the server against this PEM CA file")
+      ->check(netlib::app::input_file());
   cmd->add_option("--ehlo", o->ehlo, "Name to give in EHLO")->capture_default_str();
   netlib::app::add_duration(*cmd, "--timeout", o->timeout_s, "Time to wait for each reply (default 30s)", 0.001, 3600);
   netlib::app::add_json_flag(*cmd, o->json);

@@ -2,12 +2,12 @@
 #include <memory>
 
 #include "commands.hpp"
-#include "common/mail_files.hpp"
 #include "netlib/app/program.hpp"
 #include "netlib/io/maildir_store.hpp"
 #include "netlib/io/smtp_driver.hpp"
 #include "netlib/io/tcp_server.hpp"
 #include "netlib/server_cli/server_flags.hpp"
+#include "netlib/server_cli/users_file.hpp"
 
 namespace lab_smtp {
 namespace {
@@ -17,7 +17,7 @@ struct serve_options {
   std::string domain;
   std::string users;
   std::string hostname;
-  netlib::server_cli::server_flags server{.max_connections = 100, .idle_timeout_s = 300};
+  netlib::server_cli::server_flags server{.max_connections = 100, .max_per_address = 50, .idle_timeout_s = 300};
   netlib::server_cli::auth_flags auth;
   bool require_tls = false;
   std::uint64_t max_size = 10 * 1024 * 1024;
@@ -29,7 +29,7 @@ int serve(const serve_options& o) {
   auto opts = netlib::server_cli::make_server_options(o.server);
   if (o.require_tls && !opts.tls)
     throw netlib::app::usage_error("--require-tls needs --tls-cert and --tls-key");
-  const auto users = lab_mail::load_users(o.users);
+  const auto users = netlib::server_cli::load_users(o.users, "--users");
   for (const char* bad : {"@", " ", "/"})
     if (o.domain.empty() || o.domain.find(bad) != std::string::npos)
       throw netlib::app::usage_error("--domain must be a domain name like example.org");
@@ -39,6 +39,7 @@ int serve(const serve_options& o) {
   const auto guard = netlib::server_cli::make_credentials_guard(o.auth);
   netlib::io::smtp_service service{{}, deliveries, users};
   service.config.guard = guard.get();
+  service.config.spool = &deliveries;  // message data goes to tmp/ as it arrives, never held whole
   service.config.domain = o.domain;
   service.config.hostname = o.hostname.empty() ? o.domain : o.hostname;
   service.config.max_message_bytes = o.max_size;
@@ -46,7 +47,9 @@ int serve(const serve_options& o) {
   service.config.postmaster = o.postmaster.empty() ? users.first() : o.postmaster;
   if (!users.exists(service.config.postmaster))
     throw netlib::app::usage_error("--postmaster " + o.postmaster + ": not a user in the users file");
+  opts.listening_on_stderr = o.json;  // stdout: the JSON document only
   opts.busy_reply = "421 4.3.2 Too many connections, try again later\r\n";
+  opts.per_address_reply = "421 4.7.0 Too many connections from your address, try again later\r\n";
   netlib::io::tcp_server server(opts, [&service](netlib::io::connection& c) { return netlib::io::serve_smtp(c, service); });
   server.run();
   if (o.json)

@@ -1,5 +1,6 @@
 #include "switch_options.hpp"
 
+#include "netlib/app/input_file.hpp"
 #include "netlib/app/program.hpp"
 #include "netlib/core/units.hpp"
 #include "netlib/l2/vlan_config.hpp"
@@ -47,11 +48,9 @@ netlib::duration parse_aging(const std::string& text) {
 }
 
 std::map<l2::port_id, l2::port_config> read_vlan_config(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream text;
-  text << in.rdbuf();
-  if (!in) throw usage_error(fmt::format("--vlan-config {}: cannot read the file", path));
-  auto parsed = l2::parse_vlan_config(text.str());
+  // A VLAN table is a few lines a port; 1 MiB is thousands of ports.
+  const auto text = netlib::app::read_input_file("--vlan-config", path, 1 << 20);
+  auto parsed = l2::parse_vlan_config(text);
   if (auto* e = std::get_if<l2::vlan_config_error>(&parsed)) throw usage_error(fmt::format("{}: {}", path, e->message));
   return std::get<std::map<l2::port_id, l2::port_config>>(parsed);
 }

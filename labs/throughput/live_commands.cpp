@@ -1,9 +1,13 @@
 // lab-throughput serve | measure: a bounded TCP bulk transfer. The client asks for N bytes with
 // netlib::calc's 12-byte bulk request; the server sends exactly N bytes and closes; the client
 // times them (goodput = 8N / time from request to last byte) and keeps a per-interval series.
+// Two clocks, each stated in the output: connect_s and first_byte_s count from the start of the
+// connection attempt (so first_byte_s >= connect_s: the handshake, the request, the first data);
+// duration_s and the series count from the request, sent as soon as the connection is up.
 #include <fmt/format.h>
 
 #include <chrono>
+#include <cmath>
 #include <iostream>
 #include <memory>
 #include <vector>
@@ -87,20 +91,22 @@ struct measure_flags {
   bool json = false;
 };
 
+// One bucket of the series: the bytes that arrived in [t_s - width_s, t_s), t_s counted from the
+// request. Every bucket is one --interval wide except the last, which ends with the last byte and
+// is usually shorter (or longer, when the series reached max_series buckets).
 struct sample {
   double t_s;
+  double width_s;
   std::uint64_t bytes;
 };
 
 struct transfer_result {
   std::uint64_t want = 0, got = 0;
-  double connect_s = 0, first_byte_s = 0, duration_s = 0, goodput_bps = 0;
+  double connect_s = 0;     // start of the connection attempt -> connected (the TCP handshake)
+  double first_byte_s = 0;  // start of the connection attempt -> first byte of data (>= connect_s)
+  double duration_s = 0;    // request sent (right after connecting) -> last byte: goodput's time
+  double goodput_bps = 0;
   std::vector<sample> series;
-  // Every bucket spans one interval except the last, which ends with the last byte.
-  [[nodiscard]] double width(std::size_t i, double interval) const {
-    const double w = i + 1 == series.size() ? duration_s - double(i) * interval : interval;
-    return w > 0 ? w : interval;
-  }
 };
 
 // Asks for f.bytes and reads until the server closes; the series buckets bytes by arrival time.
@@ -124,7 +130,7 @@ transfer_result transfer(const measure_flags& f, const netlib::app::host_port& h
     r.got += n;
     t_last = now;
     const auto bucket = std::min<std::size_t>(static_cast<std::size_t>(seconds(now - t_connected) / f.interval), max_series - 1);
-    while (r.series.size() <= bucket) r.series.push_back({double(r.series.size() + 1) * f.interval, 0});
+    while (r.series.size() <= bucket) r.series.push_back({double(r.series.size() + 1) * f.interval, f.interval, 0});
     if (progress && r.series[bucket].bytes == 0)  // once per bucket
       std::cerr << fmt::format("\rreceived {} of {}", netlib::units::format_bytes(double(r.got)),
                                netlib::units::format_bytes(double(r.want))) << std::flush;
@@ -133,31 +139,49 @@ transfer_result transfer(const measure_flags& f, const netlib::app::host_port& h
   if (progress) std::cerr << '\n';
   if (r.got != r.want) throw netlib::app::failure(fmt::format("the transfer ended after {} of {} bytes", r.got, r.want));
   r.connect_s = seconds(t_connected - t0);
-  r.first_byte_s = seconds(t_first - t_connected);
+  r.first_byte_s = seconds(t_first - t0);
   r.duration_s = seconds(t_last - t_connected);
   r.goodput_bps = r.duration_s > 0 ? 8.0 * double(r.got) / r.duration_s : 0;
+  // The last bucket ends with the last byte: its real width, not a whole interval.
+  if (!r.series.empty()) {
+    auto& last = r.series.back();
+    const double start = last.t_s - last.width_s;
+    if (r.duration_s > start) {
+      last.width_s = r.duration_s - start;
+      last.t_s = r.duration_s;
+    }
+  }
   return r;
 }
 
 void print_transfer(const measure_flags& f, const transfer_result& r) {
   if (f.json) {
     nlohmann::json points = nlohmann::json::array();
-    for (std::size_t i = 0; i < r.series.size(); ++i)
-      points.push_back({{"t_s", r.series[i].t_s}, {"bytes", r.series[i].bytes},
-                        {"goodput_bps", 8.0 * double(r.series[i].bytes) / r.width(i, f.interval)}});
+    for (const auto& p : r.series)
+      points.push_back({{"t_s", p.t_s},
+                        {"width_s", p.width_s},
+                        {"bytes", p.bytes},
+                        {"goodput_bps", 8.0 * double(p.bytes) / p.width_s}});
     netlib::app::print_json({{"server", f.server}, {"bytes_requested", r.want}, {"bytes_received", r.got},
                              {"connect_s", r.connect_s}, {"first_byte_s", r.first_byte_s}, {"duration_s", r.duration_s},
                              {"goodput_bps", r.goodput_bps}, {"interval_s", f.interval}, {"series", points}});
     return;
   }
-  std::cout << fmt::format("connected to {} in {}\nreceived {} in {}: goodput {}\n", f.server,
-                           netlib::units::format_seconds(r.connect_s), netlib::units::format_bytes(double(r.got)),
-                           netlib::units::format_seconds(r.duration_s), netlib::units::format_bps(r.goodput_bps));
-  std::cout << fmt::format("time series (every {}):\n", netlib::units::format_seconds(f.interval));
-  for (std::size_t i = 0; i < r.series.size(); ++i)
-    std::cout << fmt::format("  {:>8.2f} s  {:>10}  {}\n", r.series[i].t_s,
-                             netlib::units::format_bytes(double(r.series[i].bytes)),
-                             netlib::units::format_bps(8.0 * double(r.series[i].bytes) / r.width(i, f.interval)));
+  std::cout << fmt::format(
+      "connected to {} in {}, first byte after {} (both from the start of the connection)\n"
+      "received {} in {} (from the request to the last byte): goodput {}\n",
+      f.server, netlib::units::format_seconds(r.connect_s), netlib::units::format_seconds(r.first_byte_s),
+      netlib::units::format_bytes(double(r.got)), netlib::units::format_seconds(r.duration_s),
+      netlib::units::format_bps(r.goodput_bps));
+  std::cout << fmt::format("time series (every {}, each row ending at the time shown after the request):\n",
+                           netlib::units::format_seconds(f.interval));
+  for (const auto& p : r.series) {
+    const bool whole = std::abs(p.width_s - f.interval) <= 1e-9 * f.interval;
+    std::cout << fmt::format(
+        "  {:>8.3f} s  {:>10}  {}{}\n", p.t_s, netlib::units::format_bytes(double(p.bytes)),
+        netlib::units::format_bps(8.0 * double(p.bytes) / p.width_s),
+        whole ? "" : fmt::format("  (the last {}, to the last byte)", netlib::units::format_seconds(p.width_s)));
+  }
   std::cout.flush();
 }
 

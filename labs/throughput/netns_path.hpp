@@ -34,7 +34,7 @@ class netns_path {
   [[nodiscard]] std::vector<std::string> exec_in(const std::string& ns) const { return set_.exec_in(ns); }
 
   // Deletes namespaces left by runs that were killed (netlib::app::netns_set::remove_stale).
-  static int remove_stale(bool verbose) { return netlib::app::netns_set::remove_stale(verbose); }
+  static std::size_t remove_stale(bool verbose) { return netlib::app::netns_set::remove_stale(verbose).size(); }
 
  private:
   void shape(const std::string& ns, const std::string& dev, const path_settings& s);

@@ -1,11 +1,14 @@
 // Fuzz target for lab-dc's text formats (netlib::dc): the topology format and the traffic-matrix
 // format. Arbitrary text either parses, or fails with a topology_error / te_error (a parse error
 // names its line, which exists); what parses must read back the same from its own text, and the
-// routes, ECMP placement and ECMP loads over it must hold their invariants.
+// routes, ECMP placement and ECMP loads over it must hold their invariants. --fail's link names
+// (parse_link_name) are read from the text too, and a failure of a link between switches moves,
+// with resilient groups, exactly the flows that crossed it.
 //
 // Input: byte 0 selects the format (bit 0: 0 topology, 1 matrices against a 3x2 leaf-spine with
 // one host per leaf), the rest is the text.
 #include "netlib/dc/ecmp.hpp"
+#include "netlib/dc/failure.hpp"
 #include "netlib/dc/loads.hpp"
 #include "netlib/dc/routes.hpp"
 #include "netlib/dc/te.hpp"
@@ -52,7 +55,7 @@ void topology_case(std::string_view text) {
     cfg.seeds = netlib::dc::seed_mode::per_switch;
     const netlib::dc::ecmp_model m(t, r, cfg);
     const auto p = netlib::dc::place_flows(m, flows, true);
-    check(p.placed + p.local == flows.size());
+    check(p.placed + p.same_host == flows.size() && p.within_switch + p.crossing == p.placed);
     for (std::size_t i = 0; i + 1 < p.path_begin.size(); ++i) {
       for (auto k = p.path_begin[i] + 1; k < p.path_begin[i + 1]; ++k) {
         check(t.arc_from(p.path_arcs[k]) == t.arc_to(p.path_arcs[k - 1]));
@@ -60,6 +63,30 @@ void topology_case(std::string_view text) {
     }
     const auto s = netlib::dc::summarize_loads(t, p.arc_bytes, 1.0);
     check(s.mlu >= 0);
+  }
+  // Link names: every link by its ends (a name with '-' may make two readings: then none), and
+  // the text itself.
+  if (const auto l = netlib::dc::parse_link_name(t, text)) check(*l < t.links().size());
+  std::optional<netlib::dc::link_id> fabric_link;
+  for (netlib::dc::link_id l = 0; l < t.links().size(); ++l) {
+    const auto& k = t.links()[l];
+    const auto got = netlib::dc::parse_link_name(t, t.nodes()[k.a].name + "-" + t.nodes()[k.b].name);
+    check(!got || *got == l);
+    if (!fabric_link && !t.is_host(k.a) && !t.is_host(k.b)) fabric_link = l;
+  }
+  if (!fabric_link) return;
+  auto cfg = *netlib::dc::parse_hash("l4");
+  cfg.grouping = netlib::dc::group_hashing::resilient;
+  cfg.buckets = 16;
+  cfg.weighted = true;
+  const netlib::dc::link_id down[] = {*fabric_link};
+  try {
+    const auto e = netlib::dc::failure_moves(t, flows, cfg, down);
+    check(e.moved == e.had_to_move && e.moved_needlessly == 0);
+  } catch (const netlib::dc::topology_error&) {
+    // The failure cut the fabric.
+  } catch (const std::invalid_argument&) {
+    // A switch with more next hops than buckets.
   }
 }
 

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Seed corpora for the libFuzzer targets, extracted from the recorded captures in captures/.
 
-Recipe (run from anywhere; rewrites tests/fuzz/corpus/ completely, deterministic output):
+Recipe (run from anywhere; rewrites the folders of tests/fuzz/corpus/ it fills, deterministic output):
 
     /usr/bin/python3 tests/fuzz/make_corpus.py
 
@@ -22,6 +22,14 @@ the comment at the top of each tests/fuzz/<name>_fuzz.cpp):
   proxy_session  records: control byte (length << 3 | kind) + bytes; the client's bytes with the
                  first request made absolute-form, the server's bytes as the origin, end of stream
   dc_parsers     lab-dc's topology and matrix texts (selector byte 0 or 1 + text), written here
+  dns            0x00 + a UDP payload of port 53; 0x41 + the client bytes of a DNS-over-TCP
+                 connection (length-prefixed messages, fed in pieces of 33 bytes)
+  dhcp           a UDP payload between ports 67 and 68
+  icmp           version byte (0 ICMP, 1 ICMPv6) + one ICMP message, one per (type, code) seen
+  tls            chunks: n client bytes (n < 64), 0x80|n server bytes, of each TLS conversation
+  ip_reassembly  fragment scripts built here (in order, reversed, duplicate, overlap, IPv6), since
+                 the captured fragments are longer than the script's 255-byte pieces
+  users_table    users files (name:password lines), the ones the servers' tests write and faulty ones
 
 Each seed is cut to MAX_SEED bytes, so the committed corpus stays small. Files named regress-*
 are inputs that once made a target fail; they are kept across reruns.
@@ -106,6 +114,29 @@ def tcp_segment(link, frame):
     return src, sport, dst, dport, seq, frame[t + 13], frame[t + doff:end]
 
 
+def udp_datagram(link, frame):
+    """(sport, dport, payload) of a UDP datagram that is not a fragment, or None."""
+    off = ip_offset(link, frame)
+    if off is None or off >= len(frame):
+        return None
+    version = frame[off] >> 4
+    if version == 4:
+        ihl = (frame[off] & 15) * 4
+        if frame[off + 9] != 17 or struct.unpack(">H", frame[off + 6:off + 8])[0] & 0x3FFF:
+            return None
+        u = off + ihl
+    elif version == 6:
+        if frame[off + 6] != 17:
+            return None
+        u = off + 40
+    else:
+        return None
+    if u + 8 > len(frame):
+        return None
+    sport, dport, length = struct.unpack(">HHH", frame[u:u + 6])
+    return sport, dport, frame[u + 8:u + max(length, 8)]
+
+
 def conversations(packets):
     """Per connection: the list of (direction, payload) in capture order, deduplicated by seq;
     direction 'c' is the side that sent the first SYN (or the first segment)."""
@@ -131,6 +162,11 @@ def conversations(packets):
 def classify(chunks):
     client = b"".join(p for d, p in chunks if d == "c")
     server = b"".join(p for d, p in chunks if d == "s")
+    if (len(client) >= 14 and len(server) >= 14 and client[2:4] == server[2:4] and
+            struct.unpack(">H", client[:2])[0] + 2 <= len(client) and struct.unpack(">H", server[:2])[0] + 2 <= len(server)):
+        return "dns", client, server  # DNS over TCP (RFC 1035 §4.2.2): a length, then messages with the same id
+    if client[:2] == b"\x16\x03":
+        return "tls", client, server
     if server.startswith(b"HTTP/") or client[:8].split(b" ")[0] in (b"GET", b"HEAD", b"POST", b"PUT", b"DELETE", b"OPTIONS"):
         return "http", client, server
     if server.startswith(b"+OK"):
@@ -152,6 +188,54 @@ def chunk_script(chunks):
             out.append((0x80 if d == "c" else 0x40) | len(piece))
             out += piece
     return bytes(out)
+
+
+def tls_script(chunks):
+    """tls_fuzz.cpp's format: control byte (n client bytes, 0x80|n server bytes, n < 64) + bytes."""
+    out = bytearray()
+    for d, payload in chunks:
+        for i in range(0, len(payload), 63):
+            piece = payload[i:i + 63]
+            out.append((0x00 if d == "c" else 0x80) | len(piece))
+            out += piece
+    return bytes(out)
+
+
+def icmp_message(link, frame):
+    """(version byte, type, code, message) of an ICMP or ICMPv6 packet that is not a later
+    fragment (IPv6 without extension headers), or None."""
+    off = ip_offset(link, frame)
+    if off is None or off >= len(frame):
+        return None
+    version = frame[off] >> 4
+    if version == 4 and frame[off + 9] == 1:
+        frag = struct.unpack(">H", frame[off + 6:off + 8])[0] & 0x1FFF
+        total = struct.unpack(">H", frame[off + 2:off + 4])[0]
+        message = frame[off + (frame[off] & 15) * 4:off + total]
+        return (0, message[0], message[1], message) if frag == 0 and len(message) >= 2 else None
+    if version == 6 and frame[off + 6] == 58:
+        plen = struct.unpack(">H", frame[off + 4:off + 6])[0]
+        message = frame[off + 40:off + 40 + plen]
+        return (1, message[0], message[1], message) if len(message) >= 2 else None
+    return None
+
+
+def fragment_scripts():
+    """ip_reassembly_fuzz.cpp's format: [control][id][offset/8 hi][lo][length][time step] + data;
+    control bit 0 more fragments, bit 1 IPv6, bit 2 the second source, bits 3-7 the protocol."""
+    def piece(control, ident, offset, data, step=0):
+        return bytes([control, ident, (offset // 8) >> 8, (offset // 8) & 255, len(data), step]) + data
+    data = bytes((i * 7) & 255 for i in range(144))
+    icmp = 1 << 3
+    parts = [(0, 48), (48, 48), (96, 48)]
+    in_order = b"".join(piece(icmp | (1 if o + n < 144 else 0), 7, o, data[o:o + n]) for o, n in parts)
+    reverse = b"".join(piece(icmp | (1 if o + n < 144 else 0), 7, o, data[o:o + n]) for o, n in reversed(parts))
+    duplicate = piece(icmp | 1, 7, 0, data[:48]) + in_order
+    overlap = piece(icmp | 1, 7, 0, data[:48]) + piece(icmp | 1, 7, 40, data[40:88]) + in_order[len(data[:48]) + 6:]
+    v6 = b"".join(piece(icmp | 2 | (1 if o + n < 144 else 0), 9, o, data[o:o + n]) for o, n in parts)
+    timeout = piece(icmp | 1, 8, 0, data[:48]) + piece(icmp, 8, 48, data[48:96], 200)
+    return [("in-order", in_order), ("reversed", reverse), ("duplicate", duplicate), ("overlap", overlap),
+            ("ipv6", v6), ("timeout", timeout)]
 
 
 def proxy_script(client, server):
@@ -187,11 +271,14 @@ class corpus:
         files[name] = data[:MAX_SEED]
 
     def write(self):
-        # regress-* files are inputs that once failed (regression seeds, kept); the rest is rebuilt
-        for base, _, names in os.walk(OUT):
-            for n in names:
+        # regress-* files are inputs that once failed (regression seeds, kept); the rest of each
+        # folder this script fills is rebuilt. Folders of targets it has no seeds for (written by
+        # hand: command_line, credentials_guard) are left as they are.
+        for target in self.seeds:
+            folder = os.path.join(OUT, target)
+            for n in os.listdir(folder) if os.path.isdir(folder) else []:
                 if not n.startswith("regress-"):
-                    os.remove(os.path.join(base, n))
+                    os.remove(os.path.join(folder, n))
         for target, files in sorted(self.seeds.items()):
             os.makedirs(os.path.join(OUT, target), exist_ok=True)
             for name, data in sorted(files.items()):
@@ -221,11 +308,25 @@ DC_MATRICES = [
 ]
 
 
+# Users files as the servers' tests and handouts write them, and with each fault the parser names.
+USERS_FILES = [
+    ("two-users", "alice:secret\nbob:hunter2\n"),
+    ("comments-crlf-colon", "# lab users\r\nalice:wonderland\r\n\r\nbob:pa:ss\r\n"),
+    ("duplicate", "alice:x\nbob:y\nalice:z\n"),
+    ("empty-password", "alice:\n"),
+    ("no-colon", "alice wonderland\n"),
+    ("bad-name", "../etc:x\n"),
+    ("control-character", "alice:won\tderland\n"),
+    ("space-around", "alice: secret \n"),
+]
+
+
 def main():
     seeds = corpus()
     captures = []
     for base, _, names in sorted(os.walk(os.path.join(ROOT, "captures"))):
         captures += [os.path.join(base, n) for n in sorted(names) if n.endswith((".pcap", ".pcapng"))]
+    icmp_kinds = set()
     for path in captures:
         stem = os.path.splitext(os.path.basename(path))[0]
         with open(path, "rb") as f:
@@ -236,6 +337,11 @@ def main():
         link = packets[0][0]
         seeds.add("pcap", stem + ("-head.pcapng" if raw[:4] == b"\x0a\x0d\x0d\x0a" else "-head.pcap"), raw[:MAX_SEED])
         seeds.add("pcap", stem + "-first4.pcap", first_packets_pcap(link, [p for _, p in packets]))
+        for lk, frame in packets:
+            m = icmp_message(lk, frame)
+            if m and (m[0], m[1], m[2]) not in icmp_kinds:
+                icmp_kinds.add((m[0], m[1], m[2]))
+                seeds.add("icmp", f"{stem}-{'v6' if m[0] else 'v4'}-{m[1]}-{m[2]}", bytes([m[0]]) + m[3])
         for i, (lk, frame) in enumerate(packets[:40:5]):
             if lk in LINK_SELECTOR:
                 seeds.add("packet", f"{stem}-{i}", bytes([LINK_SELECTOR[lk]]) + frame)
@@ -259,16 +365,33 @@ def main():
                 seeds.add("smtp_server", name + "-tls", b"\x01" + client)
                 seeds.add("smtp_reply", name, server)
                 seeds.add("smtp_analyzer", name, chunk_script(chunks))
+            elif proto == "dns":
+                seeds.add("dns", name + "-tcp", b"\x41" + client)
+            elif proto == "tls":
+                seeds.add("tls", name, tls_script(chunks))
             elif proto == "pop3":
                 seeds.add("pop3_server", name, b"\x00" + client)
                 seeds.add("pop3_response", name, server)
                 seeds.add("pop3_analyzer", name, chunk_script(chunks))
+        for i, (lk, frame) in enumerate(packets):
+            d = udp_datagram(lk, frame)
+            if d is None:
+                continue
+            sport, dport, payload = d
+            if 53 in (sport, dport):
+                seeds.add("dns", f"{stem}-{i}", b"\x00" + payload)
+            if {sport, dport} <= {67, 68}:
+                seeds.add("dhcp", f"{stem}-{i}", payload)
+    for name, script in fragment_scripts():
+        seeds.add("ip_reassembly", name, script)
     for n in (0, 1, 12, 1 << 20, 1 << 40, (1 << 64) - 1):
         seeds.add("bulk_request", f"n-{n}", b"NLBT" + struct.pack(">Q", n))
     for name, text in DC_TOPOLOGIES:
         seeds.add("dc_parsers", "topology-" + name, b"\x00" + text.encode())
     for name, text in DC_MATRICES:
         seeds.add("dc_parsers", "matrix-" + name, b"\x01" + text.encode())
+    for name, text in USERS_FILES:
+        seeds.add("users_table", name, text.encode())
     counts = seeds.write()
     for target in sorted(counts):
         print(f"{target}: {counts[target]} seeds")

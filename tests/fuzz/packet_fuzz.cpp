@@ -4,12 +4,15 @@
 //     and decode_plain_tcp may take only a frame decode_packet decodes as the same plain TCP.
 //   first byte >= 0x80: the rest is a script of TCP segments (direction+flags, seq, length, data)
 //     fed to a tcp_reassembler with small limits; delivered bytes must never exceed what was fed.
+//     The same segments are recorded as a TCP trace (tcp_trace.hpp), whose analyses must stay
+//     within it (indices inside the trace, no more retransmissions than segments).
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
 
 #include "netlib/packet/packet_decoder.hpp"
 #include "netlib/packet/tcp_reassembler.hpp"
+#include "netlib/packet/tcp_trace.hpp"
 
 namespace {
 
@@ -44,7 +47,8 @@ void decode_frame(std::uint8_t selector, netlib::byte_view frame) {
   }
 }
 
-struct counter : tcp_visitor {
+struct counter : tcp_trace_recorder {
+  counter() : tcp_trace_recorder([](const tcp_conversation&) { return true; }, 64, 4) {}
   std::uint64_t delivered = 0;
   void on_data(const tcp_conversation&, tcp_direction, netlib::byte_view b, netlib::time_point) override {
     delivered += b.size();
@@ -83,6 +87,20 @@ void reassemble(netlib::byte_view script) {
     r.finish();
   }
   if (c.delivered > fed) std::abort();
+  for (const auto& [id, t] : c.traces()) {
+    for (auto d : {tcp_direction::client_to_server, tcp_direction::server_to_client}) {
+      for (const auto& row : rtt_estimates(t, d, 8)) {
+        if (row.segment >= t.segments.size() || (row.ack_segment && *row.ack_segment >= t.segments.size())) std::abort();
+        if (row.sample_rtt_s && *row.sample_rtt_s < 0) std::abort();
+      }
+      if (const auto loss = first_loss(t, d)) {
+        if (loss->first_retransmission >= t.segments.size() || loss->retransmissions > t.segments.size()) std::abort();
+      }
+      (void)throughput(t, d);
+      (void)min_receive_window(t, d);
+      if (bytes_in_flight(t, d).size() != t.segments.size()) std::abort();
+    }
+  }
 }
 
 }  // namespace

@@ -7,12 +7,12 @@
 
 #include "netlib/core/credentials_guard.hpp"
 #include "netlib/mail/memory_store.hpp"
-#include "netlib/mail/users_table.hpp"
+#include "netlib/core/users_table.hpp"
 #include "netlib/pop3/server_session.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   if (size < 1) return 0;
-  static const auto users = netlib::mail::users_table::parse("alice:secret\n");
+  static const auto users = netlib::users_table::parse("alice:secret\n");
   netlib::mail::memory_store store;
   store.add_user("alice");
   (void)store.deliver("alice", "Subject: a\r\n\r\n.x\r\n");

@@ -1,6 +1,6 @@
 // Fuzz target: the student answers-file parser and the answer normalisation of `netlab-grade
-// questions` (tools/grade/questions_answers.cpp, compiled in: it is part of a program, not of a
-// library). Checks, besides memory safety: a parse either gives answers with valid ids or a
+// questions` (tools/grade/questions_answers.cpp, with questions_measures.cpp for the coded,
+// duration, rate, list and set kinds, compiled in: they are part of a program, not of a library). Checks, besides memory safety: a parse either gives answers with valid ids or a
 // usage error (never another exception), and for the kinds whose normal form is total (text,
 // version, mailboxes, choice), every answer equals itself.
 #include <cstddef>
@@ -8,6 +8,7 @@
 #include <string>
 
 #include "../../tools/grade/questions_answers.cpp"
+#include "../../tools/grade/questions_measures.cpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace netlab::grade;

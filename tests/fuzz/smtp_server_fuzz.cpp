@@ -8,13 +8,13 @@
 
 #include "netlib/core/credentials_guard.hpp"
 #include "netlib/mail/memory_store.hpp"
-#include "netlib/mail/users_table.hpp"
+#include "netlib/core/users_table.hpp"
 #include "netlib/smtp/server_session.hpp"
 #include "netlib/smtp/store_delivery.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   if (size < 1) return 0;
-  static const auto users = netlib::mail::users_table::parse("alice:secret\n");
+  static const auto users = netlib::users_table::parse("alice:secret\n");
   netlib::mail::memory_store store;
   store.add_user("alice");
   netlib::smtp::server_config cfg;

@@ -14,10 +14,10 @@ The convention in the Markdown (also in docs/testing.md, "Handouts"):
 * An HTML comment on the line before the fence says how a block is special; the runner does what
   it says and prints every block it does not run with the reason:
     <!-- handout: server [PORT] -->   one command that starts a server and keeps running: started
-        in the background, ready when it prints `listening on HOST:PORT`. The handout's fixed port
-        (from `--listen HOST:PORT`, or PORT given here for a server that picks its own) is
-        replaced by port 0, and every later mention of that port by the port the server got, so
-        tests never use fixed ports. A later server with the same handout port replaces the
+        in the background, ready when it prints `listening on HOST:PORT` (on stdout, or on stderr
+        for a server given --json). The handout's fixed port (from `--listen HOST:PORT`, or PORT
+        given here for a server that picks its own) is replaced by port 0, and every later mention
+        of that port by the port the server got, so tests never use fixed ports. A later server with the same handout port replaces the
         earlier one. Servers are stopped with SIGINT (Ctrl-C) at the end and must exit 0.
     <!-- handout: session PROMPT -->  an interactive program: the first line is the command, the
         following lines that start with PROMPT (e.g. `ftp>`) are typed at it (its stdin).
@@ -100,34 +100,36 @@ def parse(path):
 class Server:
     def __init__(self, block, argv_text, handout_port, env, cwd):
         self.block, self.handout_port = block, handout_port
-        self.err = tempfile.TemporaryFile()
         self.proc = subprocess.Popen(["bash", "-c", "exec " + argv_text], cwd=cwd, env=env, stdin=subprocess.DEVNULL,
-                                     stdout=subprocess.PIPE, stderr=self.err, start_new_session=True)
-        self.out = b""
+                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+        self.out, self.err = b"", b""
         self.address = None
+        # The line is on stdout, or on stderr for a server given --json (docs/conventions.md).
         deadline = time.monotonic() + READY_TIMEOUT_S
-        fd = self.proc.stdout.fileno()
-        while self.address is None and time.monotonic() < deadline:
-            ready, _, _ = select.select([fd], [], [], max(0.0, deadline - time.monotonic()))
+        streams = {self.proc.stdout.fileno(): "out", self.proc.stderr.fileno(): "err"}
+        while self.address is None and streams and time.monotonic() < deadline:
+            ready, _, _ = select.select(list(streams), [], [], max(0.0, deadline - time.monotonic()))
             if not ready:
                 break
-            chunk = os.read(fd, 65536)
-            if not chunk:
-                break
-            self.out += chunk
-            m = READY.search(self.out.decode("utf-8", "replace"))
-            if m:
-                self.address = (m.group(1), int(m.group(2)))
-        if self.address is not None:  # keep draining stdout so the server never blocks on it
-            threading.Thread(target=self._drain, daemon=True).start()
+            for fd in ready:
+                chunk = os.read(fd, 65536)
+                if not chunk:
+                    del streams[fd]
+                    continue
+                setattr(self, streams[fd], getattr(self, streams[fd]) + chunk)
+                m = READY.search(getattr(self, streams[fd]).decode("utf-8", "replace"))
+                if m and self.address is None:
+                    self.address = (m.group(1), int(m.group(2)))
+        # Keep draining both streams so that the server never blocks on a full pipe.
+        for pipe, name in ((self.proc.stdout, "out"), (self.proc.stderr, "err")):
+            threading.Thread(target=self._drain, args=(pipe, name), daemon=True).start()
 
-    def _drain(self):
-        for chunk in iter(lambda: self.proc.stdout.read1(65536), b""):
-            self.out += chunk
+    def _drain(self, pipe, name):
+        for chunk in iter(lambda: pipe.read1(65536), b""):
+            setattr(self, name, getattr(self, name) + chunk)
 
     def stderr_text(self):
-        self.err.seek(0)
-        return self.err.read().decode("utf-8", "replace")
+        return self.err.decode("utf-8", "replace")
 
     def stop(self):
         """SIGINT (Ctrl-C), then SIGKILL to the group at the deadline; returns the exit status."""

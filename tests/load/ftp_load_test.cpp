@@ -17,7 +17,8 @@ TEST(FtpLoad, FiftyConcurrentTransfersByteIdenticalWhileOthersVanish) {
   write_file(root / "data.bin", data);
   write_file(dir.path / "users.txt", "load:loadpass\n");
   netlab::test::process server({netlab::test::bin_path("lab-ftp"), "serve", "--root", root.string(), "--users",
-                                (dir.path / "users.txt").string(), "--write", "--listen", "127.0.0.1:0"});
+                                (dir.path / "users.txt").string(), "--write", "--listen", "127.0.0.1:0",
+                                "--max-per-address", "0"});  // every client is 127.0.0.1
   const std::string port = std::to_string(port_of(server.wait_listening()));
   const std::size_t baseline = fd_count(server.pid());
   const int transfers = scaled(50, 5);

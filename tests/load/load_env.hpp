@@ -67,6 +67,23 @@ inline long vm_rss_kb(pid_t pid) {
   return 0;
 }
 
+// VmHWM (peak resident set) of the process in KiB (0 when unreadable).
+inline long vm_hwm_kb(pid_t pid) {
+  std::ifstream in("/proc/" + std::to_string(pid) + "/status");
+  std::string line;
+  while (std::getline(in, line))
+    if (line.rfind("VmHWM:", 0) == 0) return std::atol(line.c_str() + 6);
+  return 0;
+}
+
+// Entries in a folder (0 when it cannot be read).
+inline std::size_t files_in(const fs::path& dir) {
+  std::error_code ec;
+  std::size_t n = 0;
+  for (auto it = fs::directory_iterator(dir, ec); !ec && it != fs::directory_iterator(); it.increment(ec)) ++n;
+  return n;
+}
+
 // "Max open files" soft and hard limits of a process, from /proc/PID/limits ({0, 0} if unreadable).
 inline std::pair<std::string, std::string> fd_limits(pid_t pid) {
   std::ifstream in("/proc/" + std::to_string(pid) + "/limits");

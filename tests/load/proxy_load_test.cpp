@@ -12,15 +12,6 @@ namespace {
 
 using namespace load_test;
 
-// VmHWM (peak resident set) of the process in KiB (0 when unreadable).
-long vm_hwm_kb(pid_t pid) {
-  std::ifstream in("/proc/" + std::to_string(pid) + "/status");
-  std::string line;
-  while (std::getline(in, line))
-    if (line.rfind("VmHWM:", 0) == 0) return std::atol(line.c_str() + 6);
-  return 0;
-}
-
 TEST(ProxyLoad, EightParallelHundredMegabyteFetchesKeepMemoryBounded) {
   NETLAB_REQUIRE_PEER("curl");
   temp_dir site("netlab-load-proxy");

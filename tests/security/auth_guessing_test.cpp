@@ -5,6 +5,7 @@
 // guesses per second it reached, which each test prints too.
 #include <cstdio>
 
+#include "security/login_site.hpp"
 #include "security/security_env.hpp"
 
 namespace auth_guessing_test {
@@ -14,44 +15,10 @@ using namespace security_test;
 // The bound the issue sets: "a few guesses per second per account".
 constexpr double max_guesses_per_second = 3.0;
 
-struct site {
-  temp_dir dir{"netlab-sec-guess"};
-  std::vector<std::string> tls;
-  site() {
-    write_file(dir.path / "users.txt", "alice:secret\nbob:hunter2\n");
-    write_file(dir.path / "root/private/secret.txt", "for alice and bob\n");
-    write_file(dir.path / "root/index.html", "<p>public</p>\n");
-    tls = make_cert(dir.path);
-  }
-  std::vector<std::string> argv(const std::string& proto, const std::vector<std::string>& extra) const {
-    const std::string users = (dir.path / "users.txt").string();
-    std::vector<std::string> a;
-    if (proto == "smtp") {
-      a = {netlab::test::bin_path("lab-smtp"), "serve", "--maildir", (dir.path / "mail").string(), "--domain",
-           "example.org", "--users", users};
-      a.insert(a.end(), tls.begin(), tls.end());  // AUTH is offered over TLS only
-    } else if (proto == "pop3") {
-      a = {netlab::test::bin_path("lab-pop3"), "serve", "--maildir", (dir.path / "mail").string(), "--users", users};
-    } else if (proto == "ftp") {
-      a = {netlab::test::bin_path("lab-ftp"), "serve", "--root", (dir.path / "root").string(), "--users", users};
-    } else {
-      a = {netlab::test::bin_path("lab-http"), "serve", "--root", (dir.path / "root").string(), "--auth-dir",
-           "private", "--auth-users", users};
-    }
-    a.insert(a.end(), {"--listen", "127.0.0.1:0"});
-    a.insert(a.end(), extra.begin(), extra.end());
-    return a;
-  }
-};
+using site = login_site;
 
 nlohmann::json probe(const std::vector<std::string>& args) {
-  std::vector<std::string> argv{"/usr/bin/python3", netlab::test::source_path("tests/security/guess_probe.py")};
-  argv.insert(argv.end(), args.begin(), args.end());
-  const auto r = netlab::test::run(argv, {}, std::chrono::seconds(120));
-  EXPECT_EQ(r.exit_code, 0) << r.err << r.out;
-  auto doc = nlohmann::json::parse(r.out, nullptr, false);
-  EXPECT_FALSE(doc.is_discarded()) << r.out << r.err;
-  return doc;
+  return run_probe("guess_probe.py", args, std::chrono::seconds(120));
 }
 
 // Parallel guessing for 6 s with the server's defaults.

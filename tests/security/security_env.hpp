@@ -50,6 +50,19 @@ inline std::string port_of(netlab::test::process& server) {
   return std::to_string(netlab::test::process::port_of(server.wait_listening()));
 }
 
+// Runs tests/security/SCRIPT (a Python probe) with `args`, at most `timeout`, and returns the one
+// JSON object it prints (an empty object, and a test failure, when it fails or prints none).
+inline nlohmann::json run_probe(const std::string& script, const std::vector<std::string>& args,
+                                std::chrono::seconds timeout) {
+  std::vector<std::string> argv{"/usr/bin/python3", netlab::test::source_path("tests/security/" + script)};
+  argv.insert(argv.end(), args.begin(), args.end());
+  const auto r = netlab::test::run(argv, {}, timeout);
+  EXPECT_EQ(r.exit_code, 0) << r.err << r.out;
+  const auto doc = nlohmann::json::parse(r.out, nullptr, false);
+  EXPECT_FALSE(doc.is_discarded()) << r.out << r.err;
+  return doc.is_discarded() ? nlohmann::json::object() : doc;
+}
+
 // Runs one probe suite and checks: at least `min_attempts` attempts, none succeeded, and the
 // suite's control (a legitimate request judged by the same detector) succeeded.
 inline void expect_no_success(const std::vector<std::string>& args, int min_attempts) {

@@ -2,6 +2,7 @@
 // Real peers (curl, tshark, swaks, python3 modules...). A missing peer skips the test with the
 // reason printed, except under CI=true, where it is a failure: CI must install every peer.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <optional>
 #include <string>
@@ -32,4 +33,14 @@ bool python_has_module(const std::string& module);
       if (::netlab::test::in_ci()) FAIL() << "python module '" << (module) << "' is missing in CI"; \
       GTEST_SKIP() << "python module '" << (module) << "' is not installed for /usr/bin/python3"; \
     }                                                                                         \
+  } while (0)
+
+// Use at the top of a test that needs root (network namespaces, qdiscs): skipped with the reason
+// when not root, a failure under CI=true (CI runs as root). NETLAB_REQUIRE_ROOT("lab-dc run");
+#define NETLAB_REQUIRE_ROOT(what)                                                   \
+  do {                                                                              \
+    if (::geteuid() != 0) {                                                         \
+      if (::netlab::test::in_ci()) FAIL() << (what) << " must run as root in CI";  \
+      GTEST_SKIP() << (what) << " needs root";                                      \
+    }                                                                               \
   } while (0)

@@ -51,6 +51,10 @@ bool tcp_probe::read_more() {
   }
 }
 
+void tcp_probe::set_timeout(std::chrono::milliseconds timeout) {
+  if (client_) client_->set_timeout(timeout);
+}
+
 bool tcp_probe::wait_closed() {
   for (int round = 0; round < 10000 && client_ && !eof_; ++round) {
     buffer_.clear();

@@ -26,6 +26,8 @@ class tcp_probe {
   bool read_more();
   // Reads until the server closes (true) or the timeout passes (false).
   bool wait_closed();
+  // The time each later send and read may take (the constructor's timeout until then).
+  void set_timeout(std::chrono::milliseconds timeout);
   [[nodiscard]] netlib::input_buffer& buffer() { return buffer_; }
   [[nodiscard]] const netlib::input_buffer& buffer() const { return buffer_; }
   [[nodiscard]] const std::string& error() const { return error_; }

@@ -38,6 +38,12 @@ struct conversation_result {
   std::string skipped;        // non-empty: why it was not replayed
   std::string error;          // a connection problem
   std::vector<exchange_diff> exchanges;
+  // Set when the recording switched to TLS (SMTP STARTTLS answered 220, POP3 STLS answered +OK):
+  // the exchanges stop there, and the encrypted rest (these many payload bytes each way) was not
+  // replayed. The report says so beside "N of N match".
+  std::string encrypted_after;  // "STARTTLS", "STLS"; empty: no switch to TLS
+  std::uint64_t encrypted_client_bytes = 0;
+  std::uint64_t encrypted_server_bytes = 0;
   [[nodiscard]] bool matched() const;
 };
 

@@ -7,8 +7,10 @@
 // message numbers of LIST/UIDL listings (sizes and server-chosen unique-ids are not compared);
 // RETR/TOP bodies by size and SHA-256 after removing the delivering server's trace fields
 // (Received:, Return-Path:, Delivered-To:). Texts are not
-// compared. AUTH/APOP challenges and STLS are outside this replay (the dialogue stops differing
-// at the first such command's response, which is then compared as any other).
+// compared. AUTH/APOP challenges are outside this replay (the dialogue stops differing at the
+// first such command's response, which is then compared as any other). An STLS the recording
+// answered +OK ends the replay after that exchange: what follows is TLS (RFC 2595 §4), which is
+// not replayed; the result says so and how many bytes that leaves out.
 #include "pop3_replay.hpp"
 
 #include <fmt/format.h>
@@ -182,6 +184,12 @@ conversation_result replay_pop3(const recorded_conversation& c, const target_opt
     e.replayed = facts(cmd, *now);
     compare(e);
     result.exchanges.push_back(std::move(e));
+    if (i > 0 && cmd.verb == "STLS" && recorded->ok) {
+      result.encrypted_after = "STLS";
+      result.encrypted_client_bytes = c.client.size() - cmd.end;
+      result.encrypted_server_bytes = c.server.size() - at;
+      break;
+    }
   }
   return result;
 }

@@ -14,6 +14,7 @@ replay_report summarize(std::string capture, std::string target, std::vector<con
     }
     ++r.replayed;
     if (c.matched()) ++r.matched;
+    if (!c.encrypted_after.empty()) ++r.encrypted_rest;
   }
   return r;
 }
@@ -36,7 +37,14 @@ std::string render_text(const replay_report& r) {
     }
     std::size_t same = 0;
     for (const auto& e : c.exchanges) same += e.differences.empty() ? 1 : 0;
-    out += fmt::format("{} of {} exchanges match\n", same, c.exchanges.size());
+    out += fmt::format("{} of {} exchanges match", same, c.exchanges.size());
+    if (!c.encrypted_after.empty()) {
+      out += fmt::format(
+          "; the rest, encrypted after {} ({} bytes from the client, {} from the server), was not "
+          "replayed",
+          c.encrypted_after, c.encrypted_client_bytes, c.encrypted_server_bytes);
+    }
+    out += '\n';
     for (const auto& e : c.exchanges) {
       const auto now = e.answered ? shown(e.replayed) : std::string("-");
       out += fmt::format("  {} #{} {}: recorded {}, now {}\n", e.differences.empty() ? "same" : "DIFF", e.index,
@@ -44,8 +52,13 @@ std::string render_text(const replay_report& r) {
       for (const auto& d : e.differences) out += "      " + d + "\n";
     }
   }
-  out += fmt::format("\n{} conversations replayed, {} match, {} differ, {} skipped\n", r.replayed, r.matched,
+  out += fmt::format("\n{} conversations replayed, {} match, {} differ, {} skipped", r.replayed, r.matched,
                      r.replayed - r.matched, r.skipped);
+  if (r.encrypted_rest > 0) {
+    out += fmt::format("; {} replayed only up to the switch to TLS (the encrypted rest cannot be replayed)",
+                       r.encrypted_rest);
+  }
+  out += '\n';
   return out;
 }
 
@@ -70,19 +83,29 @@ nlohmann::json to_json(const replay_report& r) {
                            {"matched", e.differences.empty()},
                            {"differences", e.differences}});
     }
-    conversations.push_back({{"id", c.id},
-                             {"client", c.client},
-                             {"server", c.server},
-                             {"protocol", c.protocol},
-                             {"skipped", c.skipped.empty() ? nlohmann::json(nullptr) : nlohmann::json(c.skipped)},
-                             {"matched", c.matched()},
-                             {"exchanges", exchanges}});
+    conversations.push_back(
+        {{"id", c.id},
+         {"client", c.client},
+         {"server", c.server},
+         {"protocol", c.protocol},
+         {"skipped", c.skipped.empty() ? nlohmann::json(nullptr) : nlohmann::json(c.skipped)},
+         {"matched", c.matched()},
+         {"exchanges", exchanges},
+         {"encrypted_rest", c.encrypted_after.empty() ? nlohmann::json(nullptr)
+                                                      : nlohmann::json{{"after", c.encrypted_after},
+                                                                       {"client_bytes", c.encrypted_client_bytes},
+                                                                       {"server_bytes", c.encrypted_server_bytes},
+                                                                       {"replayed", false}}}});
   }
   return {{"capture", r.capture},
           {"target", r.target},
           {"conversations", conversations},
-          {"summary", {{"replayed", r.replayed}, {"matched", r.matched}, {"differ", r.replayed - r.matched},
-                       {"skipped", r.skipped}}},
+          {"summary",
+           {{"replayed", r.replayed},
+            {"matched", r.matched},
+            {"differ", r.replayed - r.matched},
+            {"skipped", r.skipped},
+            {"encrypted_rest_not_replayed", r.encrypted_rest}}},
           {"all_matched", r.all_matched()},
           {"truncated", r.truncated},
           {"missing_bytes", r.missing_bytes}};

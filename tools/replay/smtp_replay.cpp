@@ -3,6 +3,8 @@
 // stream into units: one command line each, except that after a DATA answered 354 the message up
 // to <CRLF>.<CRLF> is one unit (RFC 5321 §4.1.1.4); (3) re-send the units one by one and compare
 // each reply code with the recorded one. Reply texts (host names, queue ids) are not compared.
+// A STARTTLS the recording answered 220 ends the replay after that exchange: what follows is TLS
+// (RFC 3207 §4.2), which is not replayed; the result says so and how many bytes that leaves out.
 #include "smtp_replay.hpp"
 
 #include <fmt/format.h>
@@ -16,7 +18,8 @@ namespace netlab::replay {
 
 namespace smtp_replay_local {
 
-std::vector<netlib::smtp::reply> recorded_replies(const std::string& server) {
+// The recorded replies, and where each ends in the server stream (`ends`).
+std::vector<netlib::smtp::reply> recorded_replies(const std::string& server, std::vector<std::size_t>& ends) {
   netlib::smtp::reply_parser parser;
   std::vector<netlib::smtp::reply> out;
   std::size_t offset = 0;
@@ -25,6 +28,7 @@ std::vector<netlib::smtp::reply> recorded_replies(const std::string& server) {
     offset += r.consumed;
     if (r.status != netlib::smtp::reply_status::reply) break;
     out.push_back(r.value);
+    ends.push_back(offset);
   }
   return out;
 }
@@ -44,6 +48,9 @@ std::vector<unit> split_units(const std::string& client, const std::vector<netli
     const std::string line = client.substr(at, eol - at);
     out.push_back({at, eol + 2, line});
     at = eol + 2;
+    // After a STARTTLS answered 220 the client's bytes are TLS records, not commands.
+    if (netlib::http::iequals(line, "STARTTLS") && out.size() < replies.size() && replies[out.size()].code == 220)
+      break;
     const bool data = netlib::http::iequals(line, "DATA");
     if (data && out.size() < replies.size() && replies[out.size()].code == 354) {
       auto end = client.find("\r\n.\r\n", at - 2);
@@ -74,8 +81,16 @@ exchange_diff code_diff(std::size_t index, std::string label, int recorded, std:
 conversation_result replay_smtp(const recorded_conversation& c, const target_options& t) {
   using namespace smtp_replay_local;
   conversation_result result{c.id, c.client_endpoint, c.server_endpoint, "smtp", {}, {}, {}};
-  const auto replies = recorded_replies(c.server);
+  std::vector<std::size_t> reply_ends;
+  const auto replies = recorded_replies(c.server, reply_ends);
   const auto units = split_units(c.client, replies);
+  // Unit i is answered by reply i + 1: a last unit STARTTLS answered 220 switched to TLS.
+  if (!units.empty() && units.size() < replies.size() && netlib::http::iequals(units.back().label, "STARTTLS") &&
+      replies[units.size()].code == 220) {
+    result.encrypted_after = "STARTTLS";
+    result.encrypted_client_bytes = c.client.size() - units.back().end;
+    result.encrypted_server_bytes = c.server.size() - reply_ends[units.size()];
+  }
   if (replies.empty()) {
     result.skipped = "no SMTP reply in the server stream";
     return result;

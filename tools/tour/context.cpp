@@ -1,8 +1,13 @@
 #include <fmt/format.h>
 
+#include <unistd.h>
+
+#include <cstdlib>
 #include <filesystem>
 #include <iostream>
+#include <sstream>
 
+#include "netlib/app/data_path.hpp"
 #include "tour.hpp"
 
 namespace netlab::tour {
@@ -11,6 +16,19 @@ context::context(std::string bin_dir, std::string work_dir, bool verbose)
     : bin_dir_(std::move(bin_dir)), work_dir_(std::move(work_dir)), verbose_(verbose) {}
 
 std::string context::bin(const std::string& program) const { return bin_dir_ + "/" + program; }
+
+std::string context::capture(const std::string& relative) { return netlib::app::data_path("captures/" + relative); }
+
+std::optional<std::string> context::peer(const std::string& program) const {
+  const char* path = std::getenv("PATH");
+  std::istringstream dirs(path != nullptr ? path : "/usr/bin:/bin");
+  for (std::string dir; std::getline(dirs, dir, ':');) {
+    const std::string candidate = (dir.empty() ? std::string(".") : dir) + "/" + program;
+    if (::access(candidate.c_str(), X_OK) == 0) return program;  // run by name, as a student types it
+  }
+  missing_peers_.insert(program);
+  return std::nullopt;
+}
 
 std::string context::scratch(const std::string& name) const {
   const auto dir = std::filesystem::path(work_dir_) / name;

@@ -53,6 +53,12 @@ int run_tour(const std::string& only, bool verbose, bool list) {
   if (ran == 0) throw netlib::app::usage_error("no step belongs to '" + only + "' (see --list)");
   std::cout << fmt::format("\ntour finished: {} step{}, {} in {:.1f} s\n", ran, ran == 1 ? "" : "s",
                            failed == 0 ? "all ok" : fmt::format("{} failed", failed), total);
+  if (!ctx.missing_peers().empty()) {
+    std::string names;
+    for (const auto& p : ctx.missing_peers()) names += (names.empty() ? "" : ", ") + p;
+    std::cout << fmt::format("not installed: {} (the steps that use it checked the same with netlab's own clients; "
+                             "install it to see a real peer too)\n", names);
+  }
   return failed == 0 ? 0 : 1;
 }
 

@@ -8,14 +8,8 @@
 namespace netlab::tour {
 namespace {
 
-std::string bundled(const std::string& relative) {
-  const std::string path = std::string(NETLAB_CAPTURES_DIR) + "/" + relative;
-  if (!std::filesystem::exists(path)) throw step_failed("bundled capture missing: " + path);
-  return path;
-}
-
 void conversations(const context& ctx) {
-  const auto file = bundled("net/loopback-http.pcapng");
+  const auto file = context::capture("net/loopback-http.pcapng");
   auto j = ctx.run_json({ctx.bin("netlab-ladder"), file, "--json"});
   for (const auto& c : j.at("conversations"))
     ctx.say(fmt::format("{} -> {}: {} B up, {} B down, sha256 {}...", c.at("client").get<std::string>(),
@@ -26,7 +20,7 @@ void conversations(const context& ctx) {
 }
 
 void ladder(const context& ctx) {
-  const auto file = bundled("net/loopback-http.pcapng");
+  const auto file = context::capture("net/loopback-http.pcapng");
   const auto svg = ctx.scratch("ladder") + "/ladder.svg";
   auto r = ctx.run({ctx.bin("netlab-ladder"), file, "--conversation", "1", "--svg", svg});
   for (const std::string needle : {"SYN", "GET /numbers.txt", "200 OK", "FIN"}) {

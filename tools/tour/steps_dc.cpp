@@ -5,6 +5,8 @@
 
 #include <filesystem>
 #include <fstream>
+#include <string>
+#include <vector>
 
 #include "tour.hpp"
 
@@ -13,8 +15,11 @@ namespace {
 
 void ecmp_loads(const context& ctx) {
   const auto dir = ctx.scratch("dc-ecmp");
-  const auto j = ctx.run_json({ctx.bin("lab-dc"), "ecmp", "--topology", "leaf-spine:4x2", "--flows", "200", "--hash",
-                               "crc16", "--seed", "per-switch", "--json", "--svg", dir + "/loads.svg"});
+  const std::vector<std::string> base{ctx.bin("lab-dc"), "ecmp", "--topology", "leaf-spine:4x2", "--flows", "200",
+                                      "--hash", "crc16", "--json"};
+  auto args = base;
+  args.insert(args.end(), {"--svg", dir + "/loads.svg"});
+  const auto j = ctx.run_json(args);
   const auto& up = j.at("tiers").at(1);
   ctx.say(fmt::format("200 flows on a 4x2 leaf-spine: leaf->spine uplinks Jain's index {:.3f}, MLU {:.1f}% on {}",
                       up.at("uplink_jain").get<double>(), 100 * j.at("mlu").get<double>(),
@@ -26,7 +31,27 @@ void ecmp_loads(const context& ctx) {
   }
   context::check(host_bytes == 200 * 10e6, "every flow's bytes must leave its host once");
   context::check(std::filesystem::file_size(dir + "/loads.svg") > 2000, "--svg should write the fabric's picture");
-  ctx.say("--svg wrote the fabric with each link drawn by its load (open such a file in a browser)");
+  ctx.say("--svg drew the fabric, each link by its load (the tour deletes its copy at the end: the handout's step 1 "
+          "writes a loads.svg to keep and open in a browser)");
+  // A CRC seed only XORs one constant into a leaf's hashes: with two spines each leaf's uplinks
+  // keep their loads or swap them. The seeds drawn from 1 flip three leaves of four.
+  args = base;
+  args.insert(args.end(), {"--seed", "per-switch", "--hash-seed", "1"});
+  const auto other = ctx.run_json(args);
+  std::size_t swapped = 0, leaves = 0;
+  const auto& links = j.at("links");
+  const auto& links2 = other.at("links");
+  for (std::size_t i = 0; i + 1 < links.size(); ++i) {
+    if (links[i].at("tier") != 1 || links[i].at("a") != links[i + 1].at("a")) continue;  // a leaf's two uplinks
+    ++leaves;
+    const auto bytes = [](const nlohmann::json& l) { return l.at("a_to_b").at("bytes").get<double>(); };
+    swapped += bytes(links2[i]) == bytes(links[i + 1]) && bytes(links2[i + 1]) == bytes(links[i]);
+    ++i;
+  }
+  ctx.say(fmt::format("--seed per-switch --hash-seed 1: {} of {} leaves' two uplinks swapped their loads, Jain's index "
+                      "{:.3f} as before (a CRC seed XORs one constant into every hash)",
+                      swapped, leaves, other.at("tiers").at(1).at("uplink_jain").get<double>()));
+  context::check(leaves == 4 && swapped == 3, "the seeds drawn from 1 flip the low bit at three leaves of four");
 }
 
 void polarization(const context& ctx) {

@@ -3,6 +3,7 @@
 
 #include <cmath>
 
+#include "netlib/core/units.hpp"
 #include "tour.hpp"
 
 namespace netlab::tour {
@@ -56,8 +57,12 @@ void http_model(const context& ctx) {
 void bottleneck(const context& ctx) {
   auto j = ctx.run_json({ctx.bin("lab-throughput"), "path", "--link", "2Mbps", "--link", "1Mbps", "--json"});
   const double bps = j.at("throughput_bps");
-  ctx.say(fmt::format("path 2 Mbps -> 1 Mbps: throughput {:.0f} kbps, bottleneck link {}", bps / 1e3,
-                      j.at("bottleneck").dump()));
+  // Worded as lab-throughput path words it: the rate in its units, the link counted from 1 with
+  // the JSON's index beside it.
+  const auto& index = j.at("bottleneck");
+  ctx.say(fmt::format("path 2 Mbps -> 1 Mbps: throughput {}, bottleneck {}", netlib::units::format_bps(bps),
+                      index.is_number() ? fmt::format("link {} (index {})", index.get<int>() + 1, index.get<int>())
+                                        : index.dump()));
   context::check(near(bps, 1e6) && j.at("bottleneck") == 1, "expected the 1 Mbps link (index 1) to limit");
 }
 

@@ -3,6 +3,8 @@
 // beside netlab-tour (and real clients such as curl), shows every command it runs so a student can
 // copy it, checks what came back, and says what it proved.
 #include <functional>
+#include <optional>
+#include <set>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -24,6 +26,15 @@ class context {
   context(std::string bin_dir, std::string work_dir, bool verbose);
   // Path of a netlab program beside the tour.
   [[nodiscard]] std::string bin(const std::string& program) const;
+  // Path of a bundled capture (captures/RELATIVE) in the layout the tour runs from: the release
+  // bundle, the Debian package or the source tree (netlib/app/data_path.hpp).
+  [[nodiscard]] static std::string capture(const std::string& relative);
+  // A real client (curl) when it is on PATH (its name), or nullopt when it is not installed (a
+  // bare system: the release bundle in a minimal root). A step then says so and checks the same
+  // server behaviour with netlab's own client; the tour's summary names every peer it could not
+  // use.
+  [[nodiscard]] std::optional<std::string> peer(const std::string& program) const;
+  [[nodiscard]] const std::set<std::string>& missing_peers() const { return missing_peers_; }
   // A scratch folder for this step (created fresh under the tour's temporary folder).
   [[nodiscard]] std::string scratch(const std::string& name) const;
   // Runs a command to completion, showing it; fails the step unless it exits with `expected_exit`.
@@ -43,6 +54,7 @@ class context {
   std::string bin_dir_;
   std::string work_dir_;
   bool verbose_;
+  mutable std::set<std::string> missing_peers_;
 };
 
 struct step {

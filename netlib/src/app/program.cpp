@@ -1,5 +1,6 @@
 #include "netlib/app/program.hpp"
 
+#include <arpa/inet.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -375,6 +376,18 @@ host_port parse_host_port(const std::string& text, unsigned short default_port) 
   return hp;
 }
 
+// --listen HOST:PORT: HOST must be an IP address (a server binds to one of its own); a name such as
+// `nohost` is a usage error (exit 2, docs/conventions.md), before any socket is made.
+namespace {
+// A numeric IPv4 or IPv6 address (an IPv6 one may carry a %scope): what a server can bind to.
+bool is_ip_address(const std::string& host) {
+  unsigned char buf[sizeof(in6_addr)];
+  if (inet_pton(AF_INET, host.c_str(), buf) == 1) return true;
+  const std::string bare = host.substr(0, host.find('%'));
+  return inet_pton(AF_INET6, bare.c_str(), buf) == 1;
+}
+}  // namespace
+
 CLI::Option* add_listen_option(CLI::App& cmd, host_port& target, const std::string& default_value) {
   target = parse_host_port(default_value);
   return cmd
@@ -386,6 +399,11 @@ CLI::Option* add_listen_option(CLI::App& cmd, host_port& target, const std::stri
             } catch (const usage_error& e) {
               throw CLI::ValidationError("--listen", e.what());
             }
+            // A server binds to one of this machine's addresses, given as a number (tcp_server
+            // and udp_socket take no names): anything else is a usage error, before any socket.
+            if (!is_ip_address(target.host))
+              throw CLI::ValidationError("--listen", "'" + target.host + "' is not an IP address: give one of this "
+                                                    "machine's addresses, e.g. 127.0.0.1 or ::1 (0.0.0.0 or :: for all)");
           },
           "Address to listen on, HOST:PORT (port 0 picks a free port; default " + default_value + ")")
       ->type_name("HOST:PORT");

@@ -43,15 +43,19 @@ std::string format_list_line(const file_info& e, std::int64_t now_unix) {
                      e.size, month_names[(c.month + 11) % 12], c.day, when, e.name);
 }
 
+bool listable(const file_info& e) { return e.name.find_first_of("\r\n") == std::string::npos; }
+
 std::string format_list(const std::vector<file_info>& entries, std::int64_t now_unix) {
   std::string out;
-  for (const auto& e : entries) out += format_list_line(e, now_unix);
+  for (const auto& e : entries)
+    if (listable(e)) out += format_list_line(e, now_unix);
   return out;
 }
 
 std::string format_nlst(const std::vector<file_info>& entries) {
   std::string out;
-  for (const auto& e : entries) out += e.name + "\r\n";
+  for (const auto& e : entries)
+    if (listable(e)) out += e.name + "\r\n";
   return out;
 }
 

@@ -148,6 +148,7 @@ void server_session::on_stat(const std::string& arg) {
   if (s != fs_status::ok) return reply_fs_error(s, arg);
   std::vector<std::string> lines{fmt::format("Status of {}:", arg)};
   for (const auto& e : entries) {
+    if (!listable(e)) continue;  // a CR or LF in a name would inject reply lines
     std::string l = format_list_line(e, now_.unix_seconds());
     l.resize(l.size() - 2);  // no CRLF inside a reply line
     lines.push_back(std::move(l));

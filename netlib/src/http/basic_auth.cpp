@@ -58,26 +58,11 @@ std::string base64_encode(std::string_view in) {
   return out;
 }
 
-std::map<std::string, std::string> parse_users(std::string_view text) {
-  std::map<std::string, std::string> users;
-  while (!text.empty()) {
-    const std::size_t lf = text.find('\n');
-    std::string_view line = trim_ows(text.substr(0, lf));
-    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-    text.remove_prefix(lf == std::string_view::npos ? text.size() : lf + 1);
-    if (line.empty() || line.front() == '#') continue;
-    const std::size_t colon = line.find(':');
-    if (colon == std::string_view::npos || colon == 0) continue;
-    users[std::string(line.substr(0, colon))] = std::string(line.substr(colon + 1));
-  }
-  return users;
-}
-
 bool requires_auth(const basic_auth_rule& rule, std::string_view path) {
   return under_prefix(path, rule.prefix) || (!rule.real_prefix.empty() && under_prefix(path, rule.real_prefix));
 }
 
-std::optional<basic_credentials> parse_basic_credentials(const request_head& r) {
+std::optional<basic_credentials> parse_basic_credentials(const request_view& r) {
   const auto value = r.fields.get("Authorization");
   if (!value) return std::nullopt;
   const std::string_view v = trim_ows(*value);
@@ -90,11 +75,10 @@ std::optional<basic_credentials> parse_basic_credentials(const request_head& r) 
 }
 
 bool credentials_match(const basic_auth_rule& rule, const basic_credentials& c) {
-  const auto it = rule.users.find(c.user);
-  return it != rule.users.end() && it->second == c.password;
+  return rule.users.check(c.user, c.password);
 }
 
-auth_decision check_basic_auth(const basic_auth_rule& rule, std::string_view path, const request_head& r) {
+auth_decision check_basic_auth(const basic_auth_rule& rule, std::string_view path, const request_view& r) {
   auth_decision d;
   d.required = requires_auth(rule, path);
   if (!d.required) return d;

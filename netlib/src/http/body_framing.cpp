@@ -15,41 +15,43 @@ struct te_info {
   bool other = false;  // a coding other than chunked
 };
 
-te_info inspect_transfer_encoding(const fields& f) {
+// Every Transfer-Encoding line in order, as one list (RFC 9110 §5.3), without joining them.
+template <class Fields>
+te_info inspect_transfer_encoding(const Fields& f) {
   te_info te;
-  const auto value = f.combined("Transfer-Encoding");
-  if (!value) return te;
-  te.present = true;
   int chunked = 0;
-  const auto codings = split_list(*value);
-  for (std::size_t i = 0; i < codings.size(); ++i) {
-    // A coding may carry parameters ("gzip;q=1"); only its name matters here.
-    const std::string_view name = trim_ows(codings[i].substr(0, codings[i].find(';')));
-    if (iequals(name, "chunked")) {
-      ++chunked;
-      te.chunked_last = i + 1 == codings.size();
-    } else {
-      te.other = true;
+  bool last_is_chunked = false;
+  for (const auto& line : f.lines()) {
+    if (!iequals(line.name, "Transfer-Encoding")) continue;
+    te.present = true;
+    for (list_items items(line.value); auto coding = items.next();) {
+      // A coding may carry parameters ("gzip;q=1"); only its name matters here.
+      const std::string_view name = trim_ows(coding->substr(0, coding->find(';')));
+      last_is_chunked = iequals(name, "chunked");
+      if (last_is_chunked) ++chunked;
+      else te.other = true;
     }
   }
+  if (!te.present) return te;
+  te.chunked_last = last_is_chunked;
   te.chunked_twice = chunked > 1;  // RFC 9112 §7: MUST NOT apply chunked more than once
-  if (codings.empty()) te.other = true;
+  if (chunked == 0 && !te.other) te.other = true;  // no coding at all
   return te;
 }
 
-}  // namespace
-
-std::optional<std::uint64_t> parse_content_length(const fields& f, bool& differing, bool& overflow) {
+template <class Fields>
+std::optional<std::uint64_t> content_length_of(const Fields& f, bool& differing, bool& overflow) {
   differing = overflow = false;
   std::optional<std::uint64_t> result;
   for (const auto& line : f.lines()) {
     if (!iequals(line.name, "Content-Length")) continue;
     // "42, 42" and repeated lines are accepted when every value is the same (RFC 9110 §8.6).
-    const auto items = split_list(line.value);
-    if (items.empty()) return std::nullopt;
-    for (auto item : items) {
+    list_items items(line.value);
+    auto item = items.next();
+    if (!item) return std::nullopt;
+    for (; item; item = items.next()) {
       std::uint64_t n = 0;
-      for (char c : item) {
+      for (char c : *item) {
         if (c < '0' || c > '9') return std::nullopt;
         if (n > (UINT64_C(1) << 62) / 10) overflow = true;
         n = overflow ? n : n * 10 + static_cast<std::uint64_t>(c - '0');
@@ -65,7 +67,16 @@ std::optional<std::uint64_t> parse_content_length(const fields& f, bool& differi
   return result;
 }
 
-std::variant<body_framing, errc> request_framing(const request_head& head, const parser_limits& limits) {
+}  // namespace
+
+std::optional<std::uint64_t> parse_content_length(const fields& f, bool& differing, bool& overflow) {
+  return content_length_of(f, differing, overflow);
+}
+std::optional<std::uint64_t> parse_content_length(const field_views& f, bool& differing, bool& overflow) {
+  return content_length_of(f, differing, overflow);
+}
+
+std::variant<body_framing, errc> request_framing(const request_view& head, const parser_limits& limits) {
   const te_info te = inspect_transfer_encoding(head.fields);
   const bool has_cl = head.fields.contains("Content-Length");
   if (te.present) {

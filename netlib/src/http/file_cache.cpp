@@ -1,10 +1,14 @@
-// Theory of operation: entries live in a byte_lru (netlib/core/byte_lru.hpp), like response_cache,
-// but they are shared (a hit hands out a shared_ptr, so a response being written keeps its
-// bytes alive after an eviction) and every hit is checked against the caller's fresh stamp.
-// Invariant: bytes() <= total_; each content size <= max_file_.
-// Correctness rests on admissible(): only a file whose mtime and ctime lie settle_ns_ in the past
-// is stored, so any later write gives it a later (different) stamp even on a coarse-tick file
-// system, and find() then misses (RFC 9110 §8.8.2: Last-Modified and ETag follow the new stamp).
+// Theory of operation: entries live in two byte_lrus (netlib/core/byte_lru.hpp), like
+// response_cache: small files and folders charged their bytes, open files charged one each (the
+// count of descriptors is what they cost). Entries are shared (a hit hands out a shared_ptr, so a
+// response being written keeps its bytes, or its descriptor, after an eviction) and each carries
+// when its stamp was last found equal to the file's: fresh() answers without a look at the file
+// within `valid` of that, find() compares a stamp taken now.
+// Invariant: bytes() <= total_; each content size <= max_file_; open files <= max_open.
+// Correctness rests on admissible(): only a small file whose mtime and ctime lie settle_ns_ in the
+// past is stored, so any later write gives it a later (different) stamp even on a coarse-tick
+// file system, and find() then misses (RFC 9110 §8.8.2: Last-Modified and ETag follow the new
+// stamp). Staleness is bounded by `valid`: after it, the next request compares the stamp again.
 #include "netlib/http/file_cache.hpp"
 
 #include <algorithm>
@@ -12,40 +16,59 @@
 
 namespace netlib::http {
 namespace {
-std::size_t file_cache_cost(const std::string& path, const cached_file& f) {
+std::size_t file_cache_cost(std::string_view path, const cached_file& f) {
   return path.size() + f.content.size() + 128;  // 128: list node, index node, control block
 }
 }  // namespace
 
-file_cache::file_cache(std::size_t total_bytes, std::size_t max_file_bytes, std::int64_t settle_ns)
-    : total_(total_bytes), max_file_(std::min(max_file_bytes, total_bytes)), settle_ns_(settle_ns), entries_(total_bytes) {}
+file_cache::file_cache(std::size_t total_bytes, std::size_t max_file_bytes, std::int64_t settle_ns, duration valid,
+                       std::size_t max_open)
+    : total_(total_bytes), max_file_(std::min(max_file_bytes, total_bytes)), settle_ns_(settle_ns),
+      valid_(std::max(valid, duration::zero())), content_(total_bytes), open_(total_bytes == 0 ? 0 : max_open) {}
 
 bool file_cache::admissible(const cached_file& file, std::int64_t now_ns) const {
-  if (total_ == 0 || file.content.size() > max_file_) return false;
+  if (total_ == 0) return false;
+  if (file.descriptor >= 0) return !file.info.is_directory && file.content.empty();
+  if (file.content.size() > max_file_) return false;
   if (!file.info.is_directory && file.content.size() != file.stamp.size) return false;
   const std::int64_t latest = std::max(file.stamp.mtime_ns, file.stamp.ctime_ns);
   return latest <= now_ns - settle_ns_;
 }
 
-std::shared_ptr<const cached_file> file_cache::find(const std::string& path, const file_stamp& current) {
-  auto* entry = entries_.find(path);
-  if (entry == nullptr) return nullptr;
-  if (!((*entry)->stamp == current)) {
-    entries_.erase(path);
-    return nullptr;
-  }
-  return *entry;
+file_cache::entry* file_cache::lookup(std::string_view path) {
+  if (auto* e = content_.find(path)) return e;
+  return open_.find(path);
 }
 
-void file_cache::erase(const std::string& path) { entries_.erase(path); }
+std::shared_ptr<const cached_file> file_cache::fresh(std::string_view path, time_point now) {
+  const entry* e = lookup(path);
+  if (e == nullptr || now - e->checked >= valid_) return nullptr;
+  return e->file;
+}
 
-bool file_cache::put(const std::string& path, std::shared_ptr<const cached_file> file, std::int64_t now_ns) {
-  if (!file || !admissible(*file, now_ns)) {
-    entries_.erase(path);
-    return false;
+std::shared_ptr<const cached_file> file_cache::find(std::string_view path, const file_stamp& current, time_point checked) {
+  entry* e = lookup(path);
+  if (e == nullptr) return nullptr;
+  if (!(e->file->stamp == current)) {
+    erase(path);
+    return nullptr;
   }
+  e->checked = checked;
+  return e->file;
+}
+
+void file_cache::erase(std::string_view path) {
+  content_.erase(path);
+  open_.erase(path);
+}
+
+bool file_cache::put(std::string_view path, std::shared_ptr<const cached_file> file, std::int64_t now_ns,
+                     time_point checked) {
+  erase(path);
+  if (!file || !admissible(*file, now_ns)) return false;
+  if (file->descriptor >= 0) return open_.put(path, entry{std::move(file), checked}, 1);
   const std::size_t cost = file_cache_cost(path, *file);
-  return entries_.put(path, std::move(file), cost);
+  return content_.put(path, entry{std::move(file), checked}, cost);
 }
 
 }  // namespace netlib::http

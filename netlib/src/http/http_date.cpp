@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <array>
 #include <chrono>
 #include <cstdio>
@@ -68,31 +69,38 @@ void date_put2(char* p, int v) {
 
 // Called for every response (Date, Last-Modified), so it is written out by hand: the fmt and
 // <chrono> version cost about 4000 instructions a call.
-std::string format_http_date(std::int64_t t) {
+std::string_view format_http_date(std::int64_t t, http_date_buffer& buffer) {
+  char* const p = buffer.text;
   constexpr std::int64_t year_1 = -62135596800, year_10000 = 253402300800;
   if (t < year_1 || t >= year_10000) {  // outside IMF-fixdate's four digits: the general formatter
     const civil c = to_civil(t);
-    return fmt::format("{}, {:02d} {} {:04d} {:02d}:{:02d}:{:02d} GMT", day_names[static_cast<std::size_t>(c.weekday)],
-                       c.day, month_names[static_cast<std::size_t>(c.month - 1)], c.year, c.hour, c.minute, c.second);
+    const auto r = fmt::format_to_n(p, sizeof buffer.text, "{}, {:02d} {} {:04d} {:02d}:{:02d}:{:02d} GMT",
+                                    day_names[static_cast<std::size_t>(c.weekday)], c.day,
+                                    month_names[static_cast<std::size_t>(c.month - 1)], c.year, c.hour, c.minute, c.second);
+    return {p, std::min(r.size, sizeof buffer.text)};
   }
+  constexpr std::size_t length = 29;  // "Sun, 06 Nov 1994 08:49:37 GMT"
   // Date changes once a second and a busy file's Last-Modified repeats: the last two answers
   // are kept per thread.
   struct memo {
     std::int64_t t = 0;
     bool set = false;
-    char text[29];
+    char text[length];
   };
   thread_local memo memos[2];
   thread_local unsigned next_memo = 0;
-  for (const memo& kept : memos)
-    if (kept.set && kept.t == t) return std::string(kept.text, sizeof kept.text);
+  for (const memo& kept : memos) {
+    if (kept.set && kept.t == t) {
+      std::memcpy(p, kept.text, length);
+      return {p, length};
+    }
+  }
   const std::int64_t days = (t >= 0 ? t : t - 86399) / 86400;
   const std::int64_t secs = t - days * 86400;
   int y = 0, m = 0, d = 0;
   date_civil_from_days(days, y, m, d);
   const int weekday = static_cast<int>(((days % 7) + 11) % 7);  // 1970-01-01 was a Thursday (4)
-  std::string out = "Sun, 00 Jan 0000 00:00:00 GMT";
-  char* p = out.data();
+  std::memcpy(p, "Sun, 00 Jan 0000 00:00:00 GMT", length);
   std::memcpy(p, day_names[static_cast<std::size_t>(weekday)], 3);
   date_put2(p + 5, d);
   std::memcpy(p + 8, month_names[static_cast<std::size_t>(m - 1)], 3);
@@ -104,8 +112,13 @@ std::string format_http_date(std::int64_t t) {
   memo& slot = memos[next_memo++ % 2];
   slot.t = t;
   slot.set = true;
-  std::memcpy(slot.text, out.data(), sizeof slot.text);
-  return out;
+  std::memcpy(slot.text, p, length);
+  return {p, length};
+}
+
+std::string format_http_date(std::int64_t t) {
+  http_date_buffer buffer;
+  return std::string(format_http_date(t, buffer));
 }
 
 std::string format_clf_date(std::int64_t t) {
@@ -116,20 +129,23 @@ std::string format_clf_date(std::int64_t t) {
 
 std::optional<std::int64_t> parse_http_date(std::string_view text) {
   if (text.size() > 64) return std::nullopt;
-  const std::string s(text);
+  char copy[65];  // sscanf needs a terminated string; on the stack, since requests carry dates
+  std::memcpy(copy, text.data(), text.size());
+  copy[text.size()] = '\0';
+  const std::string_view s(copy, text.size());
   char wd[16] = {}, mon[4] = {}, tz[4] = {};
   int d = 0, y = 0, h = 0, mi = 0, sec = 0, n = 0;
   // IMF-fixdate: "Sun, 06 Nov 1994 08:49:37 GMT"
-  if (std::sscanf(s.c_str(), "%3[A-Za-z], %2d %3s %4d %2d:%2d:%2d %3s%n", wd, &d, mon, &y, &h, &mi, &sec, tz, &n) == 8 &&
+  if (std::sscanf(copy, "%3[A-Za-z], %2d %3s %4d %2d:%2d:%2d %3s%n", wd, &d, mon, &y, &h, &mi, &sec, tz, &n) == 8 &&
       static_cast<std::size_t>(n) == s.size() && std::string_view(tz) == "GMT")
     return from_civil(y, month_index(mon), d, h, mi, sec);
   // RFC 850: "Sunday, 06-Nov-94 08:49:37 GMT" (two-digit years: RFC 9110 §5.6.7, 50-year rule,
   // approximated as 19xx for >= 70)
-  if (std::sscanf(s.c_str(), "%15[A-Za-z], %2d-%3s-%2d %2d:%2d:%2d %3s%n", wd, &d, mon, &y, &h, &mi, &sec, tz, &n) == 8 &&
+  if (std::sscanf(copy, "%15[A-Za-z], %2d-%3s-%2d %2d:%2d:%2d %3s%n", wd, &d, mon, &y, &h, &mi, &sec, tz, &n) == 8 &&
       static_cast<std::size_t>(n) == s.size() && std::string_view(tz) == "GMT")
     return from_civil(y < 70 ? 2000 + y : 1900 + y, month_index(mon), d, h, mi, sec);
   // asctime: "Sun Nov  6 08:49:37 1994"
-  if (std::sscanf(s.c_str(), "%3s %3s %2d %2d:%2d:%2d %4d%n", wd, mon, &d, &h, &mi, &sec, &y, &n) == 7 &&
+  if (std::sscanf(copy, "%3s %3s %2d %2d:%2d:%2d %4d%n", wd, mon, &d, &h, &mi, &sec, &y, &n) == 7 &&
       static_cast<std::size_t>(n) == s.size())
     return from_civil(y, month_index(mon), d, h, mi, sec);
   return std::nullopt;

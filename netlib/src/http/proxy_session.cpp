@@ -17,7 +17,8 @@
 //      way, in room reserved in the store, and stored when complete; a larger one only passes.
 //   5. After the head has gone to the client, a broken origin (error, silence past the timeout,
 //      a truncated body) cannot be reported any more: the client connection is closed, so the
-//      client sees the response end short of its length or last chunk.
+//      client sees the response end short of its length or last chunk. A head still waiting in
+//      the outbox when the body breaks (both came in one read) is replaced by a 502.
 // The origin's bytes are taken whole by origin_data(); only an incomplete response head is kept
 // (at most origin_limits.max_head_bytes). Body pieces wait in the outbox until the driver has
 // written them, and the driver reads the origin only when the outbox is empty: the origin is read
@@ -26,10 +27,12 @@
 
 #include <algorithm>
 #include <charconv>
+#include <limits>
 
 #include <fmt/format.h>
 
 #include "netlib/http/cache_policy.hpp"
+#include "netlib/http/forwarded.hpp"
 #include "netlib/http/http_date.hpp"
 #include "netlib/http/serializer.hpp"
 #include "netlib/http/status.hpp"
@@ -64,6 +67,14 @@ bool may_be_http(byte_view bytes) {
 
 std::string seconds_text(duration d) { return fmt::format("{:g}", to_seconds(d)); }
 
+// The origin's body streams through piece by piece: only its client limits its length (issue
+// 31: a 16 MiB limit cut chunked responses short). Only what is stored is bounded (the store's
+// per-object cap).
+parser_limits unlimited_body(parser_limits limits) {
+  limits.max_body = std::numeric_limits<std::uint64_t>::max();
+  return limits;
+}
+
 }  // namespace
 
 std::optional<std::vector<port_range>> parse_port_ranges(std::string_view text) {
@@ -93,7 +104,7 @@ proxy_session::proxy_session(proxy_shared& shared, proxy_options options)
     : shared_(shared),
       options_(std::move(options)),
       server_(server_session_options{options_.client_limits, {"GET", "HEAD"}, options_.name}),
-      parser_(options_.origin_limits) {}
+      parser_(unlimited_body(options_.origin_limits)) {}
 
 proxy_session::~proxy_session() { stop_gathering(); }
 
@@ -131,13 +142,14 @@ proxy_step proxy_session::next(byte_view client_input, const clock_reading& now)
       } else if (std::holds_alternative<close_connection>(action)) {
         phase_ = phase::closing;
       } else if (auto* req = std::get_if<serve_request>(&action)) {
-        on_request(std::move(req->head), now);  // queues at least one action
+        on_request(request_head(req->head()), now);  // an owned copy: it is kept beyond this input; queues at least one action
       }
     }
     if (out_.empty()) return {proxy_read_client{}, consumed};  // (no action of the contract's own)
   }
   proxy_action a = std::move(out_.front());
   out_.pop_front();
+  if (ex_ && ex_->head_sent && std::holds_alternative<proxy_send_client>(a)) ex_->head_delivered = true;
   return {std::move(a), consumed};
 }
 
@@ -204,6 +216,7 @@ void proxy_session::on_request(request_head req, const clock_reading& now) {
   fwd.fields.remove("Content-Length");  // a GET or HEAD body is not forwarded (RFC 9110 §9.3.1)
   fwd.fields.set("Host", u->authority());
   fwd.fields.add("Via", fmt::format("{}.{} {}", req.version.major, req.version.minor, options_.name));
+  if (!options_.client.empty()) fwd.fields.add("Forwarded", forwarded_element(options_.client));  // RFC 7239 §4
   fwd.fields.add("Connection", "close");  // one origin connection per exchange
   fwd.trailers.clear();
   if (ex.stored && !req.fields.contains("If-None-Match") && !req.fields.contains("If-Modified-Since")) {
@@ -216,7 +229,7 @@ void proxy_session::on_request(request_head req, const clock_reading& now) {
   ex.request = std::move(req);
   ex.deadline = now.mono + options_.origin_timeout;
   ex.request_s = now.unix_seconds();
-  parser_ = response_parser(options_.origin_limits);
+  parser_ = response_parser(unlimited_body(options_.origin_limits));
   parser_.expect(fwd.method);
   origin_buffer_.clear();
   out_.push_back(proxy_connect_origin{ex.origin.host, ex.origin.port, serialize(fwd), ex.deadline});
@@ -329,12 +342,21 @@ void proxy_session::on_origin_head(const clock_reading& now) {
     remove_hop_by_hop(ex.gathered.head.fields);
     ex.gathered.head.fields.remove("Content-Length");
     ex.gathered.selecting = selecting_fields(oh, ex.request);
-    const std::size_t base = response_cache::cost_of(ex.key, ex.gathered) + 32;  // + the Content-Length line
-    const std::size_t expected = base + (framing.how == body_framing::kind::length ? framing.length : 0);
+    // The entry's cost without its body, with the Content-Length line it gets when stored (the
+    // largest such line); the body's share grows as it arrives (body_cost).
+    cached_response shape = ex.gathered;  // copied as the store keeps it: compact
+    const std::string_view length_line[] = {"Content-Length", "18446744073709551615"};
+    shape.head.fields.reserve(shape.head.fields.size() + 1);
+    shape.head.fields.reserve_text(shape.head.fields.text_bytes() + length_line[0].size() + length_line[1].size());
+    shape.head.fields.add(length_line[0], length_line[1]);
+    const std::size_t base = response_cache::cost_of(ex.key, shape);
+    const bool sized = framing.how == body_framing::kind::length;
+    const std::size_t expected = base + response_cache::body_cost(sized ? framing.length : 0);
     if (expected <= shared_.cache.max_object() && shared_.cache.reserve(expected)) {
       ex.gathering = true;
       ex.reserved = expected;
       ex.base_cost = base;
+      if (sized) ex.gathered.body.reserve(framing.length);  // no growth by doubling on the way
     } else {
       ex.gathered = {};
     }
@@ -370,7 +392,7 @@ void proxy_session::on_origin_body(byte_view piece) {
     send_body_bytes(data);
   }
   if (!ex.gathering) return;
-  const std::size_t needed = ex.base_cost + ex.gathered.body.size() + data.size();
+  const std::size_t needed = ex.base_cost + response_cache::body_cost(ex.gathered.body.size() + data.size());
   if (needed > shared_.cache.max_object()) return stop_gathering();
   if (needed > ex.reserved) {
     if (!shared_.cache.reserve(needed - ex.reserved)) return stop_gathering();
@@ -409,7 +431,9 @@ void proxy_session::on_origin_complete(const clock_reading& now) {
 void proxy_session::fail_origin(int code, std::string_view what, const clock_reading& now) {
   ++shared_.counters.errors;
   stop_gathering();
-  const bool head_sent = ex_->head_sent;
+  // A head still in the outbox (it came in the same read as the broken body) has not reached the
+  // client: it is dropped and the client gets a 502 instead (issue 31: it got an empty reply).
+  const bool head_sent = ex_->head_delivered;
   const request_head request = std::move(ex_->request);
   ex_.reset();
   out_.clear();  // nothing of a response that cannot be completed

@@ -9,7 +9,8 @@
 
 namespace netlib::http {
 namespace {
-void append_fields(std::string& out, const fields& f) {
+template <class Fields>
+void append_fields(std::string& out, const Fields& f) {
   for (const auto& line : f.lines()) {
     out += line.name;
     out += ": ";
@@ -19,17 +20,23 @@ void append_fields(std::string& out, const fields& f) {
 }
 }  // namespace
 
-std::string serialize(const request_head& r) {
+std::string serialize(const request_view& r) {
   std::string out = fmt::format("{} {} HTTP/{}.{}\r\n", r.method, r.target, r.version.major, r.version.minor);
   append_fields(out, r.fields);
   out += "\r\n";
   return out;
 }
 
-// Every response goes through here, so it is written with one allocation and plain copies: the
-// status line (by hand in the common case: one-digit versions, a three-digit status), then each
-// field line.
 std::string serialize(const response_head& r) {
+  std::string out;
+  serialize_into(r, out);
+  return out;
+}
+
+// Every response goes through here, so it is written with at most one allocation (none when `out`
+// has the room) and plain copies: the status line (by hand in the common case: one-digit
+// versions, a three-digit status), then each field line.
+void serialize_into(const response_head& r, std::string& out) {
   const std::string_view reason = r.reason.empty() ? reason_phrase(r.status) : std::string_view(r.reason);
   const bool common = r.version.major >= 0 && r.version.major <= 9 && r.version.minor >= 0 && r.version.minor <= 9 &&
                       r.status >= 0 && r.status <= 999;
@@ -38,12 +45,13 @@ std::string serialize(const response_head& r) {
                         digit(r.status / 100), digit(r.status / 10 % 10), digit(r.status % 10), ' '};
   const std::string other =
       common ? std::string() : fmt::format("HTTP/{}.{} {:03d} {}\r\n", r.version.major, r.version.minor, r.status, reason);
-  std::size_t size = (common ? sizeof start + reason.size() + 2 : other.size()) + 2;
-  for (const auto& f : r.fields.lines()) size += f.name.size() + f.value.size() + 4;
-  std::string out(size, '\0');
-  char* p = out.data();
+  const std::size_t size = (common ? sizeof start + reason.size() + 2 : other.size()) + 2 + r.fields.text_bytes() +
+                           4 * r.fields.size();
+  const std::size_t at = out.size();
+  out.resize(at + size);
+  char* p = out.data() + at;
   const auto put = [&p](std::string_view text) {
-    std::memcpy(p, text.data(), text.size());
+    detail::copy_bytes(p, text.data(), text.size());
     p += text.size();
   };
   if (common) {
@@ -53,14 +61,16 @@ std::string serialize(const response_head& r) {
   } else {
     put(other);
   }
-  for (const auto& f : r.fields.lines()) {
+  for (const field_view f : r.fields.lines()) {
     put(f.name);
-    put(": ");
+    *p++ = ':';
+    *p++ = ' ';
     put(f.value);
-    put("\r\n");
+    *p++ = '\r';
+    *p++ = '\n';
   }
-  put("\r\n");
-  return out;
+  *p++ = '\r';
+  *p++ = '\n';
 }
 
 std::string serialize_chunk(std::string_view data) {

@@ -79,7 +79,11 @@ void server_session::receive(byte_view input, const clock_reading& now, server_s
     parse_step s = parser_.next(input.subspan(used));
     used += s.consumed;
     if (auto* e = std::get_if<parse_error>(&s.event)) return error_reply(e->code, now, step);
-    if (std::holds_alternative<need_more>(s.event)) return;
+    if (std::holds_alternative<need_more>(s.event)) {
+      // The body goes on in the next read: the caller drops what was consumed, the head with it.
+      if (in_message_) parser_.keep_head();
+      return;
+    }
     if (std::holds_alternative<head_complete>(s.event)) {
       in_message_ = true;
       body_.clear();
@@ -93,7 +97,7 @@ void server_session::receive(byte_view input, const clock_reading& now, server_s
 
 void server_session::on_message_complete(const clock_reading& now, server_step& step) {
   in_message_ = false;
-  const request_head& h = parser_.head();
+  const request_view& h = parser_.head();
   if (!known_method(h.method) || !allowed(h.method)) {
     const std::string line = fmt::format("{} {} HTTP/{}.{}", h.method, h.target, h.version.major, h.version.minor);
     const bool keep = wants_keep_alive(h);
@@ -109,17 +113,26 @@ void server_session::on_message_complete(const clock_reading& now, server_step& 
     return answer(status, make_text_response(status, body, !keep, now, options_.server_name, extra), !keep, line,
                   step);
   }
-  // Made in the step's own list, then filled: a request passed in would be moved twice more.
-  auto& req = std::get<serve_request>(step.actions.emplace_back(std::in_place_type<serve_request>));
-  req.head = parser_.take_head();
-  req.body = std::move(body_);
+  step.actions.emplace_back(serve_request{&parser_.head(), body_});
 }
 
-bool server_session::finish_response(const request_head& request, response_head& response, const clock_reading& now) const {
+// One pass finds which of the three fields the response has already (usually none).
+bool server_session::finish_response(const request_view& request, response_head& response, const clock_reading& now) const {
   const bool keep = !closed_ && wants_keep_alive(request);
-  response.fields.set("Date", format_http_date(now.unix_seconds()));
-  if (!response.fields.contains("Server")) response.fields.add("Server", options_.server_name);
-  response.fields.remove("Connection");
+  bool date = false, server = false, connection = false;
+  for (const field_view f : response.fields.lines()) {
+    switch (f.name.size()) {
+      case 4: date = date || iequals(f.name, "Date"); break;
+      case 6: server = server || iequals(f.name, "Server"); break;
+      case 10: connection = connection || iequals(f.name, "Connection"); break;
+      default: break;
+    }
+  }
+  if (date) response.fields.remove("Date");
+  if (connection) response.fields.remove("Connection");
+  http_date_buffer text;
+  response.fields.add("Date", format_http_date(now.unix_seconds(), text));
+  if (!server) response.fields.add("Server", options_.server_name);
   if (!keep) response.fields.add("Connection", "close");
   else if (request.version.minor == 0) response.fields.add("Connection", "keep-alive");  // RFC 9112 §9.3
   return keep;

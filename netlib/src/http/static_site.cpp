@@ -17,6 +17,8 @@
 //      Range (206 / 416, RFC 9110 §14); else 200. HEAD gets the same head without a body.
 #include "netlib/http/static_site.hpp"
 
+#include <charconv>
+
 #include <fmt/format.h>
 
 #include "netlib/http/byte_range.hpp"
@@ -35,46 +37,62 @@ static_site::static_site(site_options options, file_system& files, session_store
 // Connection, Set-Cookie), so the list is allocated once.
 constexpr std::size_t response_field_room = 10;
 
-response_plan static_site::text_reply(int status, std::string_view message) {
-  response_plan p;
+void response_plan::reset() {
+  head.version = {};
+  head.status = 200;
+  head.reason.clear();
+  head.fields.clear();
+  head.trailers.clear();
+  body = std::monostate{};
+  path.clear();
+  user.clear();
+  wait.reset();
+}
+
+void static_site::text_reply(int status, std::string_view message, response_plan& p) {
+  p.head.fields.clear();
   p.head.fields.reserve(response_field_room);
   p.head.status = status;
   p.head.fields.add("Content-Type", "text/plain; charset=utf-8");
-  p.head.fields.add("Content-Length", std::to_string(message.size()));
+  char digits[24];
+  p.head.fields.add("Content-Length", std::string_view(digits, std::to_chars(digits, digits + sizeof digits, message.size()).ptr - digits));
   p.body = std::string(message);
-  return p;
 }
 
-response_plan static_site::respond(const request_head& r, const clock_reading& now, std::string_view peer) {
-  return respond(r, now, peer, false);
-}
-
-response_plan static_site::respond_held(const request_head& r, const clock_reading& now, std::string_view peer) {
-  return respond(r, now, peer, true);
-}
-
-response_plan static_site::respond(const request_head& r, const clock_reading& now, std::string_view peer,
-                                   bool turn_reached) {
+response_plan static_site::respond(const request_view& r, const clock_reading& now, std::string_view peer) {
   response_plan plan;
-  respond_into(r, now, peer, turn_reached, plan);
+  respond_into(r, now, peer, false, plan);
   return plan;
 }
 
-void static_site::respond_into(const request_head& r, const clock_reading& now, std::string_view peer,
+response_plan static_site::respond_held(const request_view& r, const clock_reading& now, std::string_view peer) {
+  response_plan plan;
+  respond_into(r, now, peer, true, plan);
+  return plan;
+}
+
+void static_site::respond(const request_view& r, const clock_reading& now, std::string_view peer, response_plan& plan) {
+  plan.reset();
+  respond_into(r, now, peer, false, plan);
+}
+
+void static_site::respond_held(const request_view& r, const clock_reading& now, std::string_view peer,
+                               response_plan& plan) {
+  plan.reset();
+  respond_into(r, now, peer, true, plan);
+}
+
+void static_site::respond_into(const request_view& r, const clock_reading& now, std::string_view peer,
                                bool turn_reached, response_plan& plan) {
   // Date is set by server_session::finish_response.
-  const auto decoded = decode_target(r.target);  // step 2
-  if (!decoded.value) {
-    plan = decoded.error == target_error::escapes_root ? text_reply(403, "403 Forbidden: the path leaves the root\n")
-                                                       : text_reply(400, "400 Bad Request: malformed path\n");
+  target_path& t = plan.target;
+  if (const auto error = decode_target(r.target, t)) {  // step 2
+    if (*error == target_error::escapes_root) text_reply(403, "403 Forbidden: the path leaves the root\n", plan);
+    else text_reply(400, "400 Bad Request: malformed path\n", plan);
     return;
   }
-  const target_path& t = *decoded.value;
   std::optional<std::string> user;  // set once credentials were granted
-  if (auto refused = refuse_unauthorized(r, t.path, user, now, peer, turn_reached)) {  // step 3
-    plan = std::move(*refused);
-    return;
-  }
+  if (refuse_unauthorized(r, t.path, user, now, peer, turn_reached, plan)) return;  // step 3
   std::optional<session_visit> visit;
   if (options_.cookies && sessions_) {  // step 4
     const auto cookie = r.fields.combined("Cookie");
@@ -83,29 +101,9 @@ void static_site::respond_into(const request_head& r, const clock_reading& now, 
                              t.path == options_.visits_path);
   }
   if (visit && t.path == options_.visits_path) {
-    plan = visits_page(r, *visit);
+    visits_page(*visit, plan);
   } else {
-    std::string path = t.path;
-    auto info = files_.stat(path);  // step 5
-    std::optional<response_plan> refused;
-    if (info && info->resolved) refused = refuse_unauthorized(r, *info->resolved, user, now, peer, turn_reached);
-    if (refused) {
-      plan = std::move(*refused);
-    } else if (info && info->is_directory && !t.trailing_slash && !path.empty()) {
-      plan = text_reply(301, "301 Moved Permanently\n");
-      plan.head.fields.add("Location", "/" + path + "/");
-    } else if (info && !info->is_directory && t.trailing_slash) {
-      plan = text_reply(404, "404 Not Found\n");  // a file is no folder (nginx and Apache agree)
-    } else {
-      if (info && info->is_directory) {
-        path = path.empty() ? options_.index : path + "/" + options_.index;
-        info = files_.stat(path);
-        if (info && info->resolved) refused = refuse_unauthorized(r, *info->resolved, user, now, peer, turn_reached);
-      }
-      if (refused) plan = std::move(*refused);
-      else if (!info || info->is_directory) plan = text_reply(404, "404 Not Found\n");
-      else respond_file(r, path, *info, plan);
-    }
+    plan_file(r, t, user, now, peer, turn_reached, plan);
   }
   if (visit && visit->is_new) {  // RFC 6265 §4.1
     plan.head.fields.add("Set-Cookie", fmt::format("{}={}; Path=/; Max-Age={}; HttpOnly", options_.cookie_name,
@@ -117,58 +115,90 @@ void static_site::respond_into(const request_head& r, const clock_reading& now, 
   if (user) plan.user = std::move(*user);
 }
 
-std::optional<response_plan> static_site::refuse_unauthorized(const request_head& r, std::string_view path,
-                                                             std::optional<std::string>& user, const clock_reading& now,
-                                                             std::string_view peer, bool turn_reached) {
-  if (!options_.auth || !requires_auth(*options_.auth, path)) return std::nullopt;
-  if (user) return std::nullopt;  // granted already: one rule, one user table
-  const auto unauthorized = [this] {
-    response_plan p = text_reply(401, "401 Unauthorized: this folder needs a user name and password\n");
-    p.head.fields.add("WWW-Authenticate", fmt::format("Basic realm=\"{}\", charset=\"UTF-8\"", options_.auth->realm));
-    return p;
+// Steps 5 and 6 for the decoded target `t`.
+void static_site::plan_file(const request_view& r, const target_path& t, std::optional<std::string>& user,
+                            const clock_reading& now, std::string_view peer, bool turn_reached, response_plan& plan) {
+  // A file or folder reached through a link is checked again on the path it really has.
+  const auto refused = [&](const std::optional<file_info>& info) {
+    return info && info->resolved && refuse_unauthorized(r, *info->resolved, user, now, peer, turn_reached, plan);
+  };
+  std::string& path = plan.path;
+  path.assign(t.path);
+  auto info = files_.stat(path, now);  // step 5
+  if (refused(info)) return;
+  if (info && info->is_directory && !t.trailing_slash && !path.empty()) {
+    text_reply(301, "301 Moved Permanently\n", plan);
+    plan.head.fields.add("Location", percent_encode_path("/" + path + "/"));  // never a raw name
+    return;
+  }
+  if (info && !info->is_directory && t.trailing_slash) {
+    text_reply(404, "404 Not Found\n", plan);  // a file is no folder (nginx and Apache agree)
+    return;
+  }
+  if (info && info->is_directory) {
+    if (path.empty()) path = options_.index;
+    else path.append("/").append(options_.index);
+    info = files_.stat(path, now);
+    if (refused(info)) return;
+  }
+  if (!info || info->is_directory) text_reply(404, "404 Not Found\n", plan);
+  else respond_file(r, *info, plan);  // step 6
+}
+
+bool static_site::refuse_unauthorized(const request_view& r, std::string_view path, std::optional<std::string>& user,
+                                      const clock_reading& now, std::string_view peer, bool turn_reached,
+                                      response_plan& plan) {
+  if (!options_.auth || !requires_auth(*options_.auth, path)) return false;
+  if (user) return false;  // granted already: one rule, one user table
+  const auto unauthorized = [this, &plan] {
+    text_reply(401, "401 Unauthorized: this folder needs a user name and password\n", plan);
+    plan.head.fields.add("WWW-Authenticate", fmt::format("Basic realm=\"{}\", charset=\"UTF-8\"", options_.auth->realm));
+    return true;
   };
   const auto credentials = parse_basic_credentials(r);
   if (!credentials) return unauthorized();
   if (options_.guard && !turn_reached) {
     const admission a = options_.guard->admit(peer, credentials->user, now.mono);
     if (a.locked) {
-      response_plan p = text_reply(429, "429 Too Many Requests: too many failed logins, try again later\n");
-      p.head.fields.add("Retry-After", std::to_string(std::chrono::ceil<std::chrono::seconds>(a.retry_after).count()));
-      return p;
+      text_reply(429, "429 Too Many Requests: too many failed logins, try again later\n", plan);
+      plan.head.fields.add("Retry-After", std::to_string(std::chrono::ceil<std::chrono::seconds>(a.retry_after).count()));
+      return true;
     }
     if (a.turn > now.mono) {
-      response_plan p;
-      p.wait = wake_at{a.turn};
-      return p;
+      plan.head.fields.clear();
+      plan.body = std::monostate{};
+      plan.wait = wake_at{a.turn};
+      return true;
     }
   }
   const bool right = credentials_match(*options_.auth, *credentials);
   if (options_.guard) options_.guard->report(peer, credentials->user, right, now.mono);
   if (!right) return unauthorized();
   user = credentials->user;
-  return std::nullopt;
+  return false;
 }
 
-// `p` is a fresh plan.
-void static_site::respond_file(const request_head& r, const std::string& path, const file_info& info,
-                               response_plan& p) {
-  const std::string etag = make_etag(info.size, info.mtime_s);
+// `p` is a reset plan; p.path names the file.
+void static_site::respond_file(const request_view& r, const file_info& info, response_plan& p) {
+  etag_buffer etag_text;
+  const std::string_view etag = make_etag(info.size, info.mtime_s, etag_text);
+  http_date_buffer date;
   auto& f = p.head.fields;
   f.reserve(response_field_room);
-  f.add("Last-Modified", format_http_date(info.mtime_s));
+  f.add("Last-Modified", format_http_date(info.mtime_s, date));
   f.add("ETag", etag);
   f.add("Accept-Ranges", "bytes");
   if (not_modified(r, etag, info.mtime_s)) {  // step 6, RFC 9110 §15.4.5: no content
     p.head.status = 304;
     return;
   }
-  f.add("Content-Type", mime_type_for(path));
+  f.add("Content-Type", mime_type_for(p.path));
   std::uint64_t first = 0;
   std::uint64_t length = info.size;
   if (const auto range = r.fields.get("Range"); range && r.method == "GET" && if_range_allows(r, etag, info.mtime_s)) {
     const range_decision d = evaluate_range(*range, info.size);
     if (d.result == range_decision::kind::unsatisfiable) {
-      p = text_reply(416, "416 Range Not Satisfiable\n");
+      text_reply(416, "416 Range Not Satisfiable\n", p);
       p.head.fields.add("Content-Range", fmt::format("bytes */{}", info.size));
       return;
     }
@@ -179,12 +209,12 @@ void static_site::respond_file(const request_head& r, const std::string& path, c
       f.add("Content-Range", fmt::format("bytes {}-{}/{}", d.first, d.last, info.size));
     }
   }
-  f.add("Content-Length", std::to_string(length));
-  if (length > 0) p.body = file_part{path, first, length};
+  char digits[24];
+  f.add("Content-Length", std::string_view(digits, std::to_chars(digits, digits + sizeof digits, length).ptr - digits));
+  if (length > 0) p.body = file_part{first, length};
 }
 
-response_plan static_site::visits_page(const request_head& r, const session_visit& v) {
-  (void)r;
+void static_site::visits_page(const session_visit& v, response_plan& p) {
   const std::string html = fmt::format(
       "<!doctype html>\n<html><head><title>Visits</title></head><body>\n"
       "<h1>Cookie lab</h1>\n<p>{}</p>\n<p>Visits with this session: <b id=\"visits\">{}</b></p>\n"
@@ -192,12 +222,10 @@ response_plan static_site::visits_page(const request_head& r, const session_visi
       v.is_new ? "Welcome, new visitor: your browser has just been given a session cookie."
                : "Welcome back: your browser sent its session cookie.",
       v.visits, v.id);
-  response_plan p;
   p.head.fields.add("Content-Type", "text/html; charset=utf-8");
   p.head.fields.add("Content-Length", std::to_string(html.size()));
   p.head.fields.add("Cache-Control", "no-store");
   p.body = html;
-  return p;
 }
 
 }  // namespace netlib::http

@@ -66,8 +66,7 @@ void transaction_analyzer::on_client(byte_view bytes, time_point ts) {
 void transaction_analyzer::drain_requests(time_point ts) {
   for (int guard = 0; guard < 1'000'000; ++guard) {
     const parse_step s = requests_.next(client_buf_.data());
-    client_buf_.consume(s.consumed);
-    if (std::holds_alternative<need_more>(s.event)) return;
+    if (std::holds_alternative<need_more>(s.event)) return client_buf_.consume(s.consumed);
     if (std::holds_alternative<parse_error>(s.event)) {
       ++counters_.malformed_requests;
       client_mode_ = mode::ignored;
@@ -75,7 +74,7 @@ void transaction_analyzer::drain_requests(time_point ts) {
       return;
     }
     if (std::holds_alternative<head_complete>(s.event)) {
-      const request_head& h = requests_.head();
+      const request_view& h = requests_.head();  // views of client_buf_: read before consuming
       http_transaction t;
       t.connection = connection_;
       t.method = h.method;
@@ -91,6 +90,7 @@ void transaction_analyzer::drain_requests(time_point ts) {
     } else if (const auto* d = std::get_if<body_data>(&s.event)) {
       transactions_.back().request_body_bytes += d->bytes.size();
     }
+    client_buf_.consume(s.consumed);
   }
 }
 

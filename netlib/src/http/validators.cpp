@@ -19,7 +19,12 @@ std::string_view opaque(std::string_view tag) {
 // "\"<size hex>-<mtime hex>\"" (a negative time gets a '-' before its digits, as fmt's {:x} did).
 // Built by hand: it is made for every file response.
 std::string make_etag(std::uint64_t size, std::int64_t mtime_s) {
-  char text[40];
+  etag_buffer buffer;
+  return std::string(make_etag(size, mtime_s, buffer));
+}
+
+std::string_view make_etag(std::uint64_t size, std::int64_t mtime_s, etag_buffer& buffer) {
+  char* const text = buffer.text;
   char* p = text;
   const auto put_hex = [&p](std::uint64_t v) {
     char digits[16];
@@ -36,19 +41,25 @@ std::string make_etag(std::uint64_t size, std::int64_t mtime_s) {
   if (mtime_s < 0) *p++ = '-';
   put_hex(mtime_s < 0 ? 0 - static_cast<std::uint64_t>(mtime_s) : static_cast<std::uint64_t>(mtime_s));
   *p++ = '"';
-  return std::string(text, static_cast<std::size_t>(p - text));
+  return {text, static_cast<std::size_t>(p - text)};
 }
 
 bool if_none_match_matches(std::string_view value, std::string_view etag) {
   if (trim_ows(value) == "*") return true;
-  for (auto item : split_list(value))
-    if (opaque(item) == opaque(etag)) return true;  // weak comparison, §8.8.3.2
+  for (list_items items(value); auto item = items.next();)
+    if (opaque(*item) == opaque(etag)) return true;  // weak comparison, §8.8.3.2
   return false;
 }
 
-bool not_modified(const request_head& r, std::string_view etag, std::int64_t mtime_s) {
+bool not_modified(const request_view& r, std::string_view etag, std::int64_t mtime_s) {
   if (r.method != "GET" && r.method != "HEAD") return false;
-  if (const auto inm = r.fields.combined("If-None-Match")) return if_none_match_matches(*inm, etag);  // step 3
+  bool has_inm = false;  // step 3; several lines are one list (RFC 9110 §5.3)
+  for (const auto& f : r.fields.lines()) {
+    if (!iequals(f.name, "If-None-Match")) continue;
+    has_inm = true;
+    if (if_none_match_matches(f.value, etag)) return true;
+  }
+  if (has_inm) return false;
   if (const auto ims = r.fields.get("If-Modified-Since")) {                                           // step 4
     const auto t = parse_http_date(*ims);
     return t && mtime_s <= *t;  // an invalid date is ignored
@@ -56,7 +67,7 @@ bool not_modified(const request_head& r, std::string_view etag, std::int64_t mti
   return false;
 }
 
-bool if_range_allows(const request_head& r, std::string_view etag, std::int64_t mtime_s) {
+bool if_range_allows(const request_view& r, std::string_view etag, std::int64_t mtime_s) {
   const auto v = r.fields.get("If-Range");
   if (!v) return true;
   const std::string_view value = trim_ows(*v);

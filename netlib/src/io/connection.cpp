@@ -40,7 +40,9 @@ struct connection::state {
   std::unique_ptr<ssl::stream<tcp::socket&>> tls;
   asio::steady_timer timer;
   std::chrono::milliseconds idle;
+  std::chrono::milliseconds handshake_timeout{0};
   steady::time_point idle_deadline;
+  steady::time_point idle_floor;  // defer_idle_until
   std::optional<steady::time_point> total_deadline;
   steady::time_point armed = steady::time_point::max();  // what the watchdog sleeps until
   bool timed_out = false;
@@ -51,7 +53,8 @@ struct connection::state {
     idle_deadline = idle.count() > 0 ? steady::now() + idle : steady::time_point::max();
   }
   steady::time_point next_deadline() const {
-    return total_deadline ? std::min(idle_deadline, *total_deadline) : idle_deadline;
+    const steady::time_point idle_at = std::max(idle_deadline, idle_floor);
+    return total_deadline ? std::min(idle_at, *total_deadline) : idle_at;
   }
   void close() {
     if (closed) return;
@@ -175,6 +178,20 @@ awaitable<bool> connection::write(byte_view first, byte_view second) {
   co_return true;
 }
 
+bool connection::write_now(byte_view& first, byte_view& second) {
+  auto& s = *state_;
+  if (s.closed) return false;
+  if (s.tls || (first.empty() && second.empty())) return true;
+  s.touch();
+  const auto taken = send_now(s.socket.native_handle(), first, second);
+  if (!taken) {
+    s.close();
+    return false;
+  }
+  advance(first, second, *taken);
+  return true;
+}
+
 // Not a coroutine itself: it hands out the coroutine of one of the two ways (one frame per call).
 awaitable<bool> connection::send_file(int fd, std::uint64_t offset, std::uint64_t length) {
   return state_->tls ? send_file_tls(fd, offset, length) : send_file_plain(fd, offset, length);
@@ -202,20 +219,32 @@ awaitable<bool> connection::send_file_plain(int fd, std::uint64_t offset, std::u
   co_return r.sent == length;  // short: the file shrank, the promised length cannot be kept
 }
 
+// The handshake runs under a total deadline of its own (the earlier of it and any total deadline
+// already set), restored afterwards: a client that asks for TLS and then stays silent, or
+// trickles its handshake, is closed when it passes (issue 31: FTP's AUTH TLS had none at all).
 awaitable<bool> connection::start_tls() {
   auto s = state_;
   if (!s->tls_ctx || s->closed || s->tls) co_return false;
   s->tls = std::make_unique<ssl::stream<tcp::socket&>>(s->socket, *s->tls_ctx);
   if (!s->tls_session_tag.empty()) io::bind_tls_sessions(s->tls->native_handle(), s->tls_session_tag);
   s->touch();
+  const auto saved = s->total_deadline;
+  if (s->handshake_timeout.count() > 0) {
+    const auto limit = steady::now() + s->handshake_timeout;
+    set_deadline(saved ? std::min(*saved, limit) : limit);
+  }
   boost::system::error_code ec;
   co_await s->tls->async_handshake(ssl::stream_base::server, asio::redirect_error(use_awaitable, ec));
-  if (ec) {
+  if (ec || s->closed) {
     s->close();
     co_return false;
   }
+  if (s->handshake_timeout.count() > 0) set_deadline(saved);
+  s->touch();
   co_return true;
 }
+
+void connection::set_handshake_timeout(std::chrono::milliseconds timeout) { state_->handshake_timeout = timeout; }
 
 void connection::bind_tls_sessions() { state_->tls_session_tag = new_tls_session_tag(); }
 const std::string& connection::tls_session_tag() const noexcept { return state_->tls_session_tag; }
@@ -234,6 +263,14 @@ void connection::limit_unsent(std::size_t bytes) {
   (void)::setsockopt(state_->socket.native_handle(), IPPROTO_TCP, TCP_NOTSENT_LOWAT, &value, sizeof value);
 }
 
+void connection::cork([[maybe_unused]] bool on) {
+#if defined(__linux__)
+  if (state_->tls || state_->closed) return;
+  const int value = on ? 1 : 0;
+  (void)::setsockopt(state_->socket.native_handle(), IPPROTO_TCP, TCP_CORK, &value, sizeof value);
+#endif
+}
+
 void connection::close() { state_->close(); }
 bool connection::tls_available() const noexcept { return state_->tls_ctx != nullptr; }
 bool connection::tls_active() const noexcept { return state_->tls != nullptr; }
@@ -244,6 +281,7 @@ void connection::set_idle_timeout(std::chrono::milliseconds idle) {
   state_->touch();
   if (state_->next_deadline() < state_->armed) state_->timer.cancel();  // re-arm earlier
 }
+void connection::defer_idle_until(steady::time_point until) { state_->idle_floor = until; }
 void connection::set_deadline(std::optional<steady::time_point> deadline) {
   state_->total_deadline = deadline;
   if (state_->next_deadline() < state_->armed) state_->timer.cancel();  // re-arm earlier

@@ -35,11 +35,6 @@
 
 namespace netlib::io {
 
-void unique_fd::reset(int fd) noexcept {
-  if (fd_ >= 0) ::close(fd_);
-  fd_ = fd;
-}
-
 namespace {
 
 constexpr int max_links = 40;  // as the kernel (MAXSYMLINKS)

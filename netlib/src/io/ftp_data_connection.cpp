@@ -64,7 +64,9 @@ unsigned short ftp_data_connection::port() const {
 }
 
 void ftp_data_connection::arm(std::chrono::milliseconds timeout) {
+  const auto earlier = deadline_;
   deadline_ = std::chrono::steady_clock::now() + timeout;
+  if (watching_ && deadline_ < earlier) timer_.cancel();  // the watchdog re-arms for the earlier time
   if (!watching_) {
     watching_ = true;
     asio::co_spawn(ex_, watchdog(shared_from_this()), asio::detached);
@@ -117,6 +119,9 @@ awaitable<bool> ftp_data_connection::connect(const tcp::endpoint& target, const 
 // RFC 4217 §9: with PROT P the server is the TLS server on the data connection too; the session
 // must be the control connection's (vsftpd's require_ssl_reuse).
 awaitable<transfer_outcome> ftp_data_connection::secure() {
+  // The handshake has its own deadline (issue 31): a client that connects and never starts it
+  // ends the transfer within the data timeout, whatever was left of the connect timeout.
+  arm(options_.idle_timeout);
   tls_ = std::make_unique<ssl::stream<tcp::socket&>>(socket_, *options_.tls);
   if (!options_.tls_session_tag.empty()) bind_tls_sessions(tls_->native_handle(), options_.tls_session_tag);
   boost::system::error_code ec;

@@ -153,6 +153,7 @@ fs_status ftp_disk_file_system::stat(const std::string& path, ftp::file_info& ou
   if (!dir) return s;
   struct stat st {};
   if ((s = stat_at(dir.get(), name, st)) != fs_status::ok) return s;
+  if (has_other_names(st)) return fs_status::denied;  // a hard link: not served (disk_root.hpp)
   out = info_of(name == "." ? "" : name, st);
   return fs_status::ok;
 }
@@ -172,7 +173,8 @@ fs_status ftp_disk_file_system::list(const std::string& path, std::vector<ftp::f
     const std::string n = e->d_name;
     if (n == "." || n == ".." || n.starts_with(temp_prefix)) continue;
     struct stat st {};
-    if (stat_at(::dirfd(d), n, st) == fs_status::ok) out.push_back(info_of(n, st));  // no symlinks
+    if (stat_at(::dirfd(d), n, st) == fs_status::ok && !has_other_names(st))
+      out.push_back(info_of(n, st));  // no symbolic links, no hard links
   }
   ::closedir(d);
   std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.name < b.name; });
@@ -239,6 +241,10 @@ std::unique_ptr<ftp::file_reader> ftp_disk_file_system::open_read(const std::str
     status = S_ISDIR(st.st_mode) ? fs_status::is_a_directory : fs_status::not_found;
     return nullptr;
   }
+  if (has_other_names(st)) {  // its other names may be outside the root
+    status = fs_status::denied;
+    return nullptr;
+  }
   if (offset > 0 && ::lseek(fd.get(), static_cast<off_t>(offset), SEEK_SET) < 0) {
     status = fs_status::io_error;
     return nullptr;
@@ -270,6 +276,11 @@ std::unique_ptr<ftp::file_writer> ftp_disk_file_system::open_write(const std::st
   auto writer = std::make_unique<disk_writer>(std::move(dir), std::move(fd), temp, name, existing);
   if (found == fs_status::ok && (append || offset > 0)) {  // keep the prefix (APPE, REST+STOR)
     const unique_fd old(::openat(dir_raw, name.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC));
+    struct stat old_st {};
+    if (old && (::fstat(old.get(), &old_st) != 0 || has_other_names(old_st))) {
+      status = fs_status::denied;  // its content would come from a file whose other names may be anywhere
+      return nullptr;
+    }
     if (!old || !copy_prefix(old.get(), fd_raw, append ? UINT64_MAX : offset)) {
       status = fs_status::io_error;
       return nullptr;  // the writer's destructor removes the temporary file

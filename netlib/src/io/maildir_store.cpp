@@ -35,6 +35,7 @@
 #include <cerrno>
 #include <charconv>
 #include <chrono>
+#include <memory>
 #include <optional>
 #include <tuple>
 #include <utility>
@@ -44,7 +45,7 @@
 
 #include "netlib/io/asio.hpp"
 #include "netlib/mail/message_text.hpp"
-#include "netlib/mail/users_table.hpp"
+#include "netlib/core/users_table.hpp"
 
 namespace netlib::io {
 namespace fs = std::filesystem;
@@ -112,16 +113,34 @@ int sync_file_system(int fd) { return ::syncfs(fd) == 0 ? 0 : errno; }
 struct batch_entry {
   maildir_store::batch_file* file;
   std::string mailbox;
-  std::string name;
+  std::string name;  // in new/
   unique_fd tmp_dir, new_dir;  // the mailbox's tmp/ and new/
   unique_fd fd;
+  std::string tmp_name;  // in tmp/: `name`, or a spool's own name
   enum class where { tmp, fresh };
   void fail(int err, where leftover) {
     fd.reset();
-    ::unlinkat((leftover == where::tmp ? tmp_dir : new_dir).get(), name.c_str(), 0);
+    if (leftover == where::tmp) ::unlinkat(tmp_dir.get(), (tmp_name.empty() ? name : tmp_name).c_str(), 0);
+    else ::unlinkat(new_dir.get(), name.c_str(), 0);
     file->error = err != 0 ? err : EIO;
   }
 };
+
+// Copies the bytes of `from` between `offset` and `end` to the end of `to`; false on an error.
+bool copy_range(int from, std::size_t offset, std::size_t end, int to) {
+  char buf[65536];
+  while (offset < end) {
+    const ssize_t n = ::pread(from, buf, std::min(sizeof buf, end - offset), static_cast<off_t>(offset));
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      if (n == 0) errno = EIO;
+      return false;
+    }
+    if (!write_all(to, std::string_view(buf, static_cast<std::size_t>(n)))) return false;
+    offset += static_cast<std::size_t>(n);
+  }
+  return true;
+}
 
 // Fails every file whose group has a failed file; `in_new`: the failed files were renamed already.
 void fail_broken_groups(std::vector<batch_entry>& entries, std::span<const maildir_store::batch_file> files, bool in_new) {
@@ -237,11 +256,11 @@ std::string maildir_store::uid_of(const std::string& file_name) {
 }
 
 bool maildir_store::ensure_mailbox(std::string_view user) {
-  return mail::users_table::valid_name(user) && make_maildir(disk_, std::string(user)) == 0;
+  return users_table::valid_name(user) && make_maildir(disk_, std::string(user)) == 0;
 }
 
 int maildir_store::prepare_mailbox(const std::string& mailbox) {
-  if (mailbox != relay_mailbox && !mail::users_table::valid_name(mailbox)) return EINVAL;
+  if (mailbox != relay_mailbox && !users_table::valid_name(mailbox)) return EINVAL;
   return make_maildir(disk_, mailbox);
 }
 
@@ -252,8 +271,25 @@ void maildir_store::write_batch(std::span<batch_file> files) {
   for (auto& f : files) {  // phase 1: tmp/ files written, not yet flushed
     f.error = !root.fd ? root.error : prepare_mailbox(f.mailbox);
     if (f.error != 0) continue;
+    const auto* body = f.body;
+    if (body != nullptr && body->error() != 0) {
+      f.error = body->error();
+      continue;
+    }
+    if (body != nullptr && body->mailbox() == f.mailbox) {  // the spool file itself is delivered
+      batch_entry e{&f, f.mailbox, unique_name(body->size, body->crlf_size), unique_fd(::dup(body->tmp_dir())),
+                    unique_fd(::dup(body->new_dir())), unique_fd(::dup(body->fd())), body->name()};
+      if (!e.tmp_dir || !e.new_dir || !e.fd) {
+        f.error = errno;
+        continue;
+      }
+      entries.push_back(std::move(e));
+      continue;
+    }
     const std::string stored = mail::to_lf(f.bytes);
-    batch_entry e{&f, f.mailbox, unique_name(stored.size(), mail::crlf_size(stored)), {}, {}, {}};
+    const std::size_t shared = body != nullptr ? body->size - body->own_size : 0;
+    const std::size_t shared_crlf = body != nullptr ? body->crlf_size - body->own_crlf_size : 0;
+    batch_entry e{&f, f.mailbox, unique_name(stored.size() + shared, mail::crlf_size(stored) + shared_crlf), {}, {}, {}, {}};
     auto tmp_dir = disk_.open(f.mailbox + "/tmp", O_PATH | O_DIRECTORY);
     auto new_dir = disk_.open(f.mailbox + "/new", O_PATH | O_DIRECTORY);
     if (!tmp_dir.fd || !new_dir.fd) {
@@ -267,7 +303,7 @@ void maildir_store::write_batch(std::span<batch_file> files) {
       f.error = errno;
       continue;
     }
-    if (!write_all(e.fd.get(), stored)) {
+    if (!write_all(e.fd.get(), stored) || (body != nullptr && !copy_range(body->fd(), body->own_size, body->size, e.fd.get()))) {
       e.fail(errno, batch_entry::where::tmp);
       continue;
     }
@@ -284,7 +320,8 @@ void maildir_store::write_batch(std::span<batch_file> files) {
   }
   fail_broken_groups(entries, files, false);
   for (auto& e : entries)  // phase 3
-    if (e.file->error == 0 && ::renameat(e.tmp_dir.get(), e.name.c_str(), e.new_dir.get(), e.name.c_str()) != 0)
+    if (e.file->error == 0 && ::renameat(e.tmp_dir.get(), (e.tmp_name.empty() ? e.name : e.tmp_name).c_str(),
+                                         e.new_dir.get(), e.name.c_str()) != 0)
       e.fail(errno, batch_entry::where::tmp);
   fail_broken_groups(entries, files, true);
   flush_new_folders(entries, disk_, root.fd.get());  // phase 4
@@ -309,6 +346,54 @@ bool maildir_store::queue_relay(std::string_view sender, std::span<const std::st
   batch_file f{std::string(relay_mailbox), bytes};
   write_batch(std::span(&f, 1));
   return f.error == 0;
+}
+
+std::shared_ptr<maildir_store::spool> maildir_store::begin_spool(const std::string& mailbox, std::string_view own_header,
+                                                                std::string_view shared, int& error) {
+  error = prepare_mailbox(mailbox);
+  if (error != 0) return nullptr;
+  auto tmp_dir = disk_.open(mailbox + "/tmp", O_PATH | O_DIRECTORY);
+  auto new_dir = disk_.open(mailbox + "/new", O_PATH | O_DIRECTORY);
+  if (!tmp_dir.fd || !new_dir.fd) {
+    error = !tmp_dir.fd ? tmp_dir.error : new_dir.error;
+    return nullptr;
+  }
+  const auto now = std::chrono::system_clock::now().time_since_epoch();
+  const auto secs = std::chrono::duration_cast<std::chrono::seconds>(now);
+  const auto usec = std::chrono::duration_cast<std::chrono::microseconds>(now - secs);
+  std::string name = fmt::format("{}.M{:06}P{}Q{}.{}", secs.count(), usec.count(), getpid(), ++delivery_counter, host_name());
+  unique_fd fd(::openat(tmp_dir.fd.get(), name.c_str(), O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600));
+  if (!fd) {
+    error = errno;
+    return nullptr;
+  }
+  auto s = std::make_shared<spool>(mailbox, std::move(tmp_dir.fd), std::move(new_dir.fd), std::move(fd), std::move(name));
+  const bool written = s->append(own_header);
+  s->own_size = s->size;
+  s->own_crlf_size = s->crlf_size;
+  if (!written || !s->append(shared)) {
+    error = s->error();
+    return nullptr;  // removed from tmp/ as it goes
+  }
+  return s;
+}
+
+maildir_store::spool::spool(std::string mailbox, unique_fd tmp_dir, unique_fd new_dir, unique_fd fd, std::string name)
+    : mailbox_(std::move(mailbox)), tmp_dir_(std::move(tmp_dir)), new_dir_(std::move(new_dir)), fd_(std::move(fd)),
+      name_(std::move(name)) {}
+
+maildir_store::spool::~spool() { ::unlinkat(tmp_dir_.get(), name_.c_str(), 0); }  // ENOENT once delivered
+
+bool maildir_store::spool::append(std::string_view crlf_lines) {
+  if (error_ != 0) return false;
+  const std::string stored = mail::to_lf(crlf_lines);
+  if (!write_all(fd_.get(), stored)) {
+    error_ = errno != 0 ? errno : EIO;
+    return false;
+  }
+  size += stored.size();
+  crlf_size += mail::crlf_size(stored);
+  return true;
 }
 
 mail::open_result maildir_store::open(std::string_view user) {
@@ -336,7 +421,8 @@ mail::open_result maildir_store::open(std::string_view user) {
     }
     while (const dirent* e = ::readdir(d)) {
       struct stat st {};
-      if (e->d_name[0] == '.' || ::fstatat(dir, e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISREG(st.st_mode))
+      if (e->d_name[0] == '.' || ::fstatat(dir, e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISREG(st.st_mode) ||
+          has_other_names(st))  // a hard link: its other names may be anywhere (disk_root.hpp)
         continue;
       found.push_back({{st.st_mtim.tv_sec, st.st_mtim.tv_nsec}, e->d_name, dir});
     }

@@ -173,7 +173,9 @@ awaitable<void> run_proxy_connection(connection& c, proxy_context& ctx) {
   std::unique_ptr<http::proxy_session> core;
   {
     std::lock_guard lock(ctx.mutex);
-    core = std::make_unique<http::proxy_session>(ctx.shared, ctx.options);
+    http::proxy_options options = ctx.options;
+    options.client = c.remote_endpoint().address().to_string();  // for Forwarded: for= (RFC 7239)
+    core = std::make_unique<http::proxy_session>(ctx.shared, std::move(options));
   }
   std::unique_ptr<outbound_connection> origin;
   std::exception_ptr failure;

@@ -18,6 +18,7 @@
 #include <utility>
 #include <vector>
 
+#include "netlib/mail/message_text.hpp"
 #include "netlib/smtp/store_delivery.hpp"
 
 namespace netlib::io {
@@ -76,13 +77,23 @@ void smtp_delivery_queue::commit(std::deque<pending>& batch) {
   for (const auto& p : batch) {  // the copies of one message form one group: all or none
     const std::size_t group = first_file.size();
     first_file.push_back(files.size());
+    // A spooled message: each copy is its own header, then the spool's shared part (the
+    // Received: field and the data); the spool's own mailbox gets the spool file itself.
+    const auto* spool = dynamic_cast<const maildir_store::spool*>(p.message.spooled.get());
+    if (p.message.spooled && spool == nullptr) {  // not one of this store's: cannot happen
+      files.push_back({std::string(), {}, group});  // no such mailbox: the message fails (EINVAL)
+      continue;
+    }
+    const std::string_view text = spool ? std::string_view() : std::string_view(p.message.message);
     for (const auto& user : p.message.local_users) {
-      copies.push_back(smtp::local_copy(p.message, user, local_domain_));
-      files.push_back({user, copies.back(), group});
+      copies.push_back(spool && spool->mailbox() == user
+                           ? std::string()
+                           : mail::final_delivery_copy(p.message.sender, user + "@" + local_domain_, text));
+      files.push_back({user, copies.back(), group, 0, spool});
     }
     if (p.message.relay_recipients.empty()) continue;
-    copies.push_back(maildir_store::relay_file(p.message.sender, p.message.relay_recipients, p.message.message));
-    files.push_back({std::string(maildir_store::relay_mailbox), copies.back(), group});
+    copies.push_back(maildir_store::relay_file(p.message.sender, p.message.relay_recipients, text));
+    files.push_back({std::string(maildir_store::relay_mailbox), copies.back(), group, 0, spool});
   }
   first_file.push_back(files.size());
   int internal = 0;
@@ -101,6 +112,17 @@ void smtp_delivery_queue::commit(std::deque<pending>& batch) {
     largest_ = std::max(largest_, batch.size());
   }
   for (std::size_t i = 0; i < batch.size(); ++i) batch[i].done(result_of_errno(errors[i]));
+}
+
+std::shared_ptr<mail::spooled_message> smtp_delivery_queue::begin(const smtp::deliver_message& envelope, int& error) {
+  if (!envelope.local_users.empty()) {
+    const std::string& user = envelope.local_users.front();
+    return store_.begin_spool(user, mail::final_delivery_copy(envelope.sender, user + "@" + local_domain_, ""),
+                              envelope.message, error);
+  }
+  return store_.begin_spool(std::string(maildir_store::relay_mailbox),
+                            maildir_store::relay_file(envelope.sender, envelope.relay_recipients, ""), envelope.message,
+                            error);
 }
 
 std::uint64_t smtp_delivery_queue::messages_stored() const {

@@ -4,7 +4,9 @@
 // writes and watchdog all run on one thread. In the shared_pool model there is one context run by
 // every thread and each socket is created on its own strand, which gives the same guarantee. Live sessions are registered (id -> executor + weak
 // state) so stop() can close each on its own executor. Over max_connections, a connection gets
-// busy_reply and is closed. TCP_NODELAY is set once on the listener (accepted sockets inherit it
+// busy_reply and is closed; over max_per_address for its address (counted in a map under the
+// mutex, keyed by the 16 bytes of the IPv6 form, an IPv6 address cut to its /64), per_address_reply.
+// Each connection gets the handshake timeout. TCP_NODELAY is set once on the listener (accepted sockets inherit it
 // on Linux), TCP_DEFER_ACCEPT too when asked (defer_accept). stop() closes the listener and every connection and releases the work
 // guards; run() returns when every context has run out of work.
 #include "netlib/io/tcp_server.hpp"
@@ -14,10 +16,12 @@
 #include <sys/resource.h>
 #include <sys/socket.h>
 
+#include <algorithm>
 #include <iostream>
 #include <map>
 #include <mutex>
 #include <thread>
+#include <unordered_map>
 
 namespace netlib::io {
 
@@ -47,6 +51,8 @@ struct tcp_server::impl {
   asio::signal_set signals;
   std::atomic<std::size_t> active{0};
   std::atomic<std::size_t> accepted{0};
+  std::atomic<std::size_t> refused_address{0};
+  std::unordered_map<std::string, std::size_t> per_address;  // under `mutex`
   std::atomic<bool> stopping{false};
   std::mutex mutex;
   std::map<std::uint64_t, live> sessions;
@@ -103,8 +109,35 @@ struct tcp_server::impl {
     sessions.erase(id);
   }
 
-  awaitable<void> session(tcp::socket socket) {
+  // The key an address is counted under: its 16 bytes as IPv6 (IPv4 mapped), an IPv6 one cut to its
+  // /64 (what one host or site gets; its last 64 bits are the client's to pick).
+  static std::string address_key(const tcp::socket& socket) {
+    boost::system::error_code ec;
+    const auto a = socket.remote_endpoint(ec).address();
+    if (ec) return {};
+    auto bytes = a.is_v4() ? asio::ip::make_address_v6(asio::ip::v4_mapped, a.to_v4()).to_bytes() : a.to_v6().to_bytes();
+    if (a.is_v6() && !a.to_v6().is_v4_mapped()) std::fill(bytes.begin() + 8, bytes.end(), 0);
+    return std::string(reinterpret_cast<const char*>(bytes.data()), bytes.size());
+  }
+  // Counts a connection from `key`; false when the address has max_per_address already.
+  bool admit_address(const std::string& key) {
+    if (options.max_per_address == 0 || key.empty()) return true;
+    std::lock_guard lock(mutex);
+    auto& n = per_address[key];
+    if (n >= options.max_per_address) return false;
+    ++n;
+    return true;
+  }
+  void leave_address(const std::string& key) {
+    if (options.max_per_address == 0 || key.empty()) return;
+    std::lock_guard lock(mutex);
+    const auto it = per_address.find(key);
+    if (it != per_address.end() && --it->second == 0) per_address.erase(it);
+  }
+
+  awaitable<void> session(tcp::socket socket, std::string address) {
     connection c(std::move(socket), options.tls, options.idle_timeout, options.initial_deadline);
+    c.set_handshake_timeout(options.handshake_timeout);
     const auto id = enroll(c);
     if (stopping) c.close();
     try {
@@ -114,13 +147,14 @@ struct tcp_server::impl {
     }
     c.close();
     leave(id);
+    leave_address(address);
     --active;
   }
 
-  awaitable<void> refuse(tcp::socket socket) {
-    if (!options.busy_reply.empty()) {
+  awaitable<void> refuse(tcp::socket socket, const std::string& reply) {
+    if (!reply.empty()) {
       boost::system::error_code ec;
-      co_await asio::async_write(socket, asio::buffer(options.busy_reply), asio::redirect_error(use_awaitable, ec));
+      co_await asio::async_write(socket, asio::buffer(reply), asio::redirect_error(use_awaitable, ec));
     }
     boost::system::error_code ec;
     socket.shutdown(tcp::socket::shutdown_both, ec);
@@ -148,11 +182,18 @@ struct tcp_server::impl {
       }
       ++accepted;
       if (active.load() >= options.max_connections) {
-        asio::co_spawn(where, refuse(std::move(socket)), asio::detached);
+        asio::co_spawn(where, refuse(std::move(socket), options.busy_reply), asio::detached);
+        continue;
+      }
+      std::string address = address_key(socket);
+      if (!admit_address(address)) {
+        ++refused_address;
+        const std::string& reply = options.per_address_reply.empty() ? options.busy_reply : options.per_address_reply;
+        asio::co_spawn(where, refuse(std::move(socket), reply), asio::detached);
         continue;
       }
       ++active;
-      asio::co_spawn(where, session(std::move(socket)), asio::detached);
+      asio::co_spawn(where, session(std::move(socket), std::move(address)), asio::detached);
     }
   }
 
@@ -193,7 +234,8 @@ void tcp_server::run() {
     });
   }
   asio::co_spawn(*impl_->contexts.front(), impl_->accept_loop(), asio::detached);
-  if (impl_->options.print_listening) std::cout << "listening on " << to_string(local_endpoint()) << std::endl;
+  if (impl_->options.print_listening)
+    (impl_->options.listening_on_stderr ? std::cerr : std::cout) << "listening on " << to_string(local_endpoint()) << std::endl;
   std::vector<std::thread> threads;
   for (std::size_t i = 1; i < impl_->contexts.size(); ++i)
     threads.emplace_back([ctx = impl_->contexts[i].get()] { ctx->run(); });
@@ -207,6 +249,7 @@ void tcp_server::run() {
 void tcp_server::stop() { impl_->stop(); }
 std::size_t tcp_server::active_connections() const noexcept { return impl_->active.load(); }
 std::size_t tcp_server::total_accepted() const noexcept { return impl_->accepted.load(); }
+std::size_t tcp_server::refused_per_address() const noexcept { return impl_->refused_address.load(); }
 asio::any_io_executor tcp_server::executor() { return impl_->contexts.front()->get_executor(); }
 
 }  // namespace netlib::io

@@ -6,9 +6,14 @@
 // whose app data is not the tag of the SSL that receives it, when that SSL is bound.
 #include "netlib/io/tls.hpp"
 
+#include <fcntl.h>
+#include <openssl/err.h>
 #include <openssl/ssl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <atomic>
+#include <cerrno>
 #include <cstring>
 #include <mutex>
 
@@ -47,6 +52,33 @@ SSL_TICKET_RETURN on_ticket_opened(SSL* ssl, SSL_SESSION* session, const unsigne
 }
 }  // namespace
 
+void check_tls_file(const std::string& what, const std::string& path) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  if (fd < 0) {
+    const int e = errno;
+    if (e == ENOENT) throw io_error(fmt::format("{} '{}': no such file", what, path));
+    throw io_error(fmt::format("cannot read {} '{}': {}", what, path, std::strerror(e)));
+  }
+  struct stat st {};
+  const bool regular = ::fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
+  const bool folder = S_ISDIR(st.st_mode);
+  ::close(fd);
+  if (folder) throw io_error(fmt::format("{} '{}' is a folder, not a file", what, path));
+  if (!regular) throw io_error(fmt::format("{} '{}' is not a regular file", what, path));
+}
+
+namespace {
+// OpenSSL's reason for the failure Asio reports in `ec` ("no start line" for a file without a PEM
+// block), without the library name; the queue's rest (the caller's "PEM lib") is dropped.
+std::string openssl_reason(const boost::system::error_code& ec) {
+  const char* reason = ec.category() == asio::error::get_ssl_category()
+                           ? ERR_reason_error_string(static_cast<unsigned long>(ec.value()))
+                           : nullptr;
+  ERR_clear_error();
+  return reason != nullptr ? reason : ec.message();
+}
+}  // namespace
+
 std::string new_tls_session_tag() {
   static std::atomic<std::uint64_t> counter{0};
   return fmt::format("netlab-tls-{}", ++counter);
@@ -66,11 +98,17 @@ std::shared_ptr<ssl::context> make_server_tls(const std::string& cert_file, cons
   auto ctx = std::make_shared<ssl::context>(ssl::context::tls_server);
   ctx->set_options(ssl::context::default_workarounds | ssl::context::no_sslv2 | ssl::context::no_sslv3 |
                    ssl::context::no_tlsv1 | ssl::context::no_tlsv1_1 | ssl::context::single_dh_use);
+  check_tls_file("TLS certificate", cert_file);
+  check_tls_file("TLS key", key_file);
   boost::system::error_code ec;
   ctx->use_certificate_chain_file(cert_file, ec);
-  if (ec) throw io_error("cannot load TLS certificate '" + cert_file + "': " + ec.message() + " (expected a PEM file)");
+  if (ec)
+    throw io_error("cannot load TLS certificate '" + cert_file + "': " + openssl_reason(ec) +
+                   " (expected a PEM certificate chain: -----BEGIN CERTIFICATE-----)");
   ctx->use_private_key_file(key_file, ssl::context::pem, ec);
-  if (ec) throw io_error("cannot load TLS key '" + key_file + "': " + ec.message() + " (expected a PEM private key)");
+  if (ec)
+    throw io_error("cannot load TLS key '" + key_file + "': " + openssl_reason(ec) +
+                   " (expected the PEM private key of the certificate: -----BEGIN PRIVATE KEY-----)");
   SSL_CTX_set_session_ticket_cb(ctx->native_handle(), on_ticket_made, on_ticket_opened, nullptr);
   return ctx;
 }
@@ -81,9 +119,16 @@ std::shared_ptr<ssl::context> make_client_tls(bool verify, const std::string& ca
                    ssl::context::no_tlsv1 | ssl::context::no_tlsv1_1);
   boost::system::error_code ec;
   if (verify) {
-    if (ca_file.empty()) ctx->set_default_verify_paths(ec);
-    else ctx->load_verify_file(ca_file, ec);
-    if (ec) throw io_error("cannot load CA certificates" + (ca_file.empty() ? std::string() : " '" + ca_file + "'") + ": " + ec.message());
+    if (ca_file.empty()) {
+      ctx->set_default_verify_paths(ec);
+      if (ec) throw io_error("cannot load the system's CA certificates: " + openssl_reason(ec));
+    } else {
+      check_tls_file("CA certificate file", ca_file);
+      ctx->load_verify_file(ca_file, ec);
+      if (ec)
+        throw io_error("cannot load CA certificates '" + ca_file + "': " + openssl_reason(ec) +
+                       " (expected PEM certificates: -----BEGIN CERTIFICATE-----)");
+    }
     ctx->set_verify_mode(ssl::verify_peer);
   } else {
     ctx->set_verify_mode(ssl::verify_none);

@@ -20,7 +20,7 @@
 
 namespace netlib::pop3 {
 
-server_session::server_session(server_config config, mail::mail_store& store, const mail::users_table& users)
+server_session::server_session(server_config config, mail::mail_store& store, const users_table& users)
     : config_(std::move(config)), store_(store), users_(users) {}
 
 std::vector<server_action> server_session::start(const clock_reading& now) {

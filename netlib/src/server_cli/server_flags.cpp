@@ -1,6 +1,7 @@
 // Shared server flags: see server_flags.hpp.
 #include "netlib/server_cli/server_flags.hpp"
 
+#include <algorithm>
 #include <chrono>
 
 #include "netlib/core/units.hpp"
@@ -17,12 +18,18 @@ void add_server_flags(CLI::App& cmd, server_flags& flags, const server_flag_help
       ->check(CLI::IsMember({"pool", "loops"}))
       ->capture_default_str();
   cmd.add_option(help.max_connections_flag, flags.max_connections, help.max_connections)->capture_default_str();
+  cmd.add_option("--max-per-address", flags.max_per_address,
+                 "Connections one client address (an IPv6 client's /64) may hold at once; more are refused at "
+                 "once, so one address cannot take every slot (0: no limit)")
+      ->capture_default_str();
   app::add_duration(cmd, "--idle-timeout", flags.idle_timeout_s,
                     help.idle_timeout + " (default " + units::format_seconds(flags.idle_timeout_s) + "; e.g. 30s, 5min)",
                     0, 1e7);
   if (!help.tls) return;
-  cmd.add_option("--tls-cert", flags.tls_cert, help.tls_cert);
-  cmd.add_option("--tls-key", flags.tls_key, "PEM private key for --tls-cert");
+  // A file that does not exist is a usage error (exit 2); io::make_server_tls says what else is
+  // wrong with one (unreadable, not PEM).
+  cmd.add_option("--tls-cert", flags.tls_cert, help.tls_cert)->check(app::input_file());
+  cmd.add_option("--tls-key", flags.tls_key, "PEM private key for --tls-cert")->check(app::input_file());
 }
 
 io::server_options make_server_options(const server_flags& flags) {
@@ -36,23 +43,27 @@ io::server_options make_server_options(const server_flags& flags) {
   options.threads = flags.threads;
   options.model = flags.thread_model == "loops" ? io::thread_model::context_per_thread : io::thread_model::shared_pool;
   options.max_connections = flags.max_connections;
+  options.max_per_address = flags.max_per_address;
   options.idle_timeout = std::chrono::milliseconds(static_cast<long long>(flags.idle_timeout_s * 1000));
+  // A handshake is no slower than a client may be silent, and 10 s is plenty on any network.
+  if (options.idle_timeout.count() > 0) options.handshake_timeout = std::min(options.handshake_timeout, options.idle_timeout);
   if (!flags.tls_cert.empty()) options.tls = io::make_server_tls(flags.tls_cert, flags.tls_key);
   return options;
 }
 
 void add_auth_flags(CLI::App& cmd, auth_flags& flags, const std::string& what) {
   cmd.add_option("--auth-max-failures", flags.max_failures,
-                 "Failed " + what + " logins from one address, or for one account, before it is locked out "
-                 "for --auth-lockout (0: no limit, no delays)")
+                 "Failed " + what + " logins from one address before it is locked out for --auth-lockout "
+                 "(an account is never locked; a network's logins wait their turn past this many failures; "
+                 "0: no guard, no delays)")
       ->capture_default_str();
   app::add_quantity(cmd, "--auth-delay", flags.delay_s, units::parse_duration_s,
                     "Wait before the next login is checked after a failed one, doubling after each further "
-                    "failure (up to 30 s), per address and per account (e.g. 1s, 500ms)")
+                    "failure (up to 30 s), per address, per network and per account (e.g. 1s, 500ms)")
       ->default_str("1s");
   app::add_quantity(cmd, "--auth-lockout", flags.lockout_s, units::parse_duration_s,
-                    "How long a locked-out address or account is refused, even with the right password "
-                    "(e.g. 5min, 30s)")
+                    "How long a locked-out address is refused, even with the right password (a user who "
+                    "logged in from it before still gets in; e.g. 5min, 30s)")
       ->default_str("5min");
 }
 

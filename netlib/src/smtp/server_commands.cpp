@@ -11,6 +11,8 @@
 #include "netlib/smtp/reply.hpp"
 #include "netlib/smtp/server_session.hpp"
 
+#include <cerrno>
+
 namespace netlib::smtp {
 
 void server_session::on_helo(const command& c, bool extended, server_step& step) {
@@ -107,6 +109,18 @@ void server_session::on_data(const command& c, server_step& step) {
   message_size_ = 0;
   data_problem_ = data_problem::none;
   after_bare_lf_ = false;
+  if (config_.spool) {  // the data goes to the spool as it arrives, never held whole
+    spool_id_ = fmt::format("{}.{}", info_.session_id, messages_ + 1);
+    spool_received_ = received_header(spool_id_);
+    const deliver_message envelope{spool_id_, sender_, local_recipients_, relay_recipients_, spool_received_, {}};
+    int err = 0;
+    spool_ = config_.spool->begin(envelope, err);
+    if (!spool_) {  // RFC 5321 §4.2.2 452 (RFC 3463 X.3.1), or 451: nothing was accepted
+      return err == ENOSPC || err == EDQUOT
+                 ? error(step, 452, "4.3.1 Insufficient system storage, try again later")
+                 : error(step, 451, "4.3.0 Local error in processing, try again later");
+    }
+  }
   data_framer_ = line_framer({.max_length = 1000, .strict = true});
   state_ = server_state::in_data;
   step.actions.emplace_back(send_bytes{format_reply(354, "Start mail input; end with <CRLF>.<CRLF>")});

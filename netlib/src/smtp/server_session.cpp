@@ -20,8 +20,12 @@
 // Invariants: only a line that is exactly "." after CRLF ends DATA; a message with a bare line
 // end, an over-long line or over the size limit is read to its end and refused whole; nothing is
 // stored for a message unless its end arrived; replies come out in command order.
+// Memory: with a spool (server_config::spool) the data goes to it in pieces of about 64 KiB as
+// it arrives, so a session holds at most that much of a message; a message refused or abandoned
+// drops its spooled data (the spool removes it).
 #include "netlib/smtp/server_session.hpp"
 
+#include <cerrno>
 #include <stdexcept>
 #include <utility>
 
@@ -31,7 +35,7 @@
 
 namespace netlib::smtp {
 
-server_session::server_session(server_config config, session_info info, const mail::users_table& users)
+server_session::server_session(server_config config, session_info info, const users_table& users)
     : config_(std::move(config)), info_(std::move(info)), users_(users) {}
 
 std::vector<server_action> server_session::start(const clock_reading& now) {
@@ -130,14 +134,30 @@ void server_session::on_data_line(line_result line, server_step& step) {
   if (message_size_ > config_.max_message_bytes) {
     if (data_problem_ == data_problem::none) data_problem_ = data_problem::too_big;
     message_.clear();
+    spool_.reset();  // what was spooled goes at once
+    spool_chunk_.clear();
     return;
   }
   if (data_problem_ != data_problem::none) return;
-  message_.append(text);
-  message_.append("\r\n");
+  keep_data(text);
+}
+
+// One data line, kept: in the message, or gathered into the next append to the spool.
+void server_session::keep_data(std::string_view text) {
+  std::string& to = spool_ ? spool_chunk_ : message_;
+  to.append(text);
+  to.append("\r\n");
+  if (spool_ && spool_chunk_.size() >= 64 * 1024) flush_spool();
+}
+
+void server_session::flush_spool() {
+  if (!spool_ || spool_chunk_.empty()) return;
+  if (!spool_->append(spool_chunk_) && data_problem_ == data_problem::none) data_problem_ = data_problem::not_stored;
+  spool_chunk_.clear();
 }
 
 void server_session::end_of_data(server_step& step) {
+  flush_spool();
   const data_problem problem = data_problem_;
   state_ = server_state::awaiting_mail;
   if (problem == data_problem::bare_line_end) {
@@ -152,10 +172,16 @@ void server_session::end_of_data(server_step& step) {
     reset_transaction();
     return error(step, 552, fmt::format("5.3.4 Message too big ({} bytes at most)", config_.max_message_bytes));
   }
-  delivering_id_ = fmt::format("{}.{}", info_.session_id, messages_ + 1);
-  deliver_message d{delivering_id_, std::move(sender_), std::move(local_recipients_),
-                    std::move(relay_recipients_), received_header(delivering_id_)};
-  d.message.append(message_);
+  if (problem == data_problem::not_stored) {  // the spool could not take the data (RFC 3463 X.3.1)
+    const bool full = spool_ && (spool_->error() == ENOSPC || spool_->error() == EDQUOT);
+    reset_transaction();
+    return full ? error(step, 452, "4.3.1 Insufficient system storage: the message was not stored")
+                : error(step, 451, "4.3.0 Local error in processing: the message could not be stored");
+  }
+  delivering_id_ = spool_ ? spool_id_ : fmt::format("{}.{}", info_.session_id, messages_ + 1);
+  deliver_message d{delivering_id_, std::move(sender_), std::move(local_recipients_), std::move(relay_recipients_),
+                    spool_ ? std::move(spool_received_) : received_header(delivering_id_), std::move(spool_)};
+  if (!d.spooled) d.message.append(message_);
   reset_transaction();
   state_ = server_state::delivering;
   step.actions.emplace_back(std::move(d));
@@ -227,6 +253,8 @@ void server_session::reset_transaction() {
   relay_recipients_.clear();
   all_recipients_.clear();
   message_.clear();
+  spool_.reset();  // a message not handed on for delivery leaves nothing behind
+  spool_chunk_.clear();
   message_size_ = 0;
   data_problem_ = data_problem::none;
   after_bare_lf_ = false;

@@ -5,11 +5,13 @@
 
 #include <algorithm>
 #include <fstream>
+#include <regex>
 #include <nlohmann/json.hpp>
 #include <vector>
 
 #include "netlib/capture/capture_writer.hpp"
 #include "support/process.hpp"
+#include "support/temp_dir.hpp"
 
 namespace {
 
@@ -57,8 +59,8 @@ constexpr std::uint8_t fin = 0x01, syn = 0x02, psh = 0x08, ack = 0x10;
 // Handshake at 0, 10, 20 ms (RTT 20 ms); a 100-byte request at 21 ms acked at 31 ms; ten
 // 1000-byte segments 1 ms apart from 32 ms, each acked 10 ms after it left; segment 5 is
 // retransmitted (its ACK gives no sample); then FINs.
-std::string write_capture() {
-  const std::string path = ::testing::TempDir() + "/analyze-synthetic.pcapng";
+std::string write_capture(const netlab::test::temp_dir& dir) {
+  const std::string path = dir / "analyze-synthetic.pcapng";
   auto out = netlib::capture::capture_writer::create(path);
   const auto eth = out.add_interface(netlib::packet::link_type::ethernet, "synthetic");
   auto at = [](double ms) { return netlib::from_nanoseconds(static_cast<std::int64_t>(ms * 1e6)); };
@@ -85,8 +87,22 @@ std::string write_capture() {
   return path;
 }
 
+// The most significant digits of any number in a JSON text (leading zeros and the exponent not
+// counted): docs/conventions.md rounds every number to 15.
+std::size_t most_significant_digits(const std::string& text) {
+  static const std::regex number(R"((\d+)(?:\.(\d+))?(?:[eE][-+]?\d+)?)");
+  std::size_t most = 0;
+  for (std::sregex_iterator it(text.begin(), text.end(), number), end; it != end; ++it) {
+    std::string digits = (*it)[1].str() + (*it)[2].str();
+    digits.erase(0, std::min(digits.find_first_not_of('0'), digits.size()));
+    if ((*it)[2].matched) most = std::max(most, digits.size());  // integers (counts, bytes) are exact
+  }
+  return most;
+}
+
 TEST(Analyze, SyntheticTransferGivesExactTimings) {
-  const auto path = write_capture();
+  const netlab::test::temp_dir dir("analyze");
+  const auto path = write_capture(dir);
   const auto r = netlab::test::run({bin_path("lab-delay"), "analyze", path, "--rate", "12Mbps", "--json"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto j = json::parse(r.out);
@@ -116,10 +132,14 @@ TEST(Analyze, SyntheticTransferGivesExactTimings) {
   EXPECT_NEAR(down["goodput_bps"].get<double>(), 8 * 10000 / 0.009, 1e-3);
   EXPECT_NEAR(j["model"]["interarrival_s"].get<double>(), 1514 * 8 / 12e6, 1e-12);
   EXPECT_EQ(c["state"], "closed");
+  // 8 * 10000 / 0.009 is 8888888.888888889 in a double: printed with 15 significant digits.
+  EXPECT_LE(most_significant_digits(r.out), 15U) << r.out;
+  EXPECT_NE(r.out.find("\"goodput_bps\": 8888888.88888889"), std::string::npos) << r.out;
 }
 
 TEST(Analyze, HumanOutput) {
-  const auto r = netlab::test::run({bin_path("lab-delay"), "analyze", write_capture()});
+  const netlab::test::temp_dir dir("analyze");
+  const auto r = netlab::test::run({bin_path("lab-delay"), "analyze", write_capture(dir)});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("handshake RTT  20 ms (SYN→SYN-ACK 10 ms, SYN-ACK→ACK 10 ms)"), std::string::npos) << r.out;
 }
@@ -149,7 +169,8 @@ TEST(Analyze, RecordedCaptureMatchesItsFacts) {
 // docs/conventions.md: a file that exists but cannot be read as a capture is a runtime failure
 // (1); a file that does not exist is a usage error (2), as in every program.
 TEST(Analyze, UnreadableCaptureIsARuntimeFailure) {
-  const std::string garbage = ::testing::TempDir() + "/not-a-capture.pcap";
+  const netlab::test::temp_dir dir("analyze");
+  const std::string garbage = dir / "not-a-capture.pcap";
   std::ofstream(garbage) << "not a capture at all";
   const auto r = netlab::test::run({bin_path("lab-delay"), "analyze", garbage});
   EXPECT_EQ(r.exit_code, 1) << r.err;

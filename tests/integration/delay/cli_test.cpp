@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "support/process.hpp"
+#include "support/temp_dir.hpp"
 
 namespace {
 
@@ -93,7 +94,7 @@ TEST(DelayCli, QuizIsDeterministicPerSeed) {
   EXPECT_NE(a.out, c.out);
   EXPECT_EQ(shorter.out.find("Answer:"), std::string::npos);
   // The first problems do not depend on the count.
-  EXPECT_EQ(a.out.substr(0, a.out.find("Problem 2")).substr(0, shorter.out.find("\n")),
+  EXPECT_EQ(a.out.substr(0, a.out.find("Question 2")).substr(0, shorter.out.find("\n")),
             shorter.out.substr(0, shorter.out.find("\n")));
 }
 
@@ -120,9 +121,9 @@ void expect_same(const json& expected, const json& actual, const std::string& wh
 
 TEST(DelayCli, EveryQuizAnswerIsReproducedByItsCheckCommand) {
   const auto quiz = run_json({"quiz", "--seed", "2024", "--count", "21", "--answers", "--json"});
-  ASSERT_EQ(quiz["problems"].size(), 21u);
+  ASSERT_EQ(quiz["questions"].size(), 21u);
   std::set<std::string> kinds;
-  for (const auto& p : quiz["problems"]) {
+  for (const auto& p : quiz["questions"]) {
     kinds.insert(p["kind"]);
     const auto out = run_check(p["check_command"]);
     const std::string kind = p["kind"];
@@ -158,7 +159,8 @@ TEST(DelayCli, SimulateJsonSweep) {
 }
 
 TEST(DelayCli, SimulateWritesAnSvgPlot) {
-  const std::string path = ::testing::TempDir() + "/sweep.svg";
+  const netlab::test::temp_dir dir("delay-cli");
+  const std::string path = dir / "sweep.svg";
   const auto r = netlab::test::run({bin_path("lab-delay"), "simulate", "--packets", "5000", "--svg", path});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto cat = netlab::test::run({"/bin/cat", path});
@@ -194,7 +196,8 @@ TEST(DelayCli, BufferMeansTheSameKInQueueAndSimulate) {
 // A trace with its own lengths: the intensity is computed from the lengths served, so --intensity
 // 0.9 is a utilisation of about 0.9 (the trace's 500-byte packets are not scaled as 1500-byte ones).
 TEST(DelayCli, TraceIntensityUsesTheTracesLengths) {
-  const std::string path = ::testing::TempDir() + "/trace.txt";
+  const netlab::test::temp_dir dir("delay-cli");
+  const std::string path = dir / "trace.txt";
   {
     std::ofstream out(path);
     for (int i = 0; i < 2000; ++i) out << i * 0.001 << ' ' << (i % 2 ? 300 : 700) << '\n';  // mean 500 B
@@ -206,11 +209,30 @@ TEST(DelayCli, TraceIntensityUsesTheTracesLengths) {
   EXPECT_NEAR(p["traffic_intensity"].get<double>(), 0.9, 1e-9);
   EXPECT_NEAR(p["utilisation"].get<double>(), 0.9, 0.02);
   EXPECT_NEAR(p["arrival_rate_per_s"].get<double>(), 0.9 * 10e6 / 4000, 1e-6);
-  // --length would not be used: the trace gives every length.
+  // The report names only what the run used: the trace's sizes, no --length, no seed (nothing drawn).
+  EXPECT_EQ(j["sizes"], "trace") << j.dump();
+  EXPECT_FALSE(j.contains("length_bits")) << j.dump();
+  EXPECT_FALSE(j.contains("seed")) << j.dump();
+  // --length (or --seed) would not be used: the trace gives every length.
   const auto r = netlab::test::run({bin_path("lab-delay"), "simulate", "--arrivals", "trace", "--trace", path,
                                     "--length", "1500B"});
   EXPECT_EQ(r.exit_code, 2) << r.err;
   EXPECT_NE(r.err.find("--length is not used"), std::string::npos) << r.err;
+  const auto seeded = netlab::test::run({bin_path("lab-delay"), "simulate", "--arrivals", "trace", "--trace", path,
+                                         "--seed", "3"});
+  EXPECT_EQ(seeded.exit_code, 2) << seeded.err;
+  EXPECT_NE(seeded.err.find("--seed is not used"), std::string::npos) << seeded.err;
+  // A trace of times alone: the lengths are drawn from --sizes with mean --length, so both are reported.
+  const std::string times = dir / "trace-times.txt";
+  {
+    std::ofstream out(times);
+    for (int i = 0; i < 2000; ++i) out << i * 0.001 << '\n';
+  }
+  const auto drawn = run_json({"simulate", "--arrivals", "trace", "--trace", times, "--intensity", "0.5", "--packets",
+                               "2000", "--json"});
+  EXPECT_EQ(drawn["sizes"], "exponential") << drawn.dump();
+  EXPECT_EQ(drawn["length_bits"], 12000) << drawn.dump();
+  EXPECT_EQ(drawn["seed"], 1) << drawn.dump();
 }
 
 TEST(DelayCli, IgnoredOptionsAreUsageErrors) {

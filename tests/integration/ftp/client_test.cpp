@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include <fstream>
+#include <regex>
 
 #include "serve_fixture.hpp"
 
@@ -46,6 +47,9 @@ void round_trip(const std::string& base_url, const served_dir& d, const std::vec
   const auto doc = nlohmann::json::parse(r.out);
   EXPECT_EQ(doc["bytes"], read_whole(out).size());
   EXPECT_EQ(doc["data_command"], expect_setup);
+  // Every duration key ends in _s (docs/conventions.md, "Output").
+  EXPECT_TRUE(doc["duration_s"].is_number()) << doc.dump();
+  EXPECT_FALSE(doc.contains("seconds")) << doc.dump();
   std::vector<std::string> ls{"ls", base_url + "/", "--names"};
   ls.insert(ls.end(), mode.begin(), mode.end());
   r = lab(ls);
@@ -87,6 +91,9 @@ TEST(ClientServe, AsciiModeConvertsLineEnds) {
   auto r = lab({"get", s.url("/text.txt"), "-o", "-", "--ascii"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(r.out, "one\ntwo\n");
+  // The report on stderr gives a short transfer's time with a prefix (µs or ms), never "0.000 s".
+  EXPECT_TRUE(std::regex_search(r.err, std::regex(R"(^get [0-9]+ bytes in [0-9.]+ (ns|us|ms|s) \()"))) << r.err;
+  EXPECT_EQ(r.err.find("0.000 s"), std::string::npos) << r.err;
   write_file(d.dir + "/up.txt", "a\nb\n");
   r = lab({"put", d.dir + "/up.txt", s.url("/pub/up.txt"), "--ascii", "--trace"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
@@ -150,6 +157,11 @@ TEST(ClientServe, ErrorsExitOneOrTwoWithOneLine) {
   EXPECT_FALSE(std::filesystem::exists(d.dir + "/m.bin.part"));
   r = lab({"get", "http://example.org/x"});
   EXPECT_EQ(r.exit_code, 2);
+  // -o - puts the file on stdout, --json the report: together they are refused before connecting.
+  r = lab({"get", s.url("/hello.txt"), "-o", "-", "--json"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.out, "");
+  EXPECT_NE(r.err.find("lab-ftp: error: -o - and --json both write to stdout"), std::string::npos) << r.err;
   r = lab({"get", "ftp://alice:bad@" + s.address + "/big.bin", "-o", d.dir + "/x"});
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_NE(r.err.find("530"), std::string::npos) << r.err;

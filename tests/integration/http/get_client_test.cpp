@@ -2,6 +2,9 @@
 // counts), per-object records, the model next to the measurement, cookies, the cache, -o.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <filesystem>
+
 #include <nlohmann/json.hpp>
 
 #include "serve_fixture.hpp"
@@ -115,6 +118,42 @@ TEST(GetClient, AgainstPythonHttpServer) {
   auto missing = run({bin_path("lab-http"), "get", base + "nope.html"});
   EXPECT_EQ(missing.exit_code, 0);
   EXPECT_NE(missing.out.find(" 404 "), std::string::npos) << missing.out;
+  // --fail: http.server's 404 (reason "File not found") exits 1, one line naming it.
+  missing = run({bin_path("lab-http"), "get", base + "nope.html", "--fail", "-o", site.dir + "/nope.html"});
+  EXPECT_EQ(missing.exit_code, 1);
+  EXPECT_EQ(missing.err, "lab-http: error: " + base + "nope.html: the server answered 404 File not found (--fail)\n");
+  EXPECT_FALSE(std::filesystem::exists(site.dir + "/nope.html"));
+}
+
+// --fail (as curl's): an error status exits 1 with one line naming the first object that got one,
+// and the error page's body is not written; without it the status is only reported (exit 0).
+TEST(GetClient, FailTurnsAnErrorStatusIntoExitOne) {
+  site_dir site;
+  write_file(site.root + "/broken.html", "<html><body><img src=\"img/a.png\"><img src=\"gone.png\">"
+                                         "<img src=\"gone2.png\"></body></html>\n");
+  running_server server(site);
+  const std::string out = site.dir + "/out.html";
+  auto r = run({bin_path("lab-http"), "get", server.url("/nope.html"), "--fail", "-o", out});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.err, "lab-http: error: " + server.url("/nope.html") + ": the server answered 404 Not Found (--fail)\n");
+  EXPECT_NE(r.out.find(" 404 "), std::string::npos) << r.out;  // the report is still printed
+  EXPECT_FALSE(std::filesystem::exists(out));
+  r = run({bin_path("lab-http"), "get", server.url("/nope.html"), "-o", out});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  // The page is fine, two of its objects are not: the page is written, the exit code is 1.
+  r = run({bin_path("lab-http"), "get", server.url("/broken.html"), "--objects", "--fail", "-o", out});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.err, "lab-http: error: " + server.url("/gone.png") +
+                       ": the server answered 404 Not Found (--fail; 1 more with an error status)\n");
+  EXPECT_EQ(read_whole(out), read_whole(site.root + "/broken.html"));
+  // --json: the document on stdout as always, the error line on stderr.
+  r = run({bin_path("lab-http"), "get", server.url("/nope.html"), "--fail", "--json"});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(nlohmann::json::parse(r.out)["objects"][0]["status"], 404);
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  // A success is a success.
+  r = run({bin_path("lab-http"), "get", server.url("/"), "--objects", "-f"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
 }
 
 TEST(GetClient, CookieJarAndCacheRevalidation) {

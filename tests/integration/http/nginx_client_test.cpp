@@ -125,6 +125,27 @@ TEST(NginxClient, PlainGetOfAPageAndALargeFile) {
   EXPECT_EQ(log[2].status, 404);
 }
 
+// --fail against nginx: its 404 and 403 exit 1 with one line (nginx's reason phrases), no body
+// written; a 200 exits 0.
+TEST(NginxClient, FailOnAnErrorStatus) {
+  NETLAB_REQUIRE_PEER(nginx_bin);
+  nginx_server nginx;
+  const std::string out = nginx.site.dir + "/out.html";
+  auto r = run({bin_path("lab-http"), "get", nginx.url("/nope.html"), "--fail", "-o", out}, {}, std::chrono::seconds(60));
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.err, "lab-http: error: " + nginx.url("/nope.html") + ": the server answered 404 Not Found (--fail)\n");
+  EXPECT_FALSE(std::filesystem::exists(out));
+  // A folder without an index: nginx refuses to list it.
+  std::filesystem::create_directories(nginx.site.root + "/empty");
+  r = run({bin_path("lab-http"), "get", nginx.url("/empty/"), "--fail"}, {}, std::chrono::seconds(60));
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.err, "lab-http: error: " + nginx.url("/empty/") + ": the server answered 403 Forbidden (--fail)\n");
+  r = run({bin_path("lab-http"), "get", nginx.url("/index.html"), "--objects", "--fail", "-o", out}, {},
+          std::chrono::seconds(60));
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(read_whole(out), read_whole(nginx.site.root + "/index.html"));
+}
+
 // The four objects on one connection (nginx's connection serial is the same on every line and
 // its per-connection request counter runs 1..4), persistent and pipelined; one connection each
 // with --non-persistent. The cache folder then holds exactly the four files' bytes.

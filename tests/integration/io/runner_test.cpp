@@ -11,6 +11,7 @@
 #include "netlib/io/tls.hpp"
 #include "support/echo_driver.hpp"
 #include "support/process.hpp"
+#include "support/threaded_server.hpp"
 
 namespace {
 
@@ -19,39 +20,13 @@ using namespace std::chrono_literals;
 
 using netlab::test::echo_driver;
 
-// A server on a background thread, stopped and joined at scope exit.
-struct running_server {
-  explicit running_server(server_options o) : server(std::move(o), echo_driver) {
-    thread = std::thread([this] { server.run(); });
-  }
-  ~running_server() {
-    server.stop();
-    thread.join();
-  }
-  unsigned short port() const { return server.local_endpoint().port(); }
-  tcp_server server;
-  std::thread thread;
+using netlab::test::quiet;
+using netlab::test::read_line;
+
+// The echo server on a background thread (support/threaded_server.hpp).
+struct running_server : netlab::test::threaded_server {
+  explicit running_server(server_options o) : threaded_server(std::move(o), echo_driver) {}
 };
-
-server_options quiet(server_options o = {}) {
-  o.print_listening = false;
-  o.handle_signals = false;
-  return o;
-}
-
-std::string read_line(tcp_client& c, std::string& pending) {
-  std::array<std::byte, 4096> buf{};
-  for (;;) {
-    if (auto nl = pending.find("\r\n"); nl != std::string::npos) {
-      std::string line = pending.substr(0, nl);
-      pending.erase(0, nl + 2);
-      return line;
-    }
-    const std::size_t n = c.read_some(buf);
-    if (n == 0) return "<eof>";
-    pending.append(reinterpret_cast<const char*>(buf.data()), n);
-  }
-}
 
 // Polls a condition the test cannot wait for otherwise (server-side bookkeeping), bounded.
 template <class F>
@@ -64,7 +39,7 @@ bool eventually(F condition, std::chrono::milliseconds limit = 5s) {
   return condition();
 }
 
-TEST(runner, echoes_lines_and_quits) {
+TEST(Runner, echoes_lines_and_quits) {
   running_server s(quiet());
   tcp_client c;
   c.connect("127.0.0.1", s.port());
@@ -77,7 +52,7 @@ TEST(runner, echoes_lines_and_quits) {
   EXPECT_EQ(read_line(c, pending), "<eof>");
 }
 
-TEST(runner, answers_pipelined_lines_in_order) {
+TEST(Runner, answers_pipelined_lines_in_order) {
   running_server s(quiet());
   tcp_client c;
   c.connect("127.0.0.1", s.port());
@@ -89,7 +64,7 @@ TEST(runner, answers_pipelined_lines_in_order) {
   for (int i = 0; i < 100; ++i) ASSERT_EQ(read_line(c, pending), "echo: line " + std::to_string(i));
 }
 
-TEST(runner, serves_200_concurrent_clients) {
+TEST(Runner, serves_200_concurrent_clients) {
   for (auto [threads, model] : {std::pair{1u, thread_model::context_per_thread},
                                 {2u, thread_model::context_per_thread}, {2u, thread_model::shared_pool}}) {
     running_server s(quiet({.threads = threads, .model = model}));
@@ -120,7 +95,7 @@ TEST(runner, serves_200_concurrent_clients) {
 // connection::write hands a reply to the kernel at once and writes what it did not take the
 // asynchronous way. With a 4 KiB send buffer the kernel takes only part of each write: the rest
 // must follow, in order, whether the cut falls in the first part or in the second.
-TEST(runner, writes_what_the_kernel_did_not_take_at_once_in_order) {
+TEST(Runner, writes_what_the_kernel_did_not_take_at_once_in_order) {
   const auto pattern = [](char seed, std::size_t n) {
     std::string s(n, '\0');
     for (std::size_t i = 0; i < n; ++i) s[i] = static_cast<char>(seed + i % 23);
@@ -153,7 +128,7 @@ TEST(runner, writes_what_the_kernel_did_not_take_at_once_in_order) {
   EXPECT_TRUE(got == a + b + c + d + "end");
 }
 
-TEST(runner, survives_a_client_that_disconnects_mid_line) {
+TEST(Runner, survives_a_client_that_disconnects_mid_line) {
   running_server s(quiet());
   {
     tcp_client c;
@@ -169,7 +144,7 @@ TEST(runner, survives_a_client_that_disconnects_mid_line) {
   EXPECT_EQ(read_line(c2, pending), "echo: still fine");
 }
 
-TEST(runner, closes_an_idle_client_at_the_timeout) {
+TEST(Runner, closes_an_idle_client_at_the_timeout) {
   running_server s(quiet({.idle_timeout = 300ms}));
   tcp_client c(5s);
   c.connect("127.0.0.1", s.port());
@@ -180,7 +155,7 @@ TEST(runner, closes_an_idle_client_at_the_timeout) {
   EXPECT_GE(std::chrono::steady_clock::now() - start, 250ms);
 }
 
-TEST(runner, refuses_connections_over_the_cap_with_the_busy_reply) {
+TEST(Runner, refuses_connections_over_the_cap_with_the_busy_reply) {
   running_server s(quiet({.max_connections = 2, .busy_reply = "421 too many connections\r\n"}));
   tcp_client a, b, c;
   std::string pa, pb, pc;
@@ -193,7 +168,7 @@ TEST(runner, refuses_connections_over_the_cap_with_the_busy_reply) {
   EXPECT_EQ(read_line(c, pc), "<eof>");
 }
 
-TEST(runner, sigterm_stops_the_server_and_closes_open_connections) {
+TEST(Runner, sigterm_stops_the_server_and_closes_open_connections) {
   tcp_server server(server_options{.handle_signals = true, .print_listening = false}, echo_driver);
   std::thread t([&] { server.run(); });
   tcp_client a, b;
@@ -208,7 +183,7 @@ TEST(runner, sigterm_stops_the_server_and_closes_open_connections) {
   EXPECT_EQ(read_line(b, pb), "<eof>");
 }
 
-TEST(runner, switches_to_tls_mid_connection_and_discards_pipelined_plaintext) {
+TEST(Runner, switches_to_tls_mid_connection_and_discards_pipelined_plaintext) {
   const auto dir = std::filesystem::temp_directory_path() / ("netlab-tls-" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);
   const auto cert = (dir / "cert.pem").string(), key = (dir / "key.pem").string();
@@ -230,7 +205,7 @@ TEST(runner, switches_to_tls_mid_connection_and_discards_pipelined_plaintext) {
   std::filesystem::remove_all(dir);
 }
 
-TEST(runner, reports_a_port_in_use_clearly) {
+TEST(Runner, reports_a_port_in_use_clearly) {
   running_server s(quiet());
   try {
     tcp_server second(quiet({.port = s.port()}), echo_driver);
@@ -240,7 +215,7 @@ TEST(runner, reports_a_port_in_use_clearly) {
   }
 }
 
-TEST(client, says_what_failed_when_nothing_listens) {
+TEST(Client, says_what_failed_when_nothing_listens) {
   unsigned short port;
   {
     running_server s(quiet());

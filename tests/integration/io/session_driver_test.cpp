@@ -20,6 +20,7 @@
 #include "netlib/io/tcp_server.hpp"
 #include "netlib/io/tls.hpp"
 #include "support/process.hpp"
+#include "support/threaded_server.hpp"
 
 namespace session_driver_test {
 
@@ -120,42 +121,16 @@ struct toy_hooks {
   }
 };
 
-struct running_server {
+using netlab::test::quiet;
+using netlab::test::read_line;
+
+// The toy core's server on a background thread (support/threaded_server.hpp).
+struct running_server : netlab::test::threaded_server {
   explicit running_server(server_options o)
-      : server(std::move(o), [](connection& c) { return run_session(c, toy_core{}, toy_hooks{}); }) {
-    thread = std::thread([this] { server.run(); });
-  }
-  ~running_server() {
-    server.stop();
-    thread.join();
-  }
-  unsigned short port() const { return server.local_endpoint().port(); }
-  tcp_server server;
-  std::thread thread;
+      : threaded_server(std::move(o), [](connection& c) { return run_session(c, toy_core{}, toy_hooks{}); }) {}
 };
 
-server_options quiet(server_options o = {}) {
-  o.print_listening = false;
-  o.handle_signals = false;
-  return o;
-}
-
-std::string read_line(tcp_client& c, std::string& pending) {
-  std::array<std::byte, 4096> buf{};
-  for (int i = 0; i < 10000; ++i) {
-    if (auto nl = pending.find("\r\n"); nl != std::string::npos) {
-      std::string line = pending.substr(0, nl);
-      pending.erase(0, nl + 2);
-      return line;
-    }
-    const std::size_t n = c.read_some(buf);
-    if (n == 0) return "<eof>";
-    pending.append(reinterpret_cast<const char*>(buf.data()), n);
-  }
-  return "<too long>";
-}
-
-TEST(session_driver, echoes_and_quits) {
+TEST(SessionDriver, echoes_and_quits) {
   running_server s(quiet());
   tcp_client c(5s);
   c.connect("127.0.0.1", s.port());
@@ -168,7 +143,7 @@ TEST(session_driver, echoes_and_quits) {
   EXPECT_EQ(read_line(c, pending), "<eof>");  // closed after the reply; "after" never answered
 }
 
-TEST(session_driver, wake_at_holds_the_answer_and_the_input_behind_it) {
+TEST(SessionDriver, wake_at_holds_the_answer_and_the_input_behind_it) {
   running_server s(quiet());
   tcp_client c(5s);
   c.connect("127.0.0.1", s.port());
@@ -181,7 +156,7 @@ TEST(session_driver, wake_at_holds_the_answer_and_the_input_behind_it) {
   EXPECT_EQ(read_line(c, pending), "echo: NEXT");  // taken only after the held answer
 }
 
-TEST(session_driver, own_actions_go_to_the_hooks_and_report_back) {
+TEST(SessionDriver, own_actions_go_to_the_hooks_and_report_back) {
   running_server s(quiet());
   tcp_client c(5s);
   c.connect("127.0.0.1", s.port());
@@ -195,7 +170,7 @@ TEST(session_driver, own_actions_go_to_the_hooks_and_report_back) {
   EXPECT_EQ(toy_hooks::jobs_finished.load(), before + 2);
 }
 
-TEST(session_driver, handler_ends_only_after_its_tasks) {
+TEST(SessionDriver, handler_ends_only_after_its_tasks) {
   const int before_jobs = toy_hooks::jobs_finished.load();
   const int before_eofs = toy_core::eofs.load();
   {
@@ -226,7 +201,7 @@ struct tls_files {
   ~tls_files() { std::filesystem::remove_all(dir); }
 };
 
-TEST(session_driver, starttls_discards_pipelined_plaintext) {
+TEST(SessionDriver, starttls_discards_pipelined_plaintext) {
   tls_files files;
   running_server s(quiet({.tls = make_server_tls(files.cert, files.key)}));
   tcp_client c(5s);
@@ -244,7 +219,7 @@ TEST(session_driver, starttls_discards_pipelined_plaintext) {
 // STARTTLS taken from the buffer after a job (not from a read): the driver has a read in
 // progress then, which it cancels before the 220 goes out, so the client's handshake (sent after
 // the 220) reaches TLS and plaintext sent before the 220 does not.
-TEST(session_driver, starttls_after_held_work_cancels_the_read_in_progress) {
+TEST(SessionDriver, starttls_after_held_work_cancels_the_read_in_progress) {
   tls_files files;
   running_server s(quiet({.tls = make_server_tls(files.cert, files.key)}));
   for (int round = 0; round < 3; ++round) {

@@ -1,4 +1,8 @@
 // lab-pop3 serve against Python poplib and curl, over mail delivered by lab-smtp serve.
+#include <csignal>
+
+#include <nlohmann/json.hpp>
+
 #include "integration/mail/mail_env.hpp"
 
 namespace {
@@ -166,6 +170,29 @@ TEST_F(Pop3Serve, CurlPop3ListAndRetr) {
   EXPECT_EQ(r.out, mail_env::read_as_crlf(env.files("alice", "new")[0]));
   r = netlab::test::run({"curl", "-sS", "pop3://" + addr + "/1", "-u", "alice:bad"});
   EXPECT_NE(r.exit_code, 0);
+}
+
+// --json: the listening line goes to stderr, and stdout holds one JSON document and nothing else
+// (docs/conventions.md, "Output"), so `lab-pop3 serve --json > stats.json` is valid JSON.
+TEST_F(Pop3Serve, JsonKeepsStdoutForTheDocumentAlone) {
+  auto pop = env.start_pop3({"--json"});
+  const auto listening = pop->wait_for_err_line("listening on ");
+  ASSERT_TRUE(listening) << pop->err() << pop->out();
+  const std::string addr = listening->substr(std::string("listening on ").size());
+  const auto r = python(R"PY(
+import poplib, sys
+p = poplib.POP3("127.0.0.1", int(sys.argv[1]), timeout=10)
+p.user("alice"); p.pass_("secret")
+print(p.stat()[0], p.quit().decode().split()[0])
+)PY",
+                        {port_string(addr)});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, "0 +OK\n");
+  pop->signal(SIGINT);
+  EXPECT_EQ(pop->wait(), 0) << pop->err();
+  const auto doc = nlohmann::json::parse(pop->out(), nullptr, false);
+  ASSERT_TRUE(doc.is_object()) << "stdout is not one JSON document:\n" << pop->out();
+  EXPECT_EQ(doc, nlohmann::json({{"connections_accepted", 1}}));
 }
 
 }  // namespace

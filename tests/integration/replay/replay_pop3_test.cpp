@@ -14,7 +14,9 @@
 #include <filesystem>
 #include <fstream>
 
+#include "support/peers.hpp"
 #include "support/process.hpp"
+#include "support/synthetic_capture.hpp"
 
 namespace replay_pop3_test_local {
 
@@ -113,6 +115,64 @@ TEST(ReplayPop3, RejectedPasswordIsNamed) {
   ASSERT_FALSE(diffs.empty());
   EXPECT_EQ(diffs.front(), "PASS ****");
   EXPECT_EQ(j["conversations"][0]["exchanges"][2]["differences"][0], "status: recorded +OK, now -ERR");
+}
+
+// A POP3 session that switched to TLS: the greeting, CAPA, STLS answered +OK, then TLS records
+// (RFC 2595 §4), written as a capture here. Replayed against lab-pop3 serve with a certificate, the
+// three plain exchanges match and the report says the encrypted rest (its byte counts) was not
+// replayed, rather than reading the TLS records as commands.
+TEST(ReplayPop3, StlsSessionSaysTheEncryptedRestWasNotReplayed) {
+  NETLAB_REQUIRE_PEER("openssl");
+  maildrop m;
+  const std::string greeting = "+OK POP3 ready\r\n", capa = "CAPA\r\n",
+                    capa_reply = "+OK Capability list follows\r\nUSER\r\nSTLS\r\n.\r\n", stls = "STLS\r\n",
+                    stls_reply = "+OK Begin TLS negotiation\r\n";
+  // TLS records: type 22 (handshake), version, a 2-byte length, then that many bytes.
+  const std::string client_tls = std::string{'\x16', '\x03', '\x01', '\x00', '\x2a'} + std::string(42, '\x01');
+  const std::string server_tls = std::string{'\x16', '\x03', '\x03', '\x00', '\x3b'} + std::string(59, '\x02');
+  // (from the client, payload) in order, on one connection 127.0.0.1:40110 -> 127.0.0.1:110.
+  const std::vector<std::pair<bool, std::string>> dialogue{{false, greeting},  {true, capa},        {false, capa_reply},
+                                                           {true, stls},       {false, stls_reply}, {true, client_tls},
+                                                           {false, server_tls}};
+  const auto file = m.dir + "/stls.pcapng";
+  {
+    using namespace netlab::test::synthetic_detail;
+    auto out = netlib::capture::capture_writer::create(file);
+    const auto iface = out.add_interface(netlib::packet::link_type::ethernet);
+    std::vector<std::byte> frame;
+    std::int64_t t = start_ns;
+    std::uint32_t cseq = 1000, sseq = 5000;
+    const auto send = [&](bool from_client, std::uint8_t flags, std::string_view data) {
+      const tcp_packet p = from_client ? tcp_packet{0x7f000001U, 0x7f000001U, 40110, 110, cseq, sseq, flags, data}
+                                       : tcp_packet{0x7f000001U, 0x7f000001U, 110, 40110, sseq, cseq, flags, data};
+      build_frame(p, frame);
+      out.write(iface, netlib::from_nanoseconds(t), frame);
+      t += 100'000;
+      auto& seq = from_client ? cseq : sseq;
+      seq += static_cast<std::uint32_t>(data.size()) + ((flags & 0x03) != 0 ? 1 : 0);
+    };
+    send(true, 0x02, {});
+    send(false, 0x12, {});
+    send(true, 0x10, {});
+    for (const auto& [from_client, data] : dialogue) send(from_client, 0x18, data);
+    out.flush();
+  }
+  const auto cert = run({"openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-subj", "/CN=localhost", "-days",
+                         "1", "-keyout", m.dir + "/key.pem", "-out", m.dir + "/cert.pem"});
+  ASSERT_EQ(cert.exit_code, 0) << cert.err;
+  process pop3({bin_path("lab-pop3"), "serve", "--maildir", m.dir + "/mail", "--users", m.dir + "/users.txt",
+                "--listen", "127.0.0.1:0", "--tls-cert", m.dir + "/cert.pem", "--tls-key", m.dir + "/key.pem"});
+  const auto r = run({bin_path("netlab-replay"), file, "--target", pop3.wait_listening(), "--json"});
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  const auto& c = j["conversations"][0];
+  EXPECT_EQ(c["protocol"], "pop3");
+  ASSERT_EQ(c["exchanges"].size(), 3u) << c.dump(2);
+  EXPECT_EQ(c["exchanges"][2]["request"], "STLS");
+  EXPECT_EQ(c["encrypted_rest"]["after"], "STLS") << c.dump(2);
+  EXPECT_EQ(c["encrypted_rest"]["client_bytes"], client_tls.size());
+  EXPECT_EQ(c["encrypted_rest"]["server_bytes"], server_tls.size());
+  EXPECT_EQ(j["summary"]["encrypted_rest_not_replayed"], 1);
 }
 
 }  // namespace replay_pop3_test_local

@@ -88,9 +88,9 @@ void expect_clean_exit(process& server) {
   EXPECT_EQ(server.err().find("ThreadSanitizer"), std::string::npos) << server.err();
 }
 
-class threaded_labs : public ::testing::TestWithParam<std::string> {};
+class ThreadedLabs : public ::testing::TestWithParam<std::string> {};
 
-TEST_P(threaded_labs, http_serve_with_cookies_answers_every_request) {
+TEST_P(ThreadedLabs, http_serve_with_cookies_answers_every_request) {
   temp_dir dir;
   std::ofstream(dir.path / "index.html") << "<p>hello</p>\n";
   process server({bin_path("lab-http"), "serve", "--root", dir.path.string(), "--cookies", "--threads", "2",
@@ -113,7 +113,7 @@ TEST_P(threaded_labs, http_serve_with_cookies_answers_every_request) {
 
 // The proxy's sessions share one store (its mutex): every client mixes HITs of a fresh file,
 // MISSes of a file too large to store (streamed), and revalidations of a stale one.
-TEST_P(threaded_labs, http_proxy_shares_its_cache_between_threads) {
+TEST_P(ThreadedLabs, http_proxy_shares_its_cache_between_threads) {
   temp_dir dir;
   std::ofstream(dir.path / "fresh.html") << "<p>fresh</p>\n";
   fs::last_write_time(dir.path / "fresh.html", fs::file_time_type::clock::now() - 240h);  // fresh for a day
@@ -140,7 +140,7 @@ TEST_P(threaded_labs, http_proxy_shares_its_cache_between_threads) {
   EXPECT_NE(proxy.err().find("lab-http proxy: "), std::string::npos);
 }
 
-TEST_P(threaded_labs, smtp_serve_stores_every_message_once) {
+TEST_P(ThreadedLabs, smtp_serve_stores_every_message_once) {
   temp_dir dir;
   std::ofstream(dir.path / "users.txt") << "bob:secret\n";
   process server({bin_path("lab-smtp"), "serve", "--maildir", (dir.path / "mail").string(), "--domain", "example.org",
@@ -171,6 +171,6 @@ TEST_P(threaded_labs, smtp_serve_stores_every_message_once) {
   EXPECT_EQ(stored, client_threads * rounds);
 }
 
-INSTANTIATE_TEST_SUITE_P(models, threaded_labs, ::testing::Values("pool", "loops"));
+INSTANTIATE_TEST_SUITE_P(models, ThreadedLabs, ::testing::Values("pool", "loops"));
 
 }  // namespace

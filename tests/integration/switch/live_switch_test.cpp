@@ -39,7 +39,7 @@ void expect_sources_on_their_ports(const std::vector<json>& lines) {
 }
 
 TEST(LiveSwitch, ThreeNamespacesOnLabSwitchRunAndTheSameOnALinuxBridge) {
-  NETLAB_REQUIRE_ROOT();
+  NETLAB_REQUIRE_ROOT("the live switch tests (network namespaces, raw sockets)");
   NETLAB_REQUIRE_PEER("ip");
   NETLAB_REQUIRE_PEER("ping");
   ping_outcome ours;
@@ -77,7 +77,7 @@ TEST(LiveSwitch, ThreeNamespacesOnLabSwitchRunAndTheSameOnALinuxBridge) {
 }
 
 TEST(LiveSwitch, TopologyBuildsHostsAndTearsThemDownOnExit) {
-  NETLAB_REQUIRE_ROOT();
+  NETLAB_REQUIRE_ROOT("the live switch tests (network namespaces, raw sockets)");
   NETLAB_REQUIRE_PEER("ip");
   NETLAB_REQUIRE_PEER("ping");
   const auto prefix = unique_prefix();
@@ -112,7 +112,7 @@ TEST(LiveSwitch, TopologyBuildsHostsAndTearsThemDownOnExit) {
 // did not arrive on the port: the switch neither learns its source nor forwards it. Sent here from
 // the root namespace with a packet socket on the switch-side interface, as a student's host would.
 TEST(LiveSwitch, FramesTheHostSendsOutOfAPortAreNotReceived) {
-  NETLAB_REQUIRE_ROOT();
+  NETLAB_REQUIRE_ROOT("the live switch tests (network namespaces, raw sockets)");
   NETLAB_REQUIRE_PEER("ip");
   NETLAB_REQUIRE_PEER("/usr/bin/python3");
   netns_hosts hosts(unique_prefix(), false);

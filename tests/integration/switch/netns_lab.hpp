@@ -19,15 +19,6 @@
 
 namespace netlab::test {
 
-// Skip without root, except in CI, where the live tests must run.
-#define NETLAB_REQUIRE_ROOT()                                                                    \
-  do {                                                                                           \
-    if (::geteuid() != 0) {                                                                      \
-      if (::netlab::test::in_ci()) FAIL() << "the live switch tests need root in CI";             \
-      GTEST_SKIP() << "the live switch tests need root (network namespaces, raw sockets)";       \
-    }                                                                                            \
-  } while (0)
-
 inline std::string unique_prefix() {
   std::random_device rd;
   return "t" + std::to_string(::getpid() % 10000) + std::to_string(rd() % 1000);  // <= 8 chars

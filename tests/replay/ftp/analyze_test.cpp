@@ -62,6 +62,8 @@ TEST(AnalyzeOwnCapture, MatchesTsharkFacts) {
     for (const auto& t : sessions[i]["transfers"]) {
       ours.emplace(t["bytes"].get<std::uint64_t>(), t["sha256"].get<std::string>());
       EXPECT_EQ(t["reply_code"], 226);
+      EXPECT_GE(t["duration_s"].get<double>(), 0.0) << t.dump();  // every duration key ends in _s
+      EXPECT_FALSE(t.contains("seconds")) << t.dump();
     }
   }
   for (const auto& d : facts["data_connections"]) theirs.emplace(d["bytes"].get<std::uint64_t>(), d["sha256"].get<std::string>());

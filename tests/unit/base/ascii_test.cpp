@@ -10,7 +10,7 @@ namespace ascii_test {
 
 namespace ascii = netlib::ascii;
 
-TEST(ascii, case_mapping_touches_letters_only) {
+TEST(Ascii, case_mapping_touches_letters_only) {
   for (int i = 0; i < 256; ++i) {
     const char c = static_cast<char>(i);
     const bool upper = i >= 'A' && i <= 'Z';
@@ -29,7 +29,7 @@ TEST(ascii, case_mapping_touches_letters_only) {
   EXPECT_EQ(s, "ehlo");
 }
 
-TEST(ascii, iequals_agrees_with_the_c_locale_on_every_byte_pair) {
+TEST(Ascii, iequals_agrees_with_the_c_locale_on_every_byte_pair) {
   std::setlocale(LC_ALL, "C");
   for (int x = 0; x < 256; ++x) {
     for (int y = 0; y < 256; ++y) {
@@ -46,7 +46,7 @@ TEST(ascii, iequals_agrees_with_the_c_locale_on_every_byte_pair) {
   EXPECT_FALSE(ascii::istarts_with("Bas", "basic "));
 }
 
-TEST(ascii, trim) {
+TEST(Ascii, trim) {
   EXPECT_EQ(ascii::trim("  a b \t"), "a b");
   EXPECT_EQ(ascii::trim(" \t "), "");
   EXPECT_EQ(ascii::trim(""), "");

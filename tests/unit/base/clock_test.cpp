@@ -7,7 +7,7 @@ namespace clock_test {
 
 using namespace std::chrono_literals;
 
-TEST(clock_reading, carries_both_clocks_and_moves_them_together) {
+TEST(ClockReading, carries_both_clocks_and_moves_them_together) {
   const netlib::clock_reading r{netlib::time_point(5s), netlib::wall_time(1'796'028'904s + 250ms)};
   EXPECT_EQ(r.unix_seconds(), 1'796'028'904);  // rounded down
   EXPECT_EQ(r.wall_seconds().time_since_epoch(), 1'796'028'904s);
@@ -18,12 +18,12 @@ TEST(clock_reading, carries_both_clocks_and_moves_them_together) {
   EXPECT_EQ(r.after(0s), r);
 }
 
-TEST(clock_reading, before_the_epoch_rounds_down) {
+TEST(ClockReading, before_the_epoch_rounds_down) {
   const netlib::clock_reading r{{}, netlib::wall_time(-1500ms)};
   EXPECT_EQ(r.unix_seconds(), -2);
 }
 
-TEST(clock_reading, capture_timestamp_is_both_clocks) {
+TEST(ClockReading, capture_timestamp_is_both_clocks) {
   const auto ts = netlib::from_nanoseconds(1'700'000'000'123'456'789);
   const auto r = netlib::capture_reading(ts);
   EXPECT_EQ(r.mono, ts);
@@ -31,7 +31,7 @@ TEST(clock_reading, capture_timestamp_is_both_clocks) {
   EXPECT_EQ(r.wall.time_since_epoch().count(), 1'700'000'000'123'456'789);
 }
 
-TEST(virtual_clock, moves_only_when_told) {
+TEST(VirtualClock, moves_only_when_told) {
   netlib::virtual_clock clock(netlib::time_point(1h), netlib::wall_time(1000s));
   EXPECT_EQ(clock.now(), netlib::time_point(1h));
   EXPECT_EQ(clock.reading().unix_seconds(), 1000);

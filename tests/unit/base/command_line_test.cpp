@@ -12,7 +12,7 @@ namespace command_line_test {
 using netlib::command_line;
 using netlib::read_status;
 
-TEST(split_command_line, verb_upper_cased_argument_as_sent) {
+TEST(SplitCommandLine, verb_upper_cased_argument_as_sent) {
   EXPECT_EQ(netlib::split_command_line("mail FROM:<a@b> SIZE=10"), (command_line{"MAIL", "FROM:<a@b> SIZE=10"}));
   EXPECT_EQ(netlib::split_command_line("QUIT"), (command_line{"QUIT", ""}));
   EXPECT_EQ(netlib::split_command_line("stor my file.txt "), (command_line{"STOR", "my file.txt "}));
@@ -22,7 +22,7 @@ TEST(split_command_line, verb_upper_cased_argument_as_sent) {
   EXPECT_EQ(netlib::split_command_line("noop "), (command_line{"NOOP", ""}));
 }
 
-TEST(split_command_line, trim_argument_drops_trailing_spaces_only) {
+TEST(SplitCommandLine, trim_argument_drops_trailing_spaces_only) {
   const netlib::command_syntax smtp{.trim_argument = true};
   EXPECT_EQ(netlib::split_command_line("RCPT TO:<a@b>   ", smtp), (command_line{"RCPT", "TO:<a@b>"}));
   EXPECT_EQ(netlib::split_command_line("HELO  x\t ", smtp), (command_line{"HELO", " x\t"}));
@@ -54,7 +54,7 @@ read_result read_all(const netlab::test::pieces& pieces, netlib::command_reader_
   return out;
 }
 
-TEST(command_reader, same_commands_at_every_split) {
+TEST(CommandReader, same_commands_at_every_split) {
   const std::string input = "user alice\r\nPASS a b c\r\nstat\nLIST 1\r\nQUI";
   const netlib::command_reader_options options{.max_length = 64};
   const read_result whole = read_all(netlab::test::pieces{input}, options);
@@ -66,7 +66,7 @@ TEST(command_reader, same_commands_at_every_split) {
   netlab::test::for_each_split(input, [&](const netlab::test::pieces& p) { EXPECT_EQ(read_all(p, options), whole); });
 }
 
-TEST(command_reader, over_long_line_reported_once_and_skipped_at_every_split) {
+TEST(CommandReader, over_long_line_reported_once_and_skipped_at_every_split) {
   const std::string input = "NOOP\r\n" + std::string(100, 'x') + "\r\nQUIT\r\n";
   const netlib::command_reader_options options{.max_length = 32};
   const read_result whole = read_all(netlab::test::pieces{input}, options);
@@ -77,7 +77,7 @@ TEST(command_reader, over_long_line_reported_once_and_skipped_at_every_split) {
   netlab::test::for_each_split(input, [&](const netlab::test::pieces& p) { EXPECT_EQ(read_all(p, options), whole); });
 }
 
-TEST(command_reader, strict_framing_reports_bare_line_ends) {
+TEST(CommandReader, strict_framing_reports_bare_line_ends) {
   const std::string input = "EHLO a\nMAIL FROM:<x@y>\r\nRSET\r\n";
   const netlib::command_reader_options options{.max_length = 512, .strict = true, .syntax = {.trim_argument = true}};
   const read_result whole = read_all(netlab::test::pieces{input}, options);
@@ -87,7 +87,7 @@ TEST(command_reader, strict_framing_reports_bare_line_ends) {
   netlab::test::for_each_split(input, [&](const netlab::test::pieces& p) { EXPECT_EQ(read_all(p, options), whole); });
 }
 
-TEST(command_reader, reset_forgets_a_skipped_line) {
+TEST(CommandReader, reset_forgets_a_skipped_line) {
   netlib::command_reader reader({.max_length = 8});
   EXPECT_EQ(reader.next(netlib::as_bytes("0123456789")).status, read_status::too_long);
   reader.reset();

@@ -40,7 +40,7 @@ framed frame_all(const netlab::test::pieces& pieces, netlib::line_framer_options
   return out;
 }
 
-TEST(line_framer, splits_crlf_lines_at_every_offset) {
+TEST(LineFramer, splits_crlf_lines_at_every_offset) {
   const std::string input = "USER alice\r\nPASS secret\r\n\r\nQUIT\r\npartial";
   netlab::test::for_each_split(input, [&](const auto& pieces) {
     auto out = frame_all(pieces, {});
@@ -49,7 +49,7 @@ TEST(line_framer, splits_crlf_lines_at_every_offset) {
   });
 }
 
-TEST(line_framer, every_prefix_without_terminator_needs_more) {
+TEST(LineFramer, every_prefix_without_terminator_needs_more) {
   line_framer f;
   netlab::test::for_each_prefix("NOOP\r", [&](std::string_view p) {
     auto r = f.next(as_bytes(p));
@@ -58,18 +58,18 @@ TEST(line_framer, every_prefix_without_terminator_needs_more) {
   });
 }
 
-TEST(line_framer, lenient_mode_accepts_bare_lf) {
+TEST(LineFramer, lenient_mode_accepts_bare_lf) {
   auto out = frame_all({"a\nb\r\n"}, {});
   EXPECT_EQ(out.lines, (std::vector<std::string>{"a", "b"}));
 }
 
-TEST(line_framer, strict_mode_reports_bare_lf_and_bare_cr) {
+TEST(LineFramer, strict_mode_reports_bare_lf_and_bare_cr) {
   auto out = frame_all({"a\nb\rc\r\nd\r\n"}, {.max_length = 512, .strict = true});
   EXPECT_EQ(out.lines, (std::vector<std::string>{"d"}));
   EXPECT_EQ(out.errors, (std::vector<line_status>{line_status::bare_lf, line_status::bare_cr}));
 }
 
-TEST(line_framer, too_long_line_is_reported_once_and_skipped_at_every_split) {
+TEST(LineFramer, too_long_line_is_reported_once_and_skipped_at_every_split) {
   const std::string input = std::string(40, 'x') + "\r\nok\r\n";
   netlab::test::for_each_split(input, [&](const auto& pieces) {
     auto out = frame_all(pieces, {.max_length = 16});
@@ -78,7 +78,7 @@ TEST(line_framer, too_long_line_is_reported_once_and_skipped_at_every_split) {
   });
 }
 
-TEST(line_framer, max_length_counts_the_terminator) {
+TEST(LineFramer, max_length_counts_the_terminator) {
   auto fits = frame_all({"12345678\r\n"}, {.max_length = 10});
   EXPECT_EQ(fits.lines.size(), 1u);
   auto over = frame_all({"123456789\r\n"}, {.max_length = 10});
@@ -86,7 +86,7 @@ TEST(line_framer, max_length_counts_the_terminator) {
   EXPECT_EQ(over.errors.size(), 1u);
 }
 
-TEST(input_buffer, keeps_unconsumed_bytes) {
+TEST(InputBuffer, keeps_unconsumed_bytes) {
   input_buffer b;
   b.append("hello world");
   b.consume(6);

@@ -4,7 +4,7 @@
 
 namespace u = netlib::units;
 
-TEST(units, parses_textbook_notation) {
+TEST(Units, parses_textbook_notation) {
   EXPECT_DOUBLE_EQ(u::parse_bits("1500B"), 12000);
   EXPECT_DOUBLE_EQ(u::parse_bits("12000b"), 12000);
   EXPECT_DOUBLE_EQ(u::parse_bytes("1KiB"), 1024);
@@ -21,7 +21,7 @@ TEST(units, parses_textbook_notation) {
   EXPECT_DOUBLE_EQ(u::parse_fraction("0.25"), 0.25);
 }
 
-TEST(units, rejects_with_a_message_that_says_what_to_write) {
+TEST(Units, rejects_with_a_message_that_says_what_to_write) {
   try {
     u::parse_rate_bps("10Mbs");
     FAIL() << "10Mbs accepted";
@@ -44,7 +44,7 @@ TEST(units, rejects_with_a_message_that_says_what_to_write) {
   EXPECT_THROW(u::parse_rate_bps("10 furlongs"), u::unit_error);
 }
 
-TEST(units, zero_needs_no_unit_and_a_bare_duration_is_seconds) {
+TEST(Units, zero_needs_no_unit_and_a_bare_duration_is_seconds) {
   EXPECT_EQ(u::parse_bits("0"), 0);
   EXPECT_EQ(u::parse_rate_bps("0"), 0);
   EXPECT_EQ(u::parse_distance_m("0"), 0);
@@ -56,7 +56,7 @@ TEST(units, zero_needs_no_unit_and_a_bare_duration_is_seconds) {
   EXPECT_THROW(u::parse_duration_s("2 fortnights"), u::unit_error);
 }
 
-TEST(units, long_durations_are_not_written_in_megaseconds) {
+TEST(Units, long_durations_are_not_written_in_megaseconds) {
   EXPECT_EQ(u::format_seconds(999), "999 s");
   EXPECT_EQ(u::format_seconds(1200), "20 min");
   EXPECT_EQ(u::format_seconds(7200), "2 h");
@@ -64,7 +64,7 @@ TEST(units, long_durations_are_not_written_in_megaseconds) {
   EXPECT_EQ(u::format_seconds(3e9), "95.1 years");
 }
 
-TEST(units, formats_with_si_prefixes) {
+TEST(Units, formats_with_si_prefixes) {
   EXPECT_EQ(u::format_seconds(0.012), "12 ms");
   EXPECT_EQ(u::format_seconds(1.2), "1.2 s");
   EXPECT_EQ(u::format_bps(1e7), "10 Mbps");

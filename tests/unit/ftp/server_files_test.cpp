@@ -160,7 +160,7 @@ TEST(ServerFiles, AuthTlsWhenAvailable) {
   EXPECT_EQ(p.cmd("PBSZ", "0").code, 503);
   EXPECT_EQ(p.cmd("AUTH", "KERBEROS").code, 504);
   EXPECT_EQ(p.cmd("AUTH", "TLS").code, 234);
-  EXPECT_TRUE(p.tls_started);
+  EXPECT_TRUE(p.tls_started());
   EXPECT_EQ(p.server.state(), server_state::awaiting_tls);
   p.deliver(p.server.tls_established(true));
   EXPECT_EQ(p.cmd("PROT", "P").code, 503);

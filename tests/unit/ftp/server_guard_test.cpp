@@ -63,7 +63,7 @@ TEST(FtpGuard, AnonymousLoginsAreNotGuarded) {
   session_pair a(guarded(guard));
   a.raw("USER alice\r\nPASS wrong\r\n");
   a.advance(0s);
-  EXPECT_EQ(guard.tracked(), 2U);  // 127.0.0.1 and alice are locked
+  EXPECT_EQ(guard.tracked(), 4U);  // 127.0.0.1 is locked; its network, alice and the pair hold the failure
   session_pair b(guarded(guard));
   b.clock = a.clock;
   b.login("anonymous", "me@example.org");  // any password: nothing to guess, nothing to refuse

@@ -58,13 +58,13 @@ TEST(ServerLogin, FailedLoginIsDelayedThroughTimeInput) {
   EXPECT_EQ(*p.wake, p.clock.now() + 1s);
   // Input that arrives meanwhile is not consumed.
   p.raw("USER alice\r\n");
-  EXPECT_EQ(p.pending_input, "USER alice\r\n");
+  EXPECT_EQ(p.pending_input(), "USER alice\r\n");
   p.advance(999ms);
   EXPECT_NE(p.replies.back().code, 530);
   p.advance(1ms);
   EXPECT_EQ(p.replies[p.replies.size() - 2].code, 530);
   EXPECT_EQ(p.replies.back().code, 331);  // the waiting USER was then taken
-  EXPECT_TRUE(p.pending_input.empty());
+  EXPECT_TRUE(p.pending_input().empty());
 }
 
 TEST(ServerLogin, TooManyFailuresClose421AndDelayGrows) {

@@ -166,7 +166,7 @@ TEST(ServerTransfer, CommandsWaitWhileTransferringExceptStatNoop) {
   ASSERT_EQ(r.size(), 2u);
   EXPECT_EQ(r[0].code, 211);
   EXPECT_EQ(r[1].code, 200);
-  EXPECT_EQ(p.pending_input, "PWD\r\nQUIT\r\n");
+  EXPECT_EQ(p.pending_input(), "PWD\r\nQUIT\r\n");
   p.deliver(p.server.transfer_finished(transfer_outcome::completed, 18));
   p.feed();
   ASSERT_GE(p.replies.size(), 3u);
@@ -182,14 +182,13 @@ TEST(ServerTransfer, PassiveFailureAndEofDuringTransfer) {
   // The harness answered passive_opened already; simulate a failing listener instead.
   session_pair q;
   q.login();
-  q.pending_input = "PASV\r\nNOOP\r\n";
-  auto out = q.server.receive(as_bytes(q.pending_input), q.clock.reading());
+  const std::string pasv_noop = "PASV\r\nNOOP\r\n";
+  auto out = q.server.receive(as_bytes(pasv_noop), q.clock.reading());
   EXPECT_EQ(out.consumed, 6u);
   EXPECT_EQ(q.server.state(), server_state::awaiting_passive);
-  q.pending_input.erase(0, out.consumed);
   q.deliver(q.server.passive_failed());
   EXPECT_EQ(q.replies.back().code, 425);
-  q.feed();
+  q.raw(pasv_noop.substr(out.consumed));
   EXPECT_EQ(q.replies.back().code, 200);
   p.hold_transfers = true;
   p.cmd("RETR", "readme.txt");

@@ -1,6 +1,7 @@
 #pragma once
-// An in-memory FTP client/server pair: a client_session talks to a server_session over strings;
-// the test plays the driver, simulating the data connection from the server's actions.
+// An in-memory FTP client/server pair: a client_session talks to a server_session over strings,
+// the server on the shared in-memory driver (support/memory_session.hpp, the twin of
+// io::run_session); the hooks simulate the data connection from the server's actions.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -11,6 +12,7 @@
 #include "netlib/ftp/client_session.hpp"
 #include "netlib/ftp/memory_file_system.hpp"
 #include "netlib/ftp/server_session.hpp"
+#include "support/memory_session.hpp"
 
 namespace ftp_test {
 
@@ -26,9 +28,30 @@ inline server_config default_config() {
   return c;
 }
 
+struct session_pair;
+
+// FTP's own actions, as lab-ftp's hooks run them, with the data connection simulated: a passive
+// listener always opens; a transfer finishes at once (unless held) with the pair's `outcome`.
+// Every reply goes to the client session.
+struct pair_hooks {
+  session_pair* p;
+  template <class Runner>
+  void handle(Runner& r, open_passive& a) {
+    r.execute(r.core().passive_opened("127.0.0.1", a.extended ? 50001 : 50000));
+  }
+  template <class Runner>
+  void handle(Runner& r, abort_transfer&) {
+    r.execute(r.core().transfer_finished(transfer_outcome::aborted, 0));
+  }
+  template <class Runner>
+  void handle(Runner& r, start_transfer& t);
+  template <class Runner>
+  void handle(Runner&, close_passive&) {}
+  void on_send(std::string_view bytes);
+};
+
 struct session_pair {
   memory_file_system fs;
-  server_session server;
   client_session client;
   virtual_clock clock;
   std::string upload;          // what the simulated client sends on the next receive_file
@@ -36,41 +59,26 @@ struct session_pair {
   std::vector<start_transfer> transfers;
   std::vector<reply> replies;  // every reply the client saw, in order
   bool hold_transfers = false; // leave transfers running (for ABOR/STAT tests)
-  bool control_closed = false;
-  bool tls_started = false;
-  std::optional<time_point> wake;
   transfer_outcome outcome = transfer_outcome::completed;
-  std::string pending_input;   // bytes the server did not consume yet
+  // The server on the shared in-memory driver (support/memory_session.hpp); a TLS handshake is
+  // left for the test to report.
+  netlab::test::memory_session<server_session, pair_hooks> m;
+  server_session& server = m.core();
+  std::optional<time_point>& wake = m.wake;
+  const bool& control_closed = m.closed;
 
-  explicit session_pair(server_config cfg = default_config()) : server(std::move(cfg), fs) {
+  explicit session_pair(server_config cfg = default_config())
+      : m(server_session(std::move(cfg), fs), clock, pair_hooks{this}) {
+    m.handshake = std::nullopt;
     fs.add_file("/readme.txt", "line one\nline two\n");
     fs.add_directory("/pub");
-    deliver(server.start(clock.reading()));
   }
+  session_pair(const session_pair&) = delete;
+  session_pair& operator=(const session_pair&) = delete;
 
-  void deliver(const server_actions& actions) {
-    for (const auto& a : actions) execute(a);
-  }
-
-  void execute(const server_action& a) {
-    if (auto* r = std::get_if<send_bytes>(&a)) {
-      auto out = client.receive(as_bytes(r->bytes));
-      for (auto& e : out.events) replies.push_back(e.value);
-    } else if (auto* p = std::get_if<open_passive>(&a)) {
-      deliver(server.passive_opened("127.0.0.1", p->extended ? 50001 : 50000));
-    } else if (auto* t = std::get_if<start_transfer>(&a)) {
-      transfers.push_back(*t);
-      if (!hold_transfers) finish_transfer(*t);
-    } else if (std::holds_alternative<abort_transfer>(a)) {
-      deliver(server.transfer_finished(transfer_outcome::aborted, 0));
-    } else if (std::holds_alternative<close_connection>(a)) {
-      control_closed = true;
-    } else if (std::holds_alternative<start_tls>(a)) {
-      tls_started = true;
-    } else if (auto* w = std::get_if<wake_at>(&a)) {
-      wake = w->when;
-    }
-  }
+  void deliver(const server_actions& actions) { m.execute(actions); }
+  [[nodiscard]] bool tls_started() const { return m.tls_requests > 0; }
+  [[nodiscard]] std::string_view pending_input() const { return m.unconsumed_text(); }
 
   void finish_transfer(const start_transfer& t) {
     std::uint64_t bytes = 0;
@@ -98,23 +106,17 @@ struct session_pair {
   // Sends raw bytes as the client would (no client_session bookkeeping); returns the replies.
   std::vector<reply> raw(const std::string& bytes) {
     const std::size_t before = replies.size();
-    pending_input += bytes;
-    feed();
+    m.feed(bytes);
     return {replies.begin() + static_cast<std::ptrdiff_t>(before), replies.end()};
   }
 
-  void feed() {
-    deliver(server.tick(clock.reading()));
-    auto out = server.receive(as_bytes(pending_input), clock.reading());
-    pending_input.erase(0, out.consumed);
-    deliver(out.actions);
-  }
+  // A pump: tick, then receive what is unconsumed.
+  void feed() { m.pump(); }
 
   // Sends a command through the client session and returns its final reply (or 0 when none).
   reply cmd(const std::string& verb, const std::string& arg = {}) {
     const std::size_t before = replies.size();
-    pending_input += client.send(command{verb, arg});
-    feed();
+    m.feed(client.send(command{verb, arg}));
     for (std::size_t i = replies.size(); i > before; --i) {
       if (!replies[i - 1].preliminary()) return replies[i - 1];
     }
@@ -123,7 +125,7 @@ struct session_pair {
 
   void advance(duration d) {
     clock.advance(d);
-    feed();
+    m.wake_up();
   }
 
   void login(const std::string& user = "alice", const std::string& pass = "secret") {
@@ -131,5 +133,19 @@ struct session_pair {
     ASSERT_EQ(cmd("PASS", pass).code, 230);
   }
 };
+
+// As lab-ftp's transfer task: it reports to the core, then the input that waited is fed.
+template <class Runner>
+void pair_hooks::handle(Runner& r, start_transfer& t) {
+  p->transfers.push_back(t);
+  if (p->hold_transfers) return;
+  p->finish_transfer(t);
+  r.pump();
+}
+
+inline void pair_hooks::on_send(std::string_view bytes) {
+  auto out = p->client.receive(as_bytes(bytes));
+  for (auto& e : out.events) p->replies.push_back(e.value);
+}
 
 }  // namespace ftp_test

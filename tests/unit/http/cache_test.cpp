@@ -73,20 +73,40 @@ TEST(CachePolicy, HopByHopRemoved) {
 }
 
 TEST(ResponseCache, LruWithTotalAndPerObjectCaps) {
-  http::response_cache c(1000, 400);
+  http::response_cache c(10000, 4000);
   auto item = [](std::size_t n) {
     http::cached_response r;
     r.body.assign(n, 'x');
     return r;
   };
-  EXPECT_FALSE(c.put("huge", item(500)));
-  EXPECT_TRUE(c.put("a", item(300)));
-  EXPECT_TRUE(c.put("b", item(300)));
+  EXPECT_FALSE(c.put("huge", item(5000)));
+  EXPECT_TRUE(c.put("a", item(3000)));
+  EXPECT_TRUE(c.put("b", item(3000)));
   ASSERT_TRUE(c.find("a"));  // a is now more recent than b
-  EXPECT_TRUE(c.put("c", item(300)));  // evicts b
+  EXPECT_TRUE(c.put("c", item(3000)));  // evicts b
   EXPECT_FALSE(c.find("b"));
   EXPECT_TRUE(c.find("a"));
   EXPECT_TRUE(c.find("c"));
   EXPECT_EQ(c.evictions(), 1u);
-  EXPECT_LE(c.bytes(), 1000u);
+  EXPECT_LE(c.bytes(), 10000u);
+}
+
+// An entry costs the memory it takes, not only its bytes (issue 31): its allocations with their
+// overhead and the store's own nodes, a few hundred bytes for an empty response, and a body
+// grown by doubling is stored at its own size.
+TEST(ResponseCache, CostIsTheMemoryAnEntryTakes) {
+  http::cached_response small;
+  small.head.fields.add("Content-Type", "text/plain; charset=utf-8");
+  small.body = "hello";
+  const std::size_t empty_cost = http::response_cache::cost_of("http://h/x", http::cached_response{});
+  EXPECT_GT(empty_cost, 300u);
+  EXPECT_GT(http::response_cache::cost_of("http://h/x", small), empty_cost);
+  http::cached_response grown;
+  for (int i = 0; i < 1000; ++i) grown.body += "0123456789";
+  ASSERT_GT(grown.body.capacity(), grown.body.size());
+  http::response_cache c(1 << 20, 1 << 20);
+  ASSERT_TRUE(c.put("k", std::move(grown)));
+  EXPECT_EQ(c.find("k")->body.capacity(), c.find("k")->body.size());
+  EXPECT_LT(c.bytes(), 10000u + 1000u);
+  EXPECT_GE(c.bytes(), 10000u + empty_cost);
 }

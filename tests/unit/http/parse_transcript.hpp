@@ -11,16 +11,17 @@
 
 namespace netlab::test {
 
-inline std::string describe(const netlib::http::request_head& h) {
-  std::string s = "head " + h.method + " " + h.target + " " + std::to_string(h.version.major) + "." +
-                  std::to_string(h.version.minor);
-  for (const auto& f : h.fields.lines()) s += " [" + f.name + "=" + f.value + "]";
+inline std::string describe_fields(const auto& fields) {
+  std::string s;
+  for (const netlib::http::field_view f : fields.lines()) s += " [" + std::string(f.name) + "=" + std::string(f.value) + "]";
   return s;
 }
+inline std::string describe(const netlib::http::request_view& h) {
+  return "head " + std::string(h.method) + " " + std::string(h.target) + " " + std::to_string(h.version.major) + "." +
+         std::to_string(h.version.minor) + describe_fields(h.fields);
+}
 inline std::string describe(const netlib::http::response_head& h) {
-  std::string s = "head " + std::to_string(h.status) + " " + h.reason;
-  for (const auto& f : h.fields.lines()) s += " [" + f.name + "=" + f.value + "]";
-  return s;
+  return "head " + std::to_string(h.status) + " " + h.reason + describe_fields(h.fields);
 }
 
 // Runs parser `p` over the buffered input until need_more; appends to `out`. Returns false once an
@@ -29,7 +30,12 @@ template <class Parser>
 bool drain(Parser& p, netlib::input_buffer& buf, std::string& out, std::string& body) {
   for (int guard = 0; guard < 100000; ++guard) {
     auto step = p.next(buf.data());
-    buf.consume(step.consumed);
+    // A request head is views of the buffer: what the step reports is read before it is consumed.
+    struct consume_after {
+      netlib::input_buffer& buf;
+      std::size_t n;
+      ~consume_after() { buf.consume(n); }
+    } consumed{buf, step.consumed};
     if (std::holds_alternative<netlib::http::need_more>(step.event)) return true;
     if (std::holds_alternative<netlib::http::head_complete>(step.event)) out += describe(p.head()) + "\n";
     if (auto* d = std::get_if<netlib::http::body_data>(&step.event)) {
@@ -38,7 +44,8 @@ bool drain(Parser& p, netlib::input_buffer& buf, std::string& out, std::string& 
     }
     if (std::holds_alternative<netlib::http::message_complete>(step.event)) {
       out += "body:" + body + "\n";
-      for (const auto& f : p.head().trailers.lines()) out += "trailer [" + f.name + "=" + f.value + "]\n";
+      for (const netlib::http::field_view f : p.head().trailers.lines())
+        out += "trailer [" + std::string(f.name) + "=" + std::string(f.value) + "]\n";
       out += "end\n";
       body.clear();
     }

@@ -24,14 +24,17 @@ std::string run_session(const netlab::test::pieces& in, http::server_session_opt
     buf.append(piece);
     for (int guard = 0; guard < 1000; ++guard) {
       auto step = s.receive(buf.data(), {});
-      buf.consume(step.consumed);
-      if (step.actions.empty()) break;
-      if (auto* r = std::get_if<http::serve_request>(&step.actions.front())) {
-        http::response_head resp;
-        const bool keep = s.finish_response(r->head, resp, {});
-        out += "serve " + r->head.method + " " + r->head.target + (r->body.empty() ? "" : " body=" + r->body) +
-               (keep ? "" : " close") + "\n";
+      if (step.actions.empty()) {
+        buf.consume(step.consumed);
+        break;
       }
+      if (auto* r = std::get_if<http::serve_request>(&step.actions.front())) {  // views of buf: used, then consumed
+        http::response_head resp;
+        const bool keep = s.finish_response(r->head(), resp, {});
+        out += "serve " + std::string(r->head().method) + " " + std::string(r->head().target) +
+               (r->body.empty() ? "" : " body=" + std::string(r->body)) + (keep ? "" : " close") + "\n";
+      }
+      buf.consume(step.consumed);
       if (auto* r = std::get_if<netlib::send_bytes>(&step.actions.front())) {  // the session's own answer
         const bool close = std::holds_alternative<netlib::close_connection>(step.actions.back());
         out += "reply " + std::to_string(std::get<http::response_sent>(step.actions[1]).status) + (close ? " close" : "");
@@ -78,7 +81,7 @@ TEST(ServerSession, Http10ClosesUnlessKeepAlive) {
 class memory_files : public http::file_system {
  public:
   std::map<std::string, http::file_info> files;
-  std::optional<http::file_info> stat(std::string_view path) override {
+  std::optional<http::file_info> stat(std::string_view path, const netlib::clock_reading&) override {
     auto it = files.find(std::string(path));
     if (it == files.end()) return std::nullopt;
     return it->second;
@@ -93,12 +96,12 @@ http::request_head get(std::string target, std::string method = "GET") {
   return r;
 }
 
-struct site_fixture : ::testing::Test {
+struct SiteFixture : ::testing::Test {
   memory_files fs;
   netlib::virtual_clock clock;
   int ids = 0;
   http::session_store sessions{std::chrono::minutes(30), 100, [this] { return "s" + std::to_string(++ids); }};
-  site_fixture() {
+  SiteFixture() {
     fs.files[""] = {true, 0, 0};
     fs.files["index.html"] = {false, 120, 1000};
     fs.files["docs"] = {true, 0, 0};
@@ -108,7 +111,7 @@ struct site_fixture : ::testing::Test {
   }
 };
 
-TEST_F(site_fixture, FilesDirectoriesAndErrors) {
+TEST_F(SiteFixture, FilesDirectoriesAndErrors) {
   http::static_site site({}, fs);
   auto p = site.respond(get("/"), clock.reading());
   EXPECT_EQ(p.head.status, 200);
@@ -117,7 +120,7 @@ TEST_F(site_fixture, FilesDirectoriesAndErrors) {
   EXPECT_EQ(p.head.fields.get("Last-Modified"), http::format_http_date(1000));
   EXPECT_EQ(p.head.fields.get("ETag"), http::make_etag(120, 1000));
   ASSERT_TRUE(std::holds_alternative<http::file_part>(p.body));
-  EXPECT_EQ(std::get<http::file_part>(p.body).path, "index.html");
+  EXPECT_EQ(p.path, "index.html");
   EXPECT_EQ(site.respond(get("/docs"), clock.reading()).head.status, 301);
   EXPECT_EQ(site.respond(get("/docs"), clock.reading()).head.fields.get("Location"), "/docs/");
   EXPECT_EQ(site.respond(get("/docs/"), clock.reading()).head.status, 404);
@@ -130,7 +133,7 @@ TEST_F(site_fixture, FilesDirectoriesAndErrors) {
   EXPECT_TRUE(std::holds_alternative<std::monostate>(head.body));
 }
 
-TEST_F(site_fixture, ConditionalAndRanges) {
+TEST_F(SiteFixture, ConditionalAndRanges) {
   http::static_site site({}, fs);
   auto r = get("/img/a.png");
   r.fields.add("If-None-Match", http::make_etag(1000, 2000));
@@ -157,7 +160,7 @@ TEST_F(site_fixture, ConditionalAndRanges) {
   EXPECT_EQ(site.respond(r, clock.reading()).head.status, 200);
 }
 
-TEST_F(site_fixture, BasicAuthFolder) {
+TEST_F(SiteFixture, BasicAuthFolder) {
   http::site_options o;
   o.auth = http::basic_auth_rule{"private", "lab", {{"alice", "pw"}}};
   http::static_site site(o, fs);
@@ -175,7 +178,7 @@ TEST_F(site_fixture, BasicAuthFolder) {
 // The file system reports where a link led (file_info::resolved): the auth rule applies to that
 // path too, so a link elsewhere in the root does not reach the protected folder without
 // credentials (issue 17); the folder's own resolved name (real_prefix) is protected as well.
-TEST_F(site_fixture, BasicAuthIsDecidedOnTheResolvedFile) {
+TEST_F(SiteFixture, BasicAuthIsDecidedOnTheResolvedFile) {
   fs.files["alias"] = {true, 0, 0, "private"};
   fs.files["alias/index.html"] = {false, 5, 3000, "private/index.html"};
   fs.files["secret.txt"] = {false, 7, 3000, "private/secret.txt"};
@@ -196,7 +199,7 @@ TEST_F(site_fixture, BasicAuthIsDecidedOnTheResolvedFile) {
   EXPECT_EQ(site.respond(get("/pub-link.txt"), clock.reading()).head.status, 200);
 }
 
-TEST_F(site_fixture, TrailingSlashAfterAFileIsNotFound) {
+TEST_F(SiteFixture, TrailingSlashAfterAFileIsNotFound) {
   http::static_site site({}, fs);
   EXPECT_EQ(site.respond(get("/img/a.png"), clock.reading()).head.status, 200);
   EXPECT_EQ(site.respond(get("/img/a.png/"), clock.reading()).head.status, 404);
@@ -204,7 +207,7 @@ TEST_F(site_fixture, TrailingSlashAfterAFileIsNotFound) {
   EXPECT_EQ(site.respond(get("/"), clock.reading()).head.status, 200);
 }
 
-TEST_F(site_fixture, CookieVisitCounter) {
+TEST_F(SiteFixture, CookieVisitCounter) {
   http::site_options o;
   o.cookies = true;
   http::static_site site(o, fs, &sessions);
@@ -223,7 +226,7 @@ TEST_F(site_fixture, CookieVisitCounter) {
 
 // A response that sets the session cookie is marked private, so no shared cache (a proxy) stores
 // it and hands the session to another user (issue 17, defect 2); the visits page keeps no-store.
-TEST_F(site_fixture, CookieSettingResponsesArePrivate) {
+TEST_F(SiteFixture, CookieSettingResponsesArePrivate) {
   http::site_options o;
   o.cookies = true;
   http::static_site site(o, fs, &sessions);

@@ -52,13 +52,13 @@ TEST(Pop3Server, DeletionsOnlyAtQuitInUpdateState) {
 
 TEST(Pop3Server, OneSessionPerMailbox) {
   fixture f;
-  netlib::pop3::server_session first(f.config, f.store, f.users);
-  auto a = run_pieces(first, {login});
+  memory_server first(netlib::pop3::server_session(f.config, f.store, f.users));
+  first.feed(login);
   EXPECT_TRUE(f.store.is_locked("alice"));
   const auto second = run(f, login + "USER bob\r\nPASS hunter2\r\n");
   EXPECT_EQ(second.sent, greeting + "+OK send PASS\r\n-ERR [IN-USE] maildrop already locked by another session\r\n"
                                     "+OK send PASS\r\n+OK bob has 0 messages (0 octets)\r\n");
-  (void)first.receive_eof();
+  first.eof();
   EXPECT_FALSE(f.store.is_locked("alice"));
 }
 
@@ -89,14 +89,15 @@ TEST(Pop3Server, CapaAndStls) {
                                "AUTH-RESP-CODE\r\nIMPLEMENTATION netlab-lab-pop3\r\n.\r\n"
                                "-ERR STLS not available (no certificate configured)\r\n");
   f.config.tls_available = true;
-  netlib::pop3::server_session s(f.config, f.store, f.users);
-  t = run_pieces(s, {"CAPA\r\nSTLS\r\nUSER alice\r\n", "CAPA\r\nSTLS\r\n" + login});
+  memory_server s(netlib::pop3::server_session(f.config, f.store, f.users));
+  s.feed({"CAPA\r\nSTLS\r\nUSER alice\r\n", "CAPA\r\nSTLS\r\n" + login});
+  t = transcript_of(s);
   EXPECT_TRUE(t.tls);
   // STARTTLS-like rule: the pipelined USER after STLS was discarded, not answered.
   EXPECT_EQ(t.sent.find("+OK Begin TLS negotiation\r\n+OK send PASS"), std::string::npos);
   EXPECT_NE(t.sent.find("STLS\r\nIMPLEMENTATION"), std::string::npos);
   EXPECT_NE(t.sent.find("-ERR TLS already active\r\n+OK send PASS\r\n+OK alice has 2"), std::string::npos);
-  EXPECT_TRUE(s.tls_active());
+  EXPECT_TRUE(s.core().tls_active());
 }
 
 TEST(Pop3Server, LongLinesAndTooManyErrors) {
@@ -114,8 +115,7 @@ TEST(Pop3Server, AnySplitGivesTheSameDialogue) {
   const auto expected = run(whole, input);
   netlab::test::for_each_split(input, [&](const netlab::test::pieces& p) {
     fixture f;
-    netlib::pop3::server_session s(f.config, f.store, f.users);
-    ASSERT_EQ(run_pieces(s, p).sent, expected.sent);
+    ASSERT_EQ(run_pieces(f, p).sent, expected.sent);
     ASSERT_EQ(f.store.messages_of("alice").size(), 1U);
   });
 }

@@ -1,9 +1,12 @@
 #pragma once
 // Network namespaces a lab program builds for an experiment and always removes
 // (docs/architecture.md, "Program conventions"): every namespace is named netlab-<pid>-<name>
-// after the creating process, recorded before it is created, and deleted by the destructor (also
-// when a step throws); namespaces whose process has died are found by that name and removed by
-// remove_stale. Nothing is created in the caller's own namespace. Needs root and ip(8).
+// after the creating process and marked as its own before it is created (a file
+// /run/netlab/netns/NAME naming the process by pid and start time, then the namespace's inode),
+// and deleted by the destructor (also when a step throws); namespaces whose process has died are
+// found by their markers and removed by remove_stale. A namespace without a marker (one a person
+// made, whatever its name) is never deleted. Nothing is created in the caller's own namespace.
+// Needs root and ip(8).
 //
 //   netlib::app::netns_set set(verbose);
 //   const auto a = set.add("a"), b = set.add("b");                       // netlab-1234-a, -b
@@ -20,6 +23,13 @@ namespace netlib::app {
 // failure("interrupted: the namespaces were removed") and the netns_set's destructor removes them.
 void check_interrupted();
 
+// A namespace remove_stale deleted: its name, and the process and program that made it.
+struct stale_namespace {
+  std::string name;
+  int owner = 0;
+  std::string program;
+};
+
 class netns_set {
  public:
   // Throws failure when ip(8) is missing.
@@ -28,7 +38,8 @@ class netns_set {
   netns_set(const netns_set&) = delete;
   netns_set& operator=(const netns_set&) = delete;
 
-  // Creates netlab-<pid>-<name> with its loopback up; returns the full name.
+  // Creates netlab-<pid>-<name> with its loopback up; returns the full name. A namespace of that
+  // name that exists already is someone else's: failure, and it is left alone.
   std::string add(const std::string& name);
   // Runs a command (ip, tc, ...), printing it on stderr when verbose; throws failure naming it.
   void step(std::vector<std::string> argv);
@@ -45,9 +56,10 @@ class netns_set {
 
   // Path of a tool in the sbin and bin folders, or empty.
   static std::string find_tool(const std::string& name);
-  // Deletes namespaces named netlab-<pid>-* whose process no longer exists (left by a run that was
-  // killed); never touches any other namespace. Returns how many were removed.
-  static int remove_stale(bool verbose);
+  // Deletes the namespaces a netns_set marked whose process no longer exists (left by a run that
+  // was killed) and says so on stderr, one line per process; never touches a namespace without
+  // its marker. Returns what it removed.
+  static std::vector<stale_namespace> remove_stale(bool verbose);
   // The prefix of this process's namespaces: "netlab-<pid>-".
   static std::string own_prefix();
 

@@ -106,8 +106,9 @@ struct sessions_command {
   std::string protocol;     // "SMTP", in the text report's header
 };
 
-// The whole analyze subcommand: `observe(path)` returns a netlib::capture::sessions_read (every
-// observed session in conversation order, the packets read, what the capture lost); a damaged
+// The whole analyze subcommand: `observe(path, keep)` returns a netlib::capture::sessions_read (the
+// observed sessions `keep` accepts, in conversation order, the packets read, what the capture
+// lost); a damaged
 // capture is said so on stderr, and the sessions `looks_like` (or the --port ones) are reported
 // with `to_json` or `print_text`.
 template <class Observe, class Test, class ToJson, class PrintText>
@@ -116,9 +117,10 @@ void add_sessions_command(CLI::App& app, sessions_command what, Observe observe,
   auto o = std::make_shared<analyze_options>();
   auto* cmd = add_command(app, "analyze", what.description, what.example,
                           [o, protocol = what.protocol, observe, looks_like, to_json, print_text] {
-                            auto read = observe(o->capture);  // unreadable: throws, exit 1
+                            // The test is applied as each conversation closes: only the protocol's
+                            // sessions are kept (unreadable: throws, exit 1).
+                            auto read = observe(o->capture, [&](const auto& f) { return is_session(*o, f, looks_like); });
                             if (read.damage) std::cerr << program_name() << ": warning: " << *read.damage << '\n';
-                            std::erase_if(read.sessions, [&](const auto& f) { return !is_session(*o, f, looks_like); });
                             return report_sessions(o->capture, read, o->json, protocol, to_json, print_text);
                           });
   add_analyze_options(*cmd, *o, what.port_help);

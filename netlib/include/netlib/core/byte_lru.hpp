@@ -6,11 +6,14 @@
 // response while it streams it to its client, and stores it at the end): reserve() evicts until
 // the room fits beside the entries, release() gives it back.
 // Invariant: bytes() (the sum of the entries' costs) + reserved() <= the budget. No I/O, no clock.
-// Used by the HTTP proxy's response cache and the web server's small-file cache.
+// Keys are looked up by string_view (no key string is built for a lookup).
+// Used by the HTTP proxy's response cache and the web server's file cache.
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <list>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <utility>
 
@@ -22,27 +25,27 @@ class byte_lru {
   explicit byte_lru(std::size_t budget_bytes) : budget_(budget_bytes) {}
 
   // The entry (it becomes most recently used), or nullptr. Valid until the next put or erase.
-  Value* find(const std::string& key) {
+  Value* find(std::string_view key) {
     const auto it = index_.find(key);
     if (it == index_.end()) return nullptr;
     if (it->second != lru_.begin()) lru_.splice(lru_.begin(), lru_, it->second);
     return &it->second->value;
   }
-  [[nodiscard]] bool contains(const std::string& key) const { return index_.contains(key); }
+  [[nodiscard]] bool contains(std::string_view key) const { return index_.find(key) != index_.end(); }
 
   // Stores or replaces; false (and nothing stored, any old entry gone) when cost does not fit the
   // budget beside the reserved room.
-  bool put(const std::string& key, Value value, std::size_t cost) {
+  bool put(std::string_view key, Value value, std::size_t cost) {
     erase(key);
     if (cost > budget_ - reserved_) return false;
     evict_until(budget_ - reserved_ - cost);
-    lru_.push_front({key, std::move(value), cost});
-    index_[key] = lru_.begin();
+    lru_.push_front({std::string(key), std::move(value), cost});
+    index_.emplace(lru_.front().key, lru_.begin());
     bytes_ += cost;
     return true;
   }
 
-  void erase(const std::string& key) {
+  void erase(std::string_view key) {
     const auto it = index_.find(key);
     if (it == index_.end()) return;
     bytes_ -= it->second->cost;
@@ -90,7 +93,11 @@ class byte_lru {
   std::size_t reserved_ = 0;
   std::uint64_t evictions_ = 0;
   list lru_;
-  std::unordered_map<std::string, typename list::iterator> index_;
+  struct key_hash {
+    using is_transparent = void;
+    std::size_t operator()(std::string_view k) const noexcept { return std::hash<std::string_view>{}(k); }
+  };
+  std::unordered_map<std::string, typename list::iterator, key_hash, std::equal_to<>> index_;
 };
 
 }  // namespace netlib

@@ -10,11 +10,15 @@
 
 namespace netlib::ftp {
 
-// "-rw-r--r-- 1 ftp ftp      1234 Nov 14 22:13 name\r\n" per entry (date as "Mon DD  YYYY" when
+// Whether a name can be listed: one holding CR or LF cannot (no command line can carry it back,
+// and on the control connection it would inject reply lines: STAT). Such names are left out of
+// every listing, as links are (issue 31).
+bool listable(const file_info& entry);
+// "-rw-r--r-- 1 ftp ftp      1234 Nov 14 22:13 name\r\n" per listable entry (date as "Mon DD  YYYY" when
 // older than six months relative to now_unix, as ls does).
 std::string format_list(const std::vector<file_info>& entries, std::int64_t now_unix);
 std::string format_list_line(const file_info& entry, std::int64_t now_unix);
-// One name per line, CRLF (RFC 959 §4.1.3 NLST).
+// One name per line, CRLF (RFC 959 §4.1.3 NLST), listable names only.
 std::string format_nlst(const std::vector<file_info>& entries);
 // RFC 3659 §2.3 time-val in UTC: "20231114221320".
 std::string format_time_val(std::int64_t unix_seconds);

@@ -20,6 +20,7 @@
 
 #include "netlib/core/bytes.hpp"
 #include "netlib/core/clock.hpp"
+#include "netlib/core/session.hpp"
 #include "netlib/core/credentials_guard.hpp"
 #include "netlib/ftp/command.hpp"
 #include "netlib/ftp/file_system.hpp"
@@ -191,5 +192,9 @@ class server_session {
   bool pbsz_given_ = false;
   bool protect_data_ = false;
 };
+
+// The session contract (netlib/core/session.hpp): io::run_session and the tests' in-memory twin
+// (tests/support/memory_session.hpp) drive this core.
+static_assert(session_core<server_session>);
 
 }  // namespace netlib::ftp

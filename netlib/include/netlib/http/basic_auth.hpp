@@ -1,12 +1,13 @@
 #pragma once
 // HTTP Basic authentication (RFC 7617) for one protected folder: credentials are checked against
-// an in-memory table the driver loads from a file ("user:password" lines). static_site puts the
-// credentials guard between parsing them and checking them.
-#include <map>
+// the users table every server shares (netlib::users_table, the users file of --auth-users: one
+// parser, one constant-time check). This layer adds the folder and the realm. static_site puts
+// the credentials guard between parsing the credentials and checking them.
 #include <optional>
 #include <string>
 #include <string_view>
 
+#include "netlib/core/users_table.hpp"
 #include "netlib/http/message.hpp"
 
 namespace netlib::http {
@@ -17,14 +18,11 @@ std::string base64_encode(std::string_view in);
 struct basic_auth_rule {
   std::string prefix;   // normalized path prefix, e.g. "private" (a folder under the root)
   std::string realm = "netlab";
-  std::map<std::string, std::string> users;  // user -> password
+  users_table users;
   // Where that folder really is when its name is a symbolic link ("vault" for private -> vault):
   // paths under it are protected too. Empty: the same as prefix.
   std::string real_prefix;
 };
-
-// Parses "user:password" lines (blank lines and '#' comments skipped); nullopt names no line.
-std::map<std::string, std::string> parse_users(std::string_view text);
 
 struct auth_decision {
   bool required = false;      // the path is under the protected folder (prefix or real_prefix)
@@ -40,10 +38,10 @@ struct basic_credentials {
   std::string password;
 };
 // The request's Basic credentials, or nullopt when it has none (or malformed ones).
-std::optional<basic_credentials> parse_basic_credentials(const request_head& r);
-// True when the rule's table holds this user with this password.
+std::optional<basic_credentials> parse_basic_credentials(const request_view& r);
+// True when the rule's table holds this user with this password (users_table::check).
 bool credentials_match(const basic_auth_rule& rule, const basic_credentials& c);
 
-auth_decision check_basic_auth(const basic_auth_rule& rule, std::string_view path, const request_head& r);
+auth_decision check_basic_auth(const basic_auth_rule& rule, std::string_view path, const request_view& r);
 
 }  // namespace netlib::http

@@ -17,12 +17,13 @@ struct body_framing {
 };
 
 // Request side, strict: rejects every ambiguous framing (request smuggling defence).
-std::variant<body_framing, errc> request_framing(const request_head& head, const parser_limits& limits);
+std::variant<body_framing, errc> request_framing(const request_view& head, const parser_limits& limits);
 // Response side, to a request with `request_method` (HEAD responses carry no body).
 std::variant<body_framing, errc> response_framing(const response_head& head, std::string_view request_method);
 
 // Parses a Content-Length field value list ("42" or "42, 42"); nullopt when invalid or differing
 // (RFC 9112 §6.3 rule 5). `overflow` is set when the digits do not fit 63 bits.
 std::optional<std::uint64_t> parse_content_length(const fields& f, bool& differing, bool& overflow);
+std::optional<std::uint64_t> parse_content_length(const field_views& f, bool& differing, bool& overflow);
 
 }  // namespace netlib::http

@@ -25,15 +25,33 @@ section_scan find_head_end(std::string_view in, std::size_t max_first_line, std:
 // Finds the end of a trailer section (it may be just the empty line).
 section_scan find_section_end(std::string_view in, std::size_t max_bytes);
 
+// A request head found and parsed in one pass (request_parser): the lines are walked once, each
+// parsed as it is passed, into views of `in`. The answer is the same as find_head_end, then
+// check_bare_cr, then parse_request_line and parse_field_lines on the complete head would give:
+// limits first (414, 431), then a bare CR anywhere, then the first syntax error in line order.
+struct request_scan {
+  enum class result { incomplete, complete, failed };
+  result status = result::incomplete;
+  errc error = errc::bad_request_line;  // failed
+  std::size_t skipped = 0;              // empty lines before the request line
+  std::size_t length = 0;               // complete: the head after `skipped`, its empty line included
+  std::string_view request_line;        // failed on the head's syntax: its first line (for a log)
+};
+request_scan scan_request_head(std::string_view in, std::size_t max_request_line, std::size_t max_head_bytes,
+                               std::size_t max_fields, request_view& out);
+
 // Splits a complete head (as found above) into lines without terminators. Returns bare_cr when a
 // CR appears anywhere but right before a LF.
 std::optional<errc> check_bare_cr(std::string_view head);
 
-std::optional<errc> parse_request_line(std::string_view line, request_head& out);
+// The request line's parts become views of `line`.
+std::optional<errc> parse_request_line(std::string_view line, request_view& out);
 std::optional<errc> parse_status_line(std::string_view line, response_head& out);
 // Parses the field lines of `block` (lines ended by LF or CRLF, final empty line excluded) into
-// `out`, enforcing RFC 9112 §5.1/§5.2 and RFC 9110 §5.5.
+// `out`, enforcing RFC 9112 §5.1/§5.2 and RFC 9110 §5.5. Into field_views, the lines are views of
+// `block`; into fields, copies.
 std::optional<errc> parse_field_lines(std::string_view block, fields& out, std::size_t max_fields);
+std::optional<errc> parse_field_lines(std::string_view block, field_views& out, std::size_t max_fields);
 
 // RFC 9110 §5.6.2 tchar. A table, since every name and method byte is checked.
 namespace detail {

@@ -9,6 +9,11 @@
 namespace netlib::http {
 
 std::string format_http_date(std::int64_t unix_seconds);        // "Sun, 06 Nov 1994 08:49:37 GMT"
+// The same written into `out`, without allocating (every response's Date): a view of `out`.
+struct http_date_buffer {
+  char text[48];
+};
+std::string_view format_http_date(std::int64_t unix_seconds, http_date_buffer& out);
 std::optional<std::int64_t> parse_http_date(std::string_view text);
 std::string format_clf_date(std::int64_t unix_seconds);         // "06/Nov/1994:08:49:37 +0000"
 

@@ -70,7 +70,12 @@ struct proxy_options {
   // The origin ports the proxy connects to (like Squid's Safe_ports); others get 403.
   std::vector<port_range> allowed_ports{{80, 80}, {1025, 65535}};
   parser_limits client_limits;  // the client's requests (server_session)
-  parser_limits origin_limits;  // the origin's response heads (bodies stream, any length)
+  // The origin's response heads; its bodies stream, whatever their length (max_body is not
+  // applied: the session lifts it, a streamed body has no limit but the client's).
+  parser_limits origin_limits;
+  // The client's address, for the Forwarded element added to every forwarded request (RFC 7239):
+  // the driver sets it per connection; empty: none added.
+  std::string client;
 };
 
 // The origin ports list of `--allow-ports`: "80,1025-65535". nullopt when malformed.
@@ -134,7 +139,8 @@ class proxy_session {
     bool conditional = false;  // we added validators to the forwarded request
     time_point deadline;
     std::int64_t request_s = 0;
-    bool head_sent = false;
+    bool head_sent = false;       // the response head is in the outbox (or gone to the client)
+    bool head_delivered = false;  // the driver took it: too late for a status of our own
     bool revalidated = false;  // the origin answered 304: the stored response was served
     bool chunked_out = false;  // the body goes to the client in chunks
     bool keep_client = true;

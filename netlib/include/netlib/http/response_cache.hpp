@@ -31,15 +31,18 @@ class response_cache {
   // The entry (it becomes most recently used), or nullptr.
   std::shared_ptr<const cached_response> find(const std::string& key);
   // Stores or replaces; false when the object is over the per-object cap or does not fit beside
-  // the reserved room (nothing stored then, any old entry gone).
+  // the reserved room (nothing stored then, any old entry gone). The value is stored compact.
   bool put(const std::string& key, cached_response value);
   bool put(const std::string& key, std::shared_ptr<const cached_response> value);
   void erase(const std::string& key);
   // Room for a response being gathered: false when it cannot be had (see byte_lru::reserve).
   bool reserve(std::size_t bytes) { return entries_.reserve(bytes); }
   void release(std::size_t bytes) noexcept { entries_.release(bytes); }
-  // What storing `value` under `key` costs against the caps: the body, the field lines, the key.
+  // What storing `value` under `key` costs against the caps: the memory it takes in the store,
+  // every allocation with the allocator's overhead (body, field lines, key, the store's nodes).
   static std::size_t cost_of(const std::string& key, const cached_response& value);
+  // What a body of `bytes` adds to cost_of() once stored (compact).
+  static std::size_t body_cost(std::size_t bytes);
   [[nodiscard]] std::size_t max_object() const noexcept { return per_object_; }
   [[nodiscard]] std::size_t bytes() const noexcept { return entries_.bytes(); }
   [[nodiscard]] std::size_t reserved() const noexcept { return entries_.reserved(); }

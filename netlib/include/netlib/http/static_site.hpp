@@ -18,6 +18,7 @@
 #include "netlib/http/basic_auth.hpp"
 #include "netlib/http/message.hpp"
 #include "netlib/http/session_store.hpp"
+#include "netlib/http/target_path.hpp"
 
 namespace netlib::http {
 
@@ -32,26 +33,38 @@ struct file_info {
 
 // What the core needs from a file system. Paths are relative to the root, '/'-separated and
 // normalized (target_path); implementations must refuse anything that resolves outside the root
-// (symbolic links included) by answering nullopt, and report where a link led (resolved).
+// (symbolic links included) by answering nullopt, and report where a link led (resolved). `now`
+// is the request's time: a file system that caches what it found may answer from memory for a
+// while (io::http_disk_files: up to its validity) and says how long.
 class file_system {
  public:
   virtual ~file_system() = default;
-  virtual std::optional<file_info> stat(std::string_view path) = 0;
+  virtual std::optional<file_info> stat(std::string_view path, const clock_reading& now) = 0;
 };
 
+// The body is part of the file the plan names (response_plan::path).
 struct file_part {
-  std::string path;           // relative, as given to file_system::stat
   std::uint64_t offset = 0;
   std::uint64_t length = 0;
 };
 
+// A planned response. A driver keeps one per connection and has the site plan every response
+// into it (static_site::respond with a plan): its fields and strings keep their memory from one
+// response to the next, so a file response allocates nothing once the plan is warm.
 struct response_plan {
   response_head head;
   std::variant<std::monostate, std::string, file_part> body;  // none for HEAD, 304, ...
+  // The requested path under the root, decoded and normalized (for a folder, its index file):
+  // the file a file_part body comes from, as given to file_system::stat.
+  std::string path;
   std::string user;           // authenticated user, for the access log
   // Set when the credentials must wait for the credentials guard's turn: no response yet; call
   // respond_held() with the same request at this time.
   std::optional<wake_at> wait;
+  // Scratch memory of the site's steps (the decoded target), kept with the plan.
+  target_path target;
+  // Empties the plan, keeping its memory.
+  void reset();
 };
 
 struct site_options {
@@ -68,25 +81,27 @@ class static_site {
  public:
   static_site(site_options options, file_system& files, session_store* sessions = nullptr);
   // `now.mono` for session expiry and the guard; `peer` is the client's address (for the guard).
-  response_plan respond(const request_head& r, const clock_reading& now, std::string_view peer = {});
+  response_plan respond(const request_view& r, const clock_reading& now, std::string_view peer = {});
   // The same request again once its `wait` has come: the credentials are checked now.
-  response_plan respond_held(const request_head& r, const clock_reading& now, std::string_view peer = {});
+  response_plan respond_held(const request_view& r, const clock_reading& now, std::string_view peer = {});
+  // Both into `plan` (reset first), reusing its memory.
+  void respond(const request_view& r, const clock_reading& now, std::string_view peer, response_plan& plan);
+  void respond_held(const request_view& r, const clock_reading& now, std::string_view peer, response_plan& plan);
 
  private:
-  response_plan respond(const request_head& r, const clock_reading& now, std::string_view peer, bool turn_reached);
-  // The steps of respond(), building into one plan (a plan returned through each step would be
-  // moved at each: its strings copy their bytes when short).
-  void respond_into(const request_head& r, const clock_reading& now, std::string_view peer, bool turn_reached,
+  // The steps of respond(), building into one plan.
+  void respond_into(const request_view& r, const clock_reading& now, std::string_view peer, bool turn_reached,
                     response_plan& plan);
-  void respond_file(const request_head& r, const std::string& path, const file_info& info, response_plan& p);
-  response_plan visits_page(const request_head& r, const session_visit& v);
-  response_plan text_reply(int status, std::string_view message);
-  // The answer for `path` when the auth rule covers it and the request's credentials were not
-  // granted: 401, the guard's 429, or a plan that waits for the guard's turn; otherwise nullopt,
-  // with the authenticated user (if any) in `user`.
-  std::optional<response_plan> refuse_unauthorized(const request_head& r, std::string_view path,
-                                                   std::optional<std::string>& user, const clock_reading& now,
-                                                   std::string_view peer, bool turn_reached);
+  void plan_file(const request_view& r, const target_path& t, std::optional<std::string>& user,
+                 const clock_reading& now, std::string_view peer, bool turn_reached, response_plan& plan);
+  void respond_file(const request_view& r, const file_info& info, response_plan& p);
+  void visits_page(const session_visit& v, response_plan& p);
+  static void text_reply(int status, std::string_view message, response_plan& p);
+  // When the auth rule covers `path` and the request's credentials were not granted, plans the
+  // answer (401, the guard's 429, or a wait for the guard's turn) and returns true; otherwise
+  // false, with the authenticated user (if any) in `user`.
+  bool refuse_unauthorized(const request_view& r, std::string_view path, std::optional<std::string>& user,
+                           const clock_reading& now, std::string_view peer, bool turn_reached, response_plan& plan);
 
   site_options options_;
   file_system& files_;

@@ -6,7 +6,8 @@
 
 namespace netlib::http {
 
-// The RFC 9110 reason phrase of a status code ("Not Found"), or "Unknown".
+// The RFC 9110 (or RFC 6585) reason phrase of a status code ("Not Found"), or empty for a code
+// neither defines.
 std::string_view reason_phrase(int code) noexcept;
 
 // RFC 9110 §15: 1xx interim; 204 and 304 never carry content (RFC 9112 §6.3 rule 1).
@@ -23,6 +24,8 @@ template <>
 struct fmt::formatter<netlib::http::status> : fmt::formatter<std::string_view> {
   template <class Ctx>
   auto format(netlib::http::status s, Ctx& ctx) const {
-    return fmt::format_to(ctx.out(), "{} {}", s.code, netlib::http::reason_phrase(s.code));
+    const auto phrase = netlib::http::reason_phrase(s.code);
+    if (phrase.empty()) return fmt::format_to(ctx.out(), "{}", s.code);
+    return fmt::format_to(ctx.out(), "{} {}", s.code, phrase);
   }
 };

@@ -23,6 +23,13 @@ struct target_result {
 
 // Accepts origin-form ("/a/b?q") and absolute-form ("http://h/a/b").
 target_result decode_target(std::string_view target);
+// The same into `out`, reusing its strings' memory (the static server decodes every request's
+// target): nullopt on success, else the error; `out` is then unspecified.
+std::optional<target_error> decode_target(std::string_view target, target_path& out);
 std::optional<std::string> percent_decode(std::string_view s);
+// A decoded path ("/dir name/") as a URI path for a Location field (RFC 3986 §2.1, §3.3): every
+// byte outside pchar and "/" percent-encoded, '%' included, so CR, LF, spaces, quotes, '<' and
+// non-ASCII bytes never go out raw (issue 31: a folder name injected a header).
+std::string percent_encode_path(std::string_view path);
 
 }  // namespace netlib::http

@@ -4,8 +4,11 @@
 // actions (docs/architecture.md, "Live runners").
 //
 // Deadlines: every read and write refreshes the idle deadline (server_options::idle_timeout); a
-// total deadline (set_deadline, e.g. for a request head against slowloris) is independent. When
-// either passes, the connection is closed: pending reads return 0 and timed_out() is true.
+// total deadline (set_deadline, e.g. for a request head against slowloris) is independent; a TLS
+// handshake has its own total deadline (set_handshake_timeout), which the bytes it trickles in do
+// not renew. When one passes, the connection is closed: pending reads return 0 and timed_out()
+// is true. While the server owes the client an answer it is working on (a login held for its
+// turn), defer_idle_until keeps the idle deadline from passing before then.
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
@@ -41,6 +44,10 @@ class connection {
   // Writes `first` then `second`, gathered into one system call where possible (a response head
   // and its body without copying them together).
   awaitable<bool> write(byte_view first, byte_view second);
+  // Plain TCP: hands `first` then `second` to the kernel now, without waiting (and without a
+  // coroutine), and drops from them what it took; under TLS it takes nothing. False when the
+  // connection is broken or closed. What is left goes through write() (the usual case: nothing).
+  bool write_now(byte_view& first, byte_view& second);
   // Sends `length` bytes of the open file `fd` from `offset`: sendfile(2) on plain TCP (the kernel
   // copies from the page cache to the socket, nothing through user space), read and written in
   // 64 KiB pieces under TLS. It first yields once, so the other connections' ready events go
@@ -48,10 +55,12 @@ class connection {
   // deadline. False when the peer is gone or the file ended early (what was promised cannot be
   // sent: close the connection). sendfile has no MSG_NOSIGNAL: the program ignores SIGPIPE.
   awaitable<bool> send_file(int fd, std::uint64_t offset, std::uint64_t length);
-  // Server-side TLS handshake on this connection (STARTTLS, or implicit TLS before the first byte).
-  // Returns false when no TLS context was configured or the handshake failed (then the connection
-  // is closed).
+  // Server-side TLS handshake on this connection (STARTTLS, or implicit TLS before the first byte),
+  // within the handshake timeout. Returns false when no TLS context was configured or the
+  // handshake failed or took too long (then the connection is closed).
   awaitable<bool> start_tls();
+  // The longest a TLS handshake may take, however its bytes trickle in (0: no limit of its own).
+  void set_handshake_timeout(std::chrono::milliseconds timeout);
   // Binds the TLS sessions of this connection to a new tag (tls.hpp, bind_tls_sessions): call
   // before start_tls; the tag then goes to the connections that must resume this one's session
   // (FTP's data connections). Empty when not bound.
@@ -69,6 +78,11 @@ class connection {
   // happens in this process's turns. Without it, a body queued whole and then closed is sent from
   // the peer's acknowledgements, on the peer's CPU (docs/performance.md, the HTTP results of 2026-12-02).
   void limit_unsent(std::size_t bytes);
+  // Plain TCP: corked (TCP_CORK), the kernel sends only full segments until uncorked, which
+  // sends the rest at once. A response's head and its sendfile(2) body go out corked, so the head
+  // shares the body's first segment and sendfile's 64 KiB batches leave no part-filled segments
+  // between them (as nginx's tcp_nopush). Best effort; nothing under TLS.
+  void cork(bool on);
   void close();
 
   [[nodiscard]] bool tls_available() const noexcept;
@@ -76,6 +90,9 @@ class connection {
   [[nodiscard]] bool timed_out() const noexcept;
   [[nodiscard]] bool is_open() const noexcept;
   void set_idle_timeout(std::chrono::milliseconds idle);
+  // The idle deadline does not pass before `until` (the core holds an answer till then); the
+  // next read or write starts the idle timeout afresh as usual.
+  void defer_idle_until(steady::time_point until);
   // A total deadline, or nullopt to clear it.
   void set_deadline(std::optional<steady::time_point> deadline);
   // Bytes received by the kernel and not read yet (raw TCP bytes, so encrypted ones under TLS).

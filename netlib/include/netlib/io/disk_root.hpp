@@ -21,37 +21,21 @@
 // descriptor, each link read with readlinkat(2) and resolved by the walk itself, at most 40 links
 // (the kernel's own limit). Either way every component is opened relative to an already checked
 // folder descriptor, so a link swapped in between two steps is never followed out of the root.
+// Hard links: a regular file with more than one name may have its other names anywhere on the
+// file system (outside the root, or in a protected folder), and nothing in the file says where;
+// the file servers refuse such files (has_other_names; docs/security.md "Paths, links and the
+// disk root").
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 
 #include <string>
 #include <string_view>
 #include <utility>
 
+#include "netlib/io/unique_fd.hpp"
+
 namespace netlib::io {
-
-// The one owner of a file descriptor: closes it when it goes out of scope.
-class unique_fd {
- public:
-  unique_fd() noexcept = default;
-  explicit unique_fd(int fd) noexcept : fd_(fd) {}
-  ~unique_fd() { reset(); }
-  unique_fd(unique_fd&& other) noexcept : fd_(other.release()) {}
-  unique_fd& operator=(unique_fd&& other) noexcept {
-    if (this != &other) reset(other.release());
-    return *this;
-  }
-  unique_fd(const unique_fd&) = delete;
-  unique_fd& operator=(const unique_fd&) = delete;
-
-  [[nodiscard]] int get() const noexcept { return fd_; }
-  [[nodiscard]] explicit operator bool() const noexcept { return fd_ >= 0; }
-  int release() noexcept { return std::exchange(fd_, -1); }
-  void reset(int fd = -1) noexcept;
-
- private:
-  int fd_ = -1;
-};
 
 enum class link_policy { refuse, inside_root };
 
@@ -92,5 +76,8 @@ class disk_root {
   std::string real_;
   options options_;
 };
+
+// A regular file that has other names (hard links) than the one it was opened by.
+inline bool has_other_names(const struct stat& st) noexcept { return S_ISREG(st.st_mode) && st.st_nlink > 1; }
 
 }  // namespace netlib::io

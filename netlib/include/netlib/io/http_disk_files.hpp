@@ -4,8 +4,10 @@
 // the disk root (disk_root.hpp, link_policy::inside_root): a symbolic link is followed while it
 // stays inside the root and refused when it leads out; stat() reports where a file reached
 // through a link really is (file_info::resolved), so the site's access rules are decided on the
-// file that is served (docs/architecture.md, "One disk root"). Small files (and directories) are
-// kept in a netlib::http::file_cache and revalidated by one stat per request.
+// file that is served (docs/architecture.md, "One disk root"). What an open found is kept in a
+// netlib::http::file_cache: small files' bytes, larger files' open descriptors, folders; an entry
+// is compared with the file by one stat at most once per validity (1 s by default), so a hot file
+// costs no system call of its own in between.
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -20,26 +22,37 @@
 
 namespace netlib::io {
 
+// What http_disk_files keeps (netlib::http::file_cache).
+struct http_cache_options {
+  std::size_t bytes = 16u << 20;       // small files' content (0: no cache at all)
+  std::size_t file_bytes = 32u << 10;  // larger files are kept open instead of read
+  std::int64_t settle_ns = http::file_cache::default_settle_ns;  // file_cache::admissible
+  duration valid = http::file_cache::default_valid;  // an entry's stamp is compared this often at most
+  std::size_t max_open = http::file_cache::default_max_open;
+};
+
 class http_disk_files final : public http::file_system {
  public:
-  // Throws io_error when root is not a folder that can be opened. cache_bytes 0: no cache;
-  // settle_ns: how old a file's last change must be before it is cached (file_cache::admissible).
-  explicit http_disk_files(const std::string& root, std::size_t cache_bytes = 16u << 20,
-                           std::int64_t settle_ns = http::file_cache::default_settle_ns,
-                           std::size_t cache_file_bytes = 32u << 10, disk_root::options root_options = {});
+  using cache_options = http_cache_options;
+  // Throws io_error when root is not a folder that can be opened.
+  explicit http_disk_files(const std::string& root, cache_options cache = {}, disk_root::options root_options = {});
   http_disk_files(const http_disk_files&) = delete;
   http_disk_files& operator=(const http_disk_files&) = delete;
 
   // A regular file or a folder under the root (nullopt: absent, unreadable, a device or fifo, or
-  // reached through a link that leaves the root). A regular file stays open for the open_body()
-  // of the same path that usually follows on the same thread.
-  std::optional<http::file_info> stat(std::string_view path) override;
+  // reached through a link that leaves the root). The answer may come from the cache, compared
+  // with the file at most `valid` before `now`. A regular file stays open (or cached) for the
+  // open_body() of the same path that usually follows on the same thread.
+  std::optional<http::file_info> stat(std::string_view path, const clock_reading& now) override;
 
-  // A file's bytes: the cached content (whole file) when it is small, else an open descriptor.
-  // Neither: the file is absent or outside the root.
+  // A file's bytes: a cache entry (its content when small, else its open descriptor), or a
+  // descriptor of its own (a file that may not be cached yet). Neither: the file is absent or
+  // outside the root.
   struct body {
     std::shared_ptr<const http::cached_file> cached;
     unique_fd fd;
+    // The descriptor to read from (-1 for content in memory, or no file).
+    [[nodiscard]] int descriptor() const noexcept { return cached ? cached->descriptor : fd.get(); }
   };
   body open_body(std::string_view path);
   // Closes a file that stat() opened and no open_body() took (HEAD, 304, 416, errors); the
@@ -52,8 +65,9 @@ class http_disk_files final : public http::file_system {
   [[nodiscard]] const std::string& root() const noexcept { return root_.real_path(); }
 
  private:
-  std::optional<http::file_info> stat_cached(const std::string& path);
-  std::shared_ptr<const http::cached_file> load(const std::string& path, int fd, std::optional<std::string> resolved);
+  std::shared_ptr<const http::cached_file> cached(std::string_view path, time_point now);
+  std::shared_ptr<const http::cached_file> load(std::string_view path, int fd, std::optional<std::string> resolved,
+                                                const clock_reading& now);
 
   disk_root root_;
   std::mutex mutex_;  // guards cache_ (threads share one http_disk_files)

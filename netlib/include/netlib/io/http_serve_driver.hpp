@@ -11,6 +11,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <vector>
 
 #include "netlib/http/server_session.hpp"
 #include "netlib/http/static_site.hpp"
@@ -47,6 +48,9 @@ struct http_serve_context {
   // first request (a client that never sends a byte is closed by it) and from the head's first
   // byte for the next ones (between requests the idle timeout applies).
   std::chrono::milliseconds head_timeout{std::chrono::seconds(10)};
+  // Proxies whose Forwarded element names the client (RFC 7239): the credentials guard keys on
+  // that client instead of on the proxy (http/forwarded.hpp).
+  std::vector<std::string> trusted_proxies;
 };
 
 awaitable<void> http_handle_connection(connection& c, http_serve_context& ctx);

@@ -9,7 +9,7 @@
 #include "netlib/io/connection.hpp"
 #include "netlib/io/client_driver.hpp"
 #include "netlib/mail/mail_store.hpp"
-#include "netlib/mail/users_table.hpp"
+#include "netlib/core/users_table.hpp"
 #include "netlib/pop3/client_session.hpp"
 #include "netlib/pop3/server_session.hpp"
 
@@ -18,7 +18,7 @@ namespace netlib::io {
 struct pop3_service {
   pop3::server_config config;  // tls_available and peer_address are taken from the connection
   mail::mail_store& store;
-  const mail::users_table& users;
+  const users_table& users;
 };
 
 awaitable<void> serve_pop3(connection& conn, pop3_service& service);

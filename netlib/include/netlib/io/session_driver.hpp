@@ -142,7 +142,8 @@ awaitable<void> run_session(connection& c, Core core, Hooks hooks = {}, session_
 //     (not parked in a read) it writes them itself before it parks, so a reply costs no extra
 //     coroutine; a send while it is parked starts one writer coroutine. One writes at a time, so
 //     a pump from any coroutine never waits for the network;
-//   - the waker: sleeps until the last wake_at time, then pump() (which ticks the core first);
+//   - the waker: sleeps until the last wake_at time, then pump() (which ticks the core first); the
+//     connection's idle deadline does not pass before that time (connection::defer_idle_until);
 //   - the hooks' spawned tasks.
 // notify_ (a timer that is only ever cancelled) wakes whoever waits for a state change.
 // start_tls: the core stopped consuming at the line that asked for TLS. Whatever else was read
@@ -169,6 +170,9 @@ void session_runner<Core, Hooks>::execute(std::vector<action> actions) {
             notify();
           } else if constexpr (std::same_as<A, wake_at>) {
             wake_ = x.when;
+            // The core works on an answer until then (a login held for its turn): the client,
+            // waiting for it, is not idle (issue 31: the idle timeout closed it first).
+            conn_.defer_idle_until(to_steady(x.when));
             waker_.cancel();  // re-arm
           } else {
             hooks_.handle(*this, x);

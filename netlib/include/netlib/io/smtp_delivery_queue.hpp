@@ -27,20 +27,28 @@
 
 namespace netlib::io {
 
-class smtp_delivery_queue {
+// It is also the SMTP server's message spool (smtp::message_spool): a message is written as it
+// arrives into tmp/ of the mailbox of its first copy (maildir_store::begin_spool), and its batch
+// delivers that file and copies the others from it.
+class smtp_delivery_queue final : public smtp::message_spool {
  public:
   // Called once per message, on the committer thread, after its batch was stored (or failed).
   using completion = std::function<void(smtp::delivery_result)>;
 
   // `local_domain` names the local mailboxes in the Delivered-To field of each copy.
   smtp_delivery_queue(maildir_store& store, std::string local_domain, std::size_t max_batch = 256);
-  ~smtp_delivery_queue();
+  ~smtp_delivery_queue() override;
   smtp_delivery_queue(const smtp_delivery_queue&) = delete;
   smtp_delivery_queue& operator=(const smtp_delivery_queue&) = delete;
 
   // Thread-safe. Queues one message: a copy for each local user (smtp::local_copy: the final
   // delivery adds Return-Path and Delivered-To), one for the relay queue.
   void submit(smtp::deliver_message message, completion done);
+
+  // smtp::message_spool (thread-safe): a spooled message for `envelope`, in tmp/ of its first
+  // local user's mailbox (else of the relay queue), that copy's Return-Path and Delivered-To (or
+  // the relay envelope) first, then envelope.message (the Received: field).
+  std::shared_ptr<mail::spooled_message> begin(const smtp::deliver_message& envelope, int& error) override;
 
   // Counters (thread-safe): messages stored, batches written, the largest batch (in messages).
   [[nodiscard]] std::uint64_t messages_stored() const;

@@ -14,7 +14,7 @@
 #include "netlib/io/client_driver.hpp"
 #include "netlib/io/connection.hpp"
 #include "netlib/io/smtp_delivery_queue.hpp"
-#include "netlib/mail/users_table.hpp"
+#include "netlib/core/users_table.hpp"
 #include "netlib/smtp/client_session.hpp"
 #include "netlib/smtp/server_session.hpp"
 
@@ -23,7 +23,7 @@ namespace netlib::io {
 struct smtp_service {
   smtp::server_config config;  // tls_available is taken from the connection
   smtp_delivery_queue& deliveries;
-  const mail::users_table& users;
+  const users_table& users;
   std::atomic<std::uint64_t> next_session{1};
 };
 

@@ -5,8 +5,10 @@
 //   netlib::io::tcp_server server(opts, [](netlib::io::connection& c) -> awaitable<void> { ... });
 //   server.run();   // prints "listening on HOST:PORT", returns after SIGINT/SIGTERM or stop()
 //
-// Limits: max_connections (over the cap, busy_reply is sent and the connection closed), the idle
-// timeout of every connection, and raising RLIMIT_NOFILE as far as the system allows.
+// Limits: max_connections (over the cap, busy_reply is sent and the connection closed), at most
+// max_per_address of them from one client address (an IPv6 client's address is its /64; over it,
+// per_address_reply), the idle timeout of every connection, a deadline on every TLS handshake
+// (handshake_timeout), and raising RLIMIT_NOFILE as far as the system allows.
 // Every accepted connection has TCP_NODELAY (set on the listener, which Linux passes on).
 // Threads: threads > 1 runs one io_context on every thread with a strand per connection (model
 // shared_pool, the default), or one io_context per thread with connections spread round-robin;
@@ -30,17 +32,27 @@ struct server_options {
   std::string host = "127.0.0.1";
   unsigned short port = 0;
   std::size_t max_connections = 1024;
+  // Connections one client address may hold at once (0: no limit besides max_connections), so
+  // that one address cannot take every slot (nginx's limit_conn, Postfix's anvil).
+  std::size_t max_per_address = 0;
   std::chrono::milliseconds idle_timeout{std::chrono::seconds(60)};
+  // The longest a TLS handshake may take (implicit TLS, STARTTLS/STLS/AUTH TLS): a total deadline
+  // that the handshake's bytes do not renew. 0: none of its own.
+  std::chrono::milliseconds handshake_timeout{std::chrono::seconds(10)};
   // A total deadline from each connection's start (connection::set_deadline), in place before the
   // handler and the watchdog run: for protocols whose first message must arrive in time (HTTP's
   // first request head); the handler moves or clears it. 0: none.
   std::chrono::milliseconds initial_deadline{0};
   unsigned threads = 1;
   std::string busy_reply;                  // written to a connection over the cap, then closed
+  std::string per_address_reply;           // over max_per_address (empty: busy_reply)
   std::shared_ptr<ssl::context> tls;       // enables connection::start_tls
   bool implicit_tls = false;               // handshake before the handler runs (HTTPS)
   bool handle_signals = true;              // SIGINT/SIGTERM stop the server
   bool print_listening = true;             // "listening on HOST:PORT" on stdout, flushed
+  // The line on stderr instead: for a server given --json, whose stdout holds only its JSON
+  // document (docs/conventions.md, "Output").
+  bool listening_on_stderr = false;
   thread_model model = thread_model::shared_pool;
   // For protocols where the client speaks first (HTTP, implicit TLS): Linux TCP_DEFER_ACCEPT, so a
   // connection is accepted once its first bytes have arrived (the first read then never waits),
@@ -66,6 +78,8 @@ class tcp_server {
   void stop();
   [[nodiscard]] std::size_t active_connections() const noexcept;
   [[nodiscard]] std::size_t total_accepted() const noexcept;
+  // Connections refused because their address had max_per_address open already.
+  [[nodiscard]] std::size_t refused_per_address() const noexcept;
   // The first io_context's executor (for servers that need extra work, e.g. FTP data listeners).
   [[nodiscard]] asio::any_io_executor executor();
 

@@ -9,6 +9,14 @@
 
 namespace netlib::io {
 
+// Every file a program is given for TLS (--tls-cert, --tls-key, --cacert, --ca-file) is checked
+// here before OpenSSL reads it, so that every server and client says the same thing: io_error
+// "WHAT 'PATH': no such file", "cannot read WHAT 'PATH': Permission denied" (the errno text), "...
+// is a folder, not a file". A missing file is refused earlier still, as a usage error (exit 2), by
+// the flag's app::input_file() check (docs/conventions.md); this check covers the rest (exit 1)
+// and callers that are not command lines.
+void check_tls_file(const std::string& what, const std::string& path);
+
 // Loads a PEM certificate chain and private key. Throws io_error naming the file that failed.
 std::shared_ptr<ssl::context> make_server_tls(const std::string& cert_file, const std::string& key_file);
 // A client context; with verify, peers are checked against the system store (or ca_file).

@@ -16,7 +16,7 @@
 #include "netlib/core/credentials_guard.hpp"
 #include "netlib/core/session.hpp"
 #include "netlib/mail/mail_store.hpp"
-#include "netlib/mail/users_table.hpp"
+#include "netlib/core/users_table.hpp"
 
 namespace netlib::pop3 {
 
@@ -43,7 +43,7 @@ enum class server_state {
 class server_session {
  public:
   using action = server_action;
-  server_session(server_config config, mail::mail_store& store, const mail::users_table& users);
+  server_session(server_config config, mail::mail_store& store, const users_table& users);
 
   [[nodiscard]] std::vector<server_action> start(const clock_reading& now);
   [[nodiscard]] server_step receive(byte_view input, const clock_reading& now);
@@ -78,7 +78,7 @@ class server_session {
 
   server_config config_;
   mail::mail_store& store_;
-  const mail::users_table& users_;
+  const users_table& users_;
   server_state state_ = server_state::awaiting_user;
   command_reader reader_{{.max_length = 255, .strict = false}};  // RFC 2449 §4: 255 octets
   bool tls_active_ = false;
@@ -90,5 +90,9 @@ class server_session {
   std::vector<bool> deleted_;
   std::size_t errors_ = 0;
 };
+
+// The session contract (netlib/core/session.hpp): io::run_session and the tests' in-memory twin
+// (tests/support/memory_session.hpp) drive this core.
+static_assert(session_core<server_session>);
 
 }  // namespace netlib::pop3

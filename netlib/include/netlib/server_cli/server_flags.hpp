@@ -1,6 +1,6 @@
 // The command-line flags every lab server shares, declared once: --listen, --threads,
-// --thread-model, the connection cap, --idle-timeout and --tls-cert/--tls-key, and their
-// translation to netlib::io::server_options. Each server keeps its own defaults and help wording
+// --thread-model, the connection cap, --max-per-address, --idle-timeout and --tls-cert/--tls-key,
+// and their translation to netlib::io::server_options. Each server keeps its own defaults and help wording
 // (RFC 5321's 300 s idle time for SMTP, 600 s for POP3, ...), and adds its protocol's own flags.
 // The servers that check passwords add the credentials guard's flags (--auth-max-failures,
 // --auth-delay, --auth-lockout; docs/architecture.md, "The credentials guard").
@@ -23,6 +23,9 @@ struct server_flags {
   unsigned threads = 1;
   std::string thread_model = "pool";
   std::size_t max_connections = 1024;
+  // Connections one client address may hold at once (0: no limit), so that one address cannot
+  // take every slot: 20 for POP3 and FTP (a client opens a few), 50 for SMTP, 128 for HTTP.
+  std::size_t max_per_address = 20;
   double idle_timeout_s = 30;
   std::string tls_cert, tls_key;
 };
@@ -40,11 +43,13 @@ void add_server_flags(CLI::App& cmd, server_flags& flags, const server_flag_help
 
 // Checks the flags (usage_error, exit 2, for a lone --tls-cert, --threads outside 1..64 or an
 // unknown model) and builds the runner's options, loading the TLS context when a certificate is
-// given. The caller adds its busy reply and, for HTTPS, implicit_tls.
+// given; a TLS handshake may take the idle timeout, at most 10 s. The caller adds its busy
+// replies and, for HTTPS, implicit_tls.
 io::server_options make_server_options(const server_flags& flags);
 
-// The credentials guard: per client address and per account, a wait that doubles after each
-// failed login (from --auth-delay), then a lockout of --auth-lockout after --auth-max-failures.
+// The credentials guard (docs/architecture.md, "The credentials guard"): after failed logins a wait
+// that doubles (from --auth-delay) per address, per network, per account (for addresses that
+// failed); an address's lockout of --auth-lockout after --auth-max-failures failures.
 struct auth_flags {
   std::size_t max_failures = 10;  // 0: no guard
   double delay_s = 1;

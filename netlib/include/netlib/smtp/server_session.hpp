@@ -16,6 +16,7 @@
 //     execute(s.delivery_done(result)) and call receive() again on the buffer: commands pipelined
 //     after the message wait there, unconsumed, until the 250/451 is out (RFC 2920 §3.1).
 #include <chrono>
+#include <memory>
 #include <cstddef>
 #include <string>
 #include <variant>
@@ -26,10 +27,13 @@
 #include "netlib/core/credentials_guard.hpp"
 #include "netlib/core/line_framer.hpp"
 #include "netlib/core/session.hpp"
-#include "netlib/mail/users_table.hpp"
+#include "netlib/core/users_table.hpp"
+#include "netlib/mail/message_spool.hpp"
 #include "netlib/smtp/command.hpp"
 
 namespace netlib::smtp {
+
+class message_spool;  // below
 
 struct server_config {
   std::string hostname = "localhost";   // our name in the greeting and the Received: header
@@ -40,6 +44,9 @@ struct server_config {
   bool tls_available = false;           // advertise STARTTLS
   bool require_tls = false;             // refuse mail transactions before STARTTLS (530)
   credentials_gate* guard = nullptr;    // AUTH throttling shared by the server's sessions, or none
+  // Message data goes here as it arrives (no session holds a whole message); none: it is kept in
+  // deliver_message::message (tests, simulations).
+  message_spool* spool = nullptr;
   // RFC 5321 §4.5.1: mail for postmaster (any case, @domain or bare, §4.1.1.3) must be accepted.
   // It goes to the user called postmaster when there is one, else to this user; empty: refused
   // like any unknown user.
@@ -59,7 +66,19 @@ struct deliver_message {
   std::string sender;                         // envelope sender ("" for the null path <>)
   std::vector<std::string> local_users;       // user names, each once
   std::vector<std::string> relay_recipients;  // full addresses, accepted for relay (authenticated)
-  std::string message;                        // Received: header + the data after dot-unstuffing
+  // Received: header + the data after dot-unstuffing; with a spool (server_config::spool) the
+  // Received: header only, and the data is in `spooled`.
+  std::string message;
+  std::shared_ptr<mail::spooled_message> spooled;
+};
+
+// Where messages go as they arrive (the live server: netlib::io::smtp_delivery_queue, into the
+// Maildir's tmp/). begin() is given the envelope (`message` holds the Received: header) when DATA
+// is accepted; nullptr when the message cannot be spooled (the errno in `error`: 452 or 451).
+class message_spool {
+ public:
+  virtual ~message_spool() = default;
+  virtual std::shared_ptr<mail::spooled_message> begin(const deliver_message& envelope, int& error) = 0;
 };
 using server_action = session_action<deliver_message>;
 using server_step = session_step<server_action>;
@@ -91,7 +110,7 @@ enum class server_state {
 class server_session {
  public:
   using action = server_action;
-  server_session(server_config config, session_info info, const mail::users_table& users);
+  server_session(server_config config, session_info info, const users_table& users);
 
   [[nodiscard]] std::vector<server_action> start(const clock_reading& now);
   // Consumes complete lines; stops after a line that starts TLS, closes, or ends a message
@@ -114,7 +133,7 @@ class server_session {
 
  private:
   enum class auth_step { plain, login_user, login_password };
-  enum class data_problem { none, bare_line_end, line_too_long, too_big };
+  enum class data_problem { none, bare_line_end, line_too_long, too_big, not_stored };
 
   void on_line(line_result line, server_step& step);
   void on_command(std::string_view line, server_step& step);
@@ -129,6 +148,8 @@ class server_session {
   void finish_auth(std::string_view user, std::string_view password, server_step& step);
   void check_credentials(std::string_view user, std::string_view password, server_step& step);
   void end_of_data(server_step& step);
+  void keep_data(std::string_view text);
+  void flush_spool();
   [[nodiscard]] std::string received_header(const std::string& id) const;
   [[nodiscard]] bool blocked_by_require_tls(server_step& step);
   void reply(server_step& step, int code, std::string_view text);
@@ -138,7 +159,7 @@ class server_session {
 
   server_config config_;
   session_info info_;
-  const mail::users_table& users_;
+  const users_table& users_;
   server_state state_ = server_state::awaiting_helo;
   line_framer command_framer_{{.max_length = 512, .strict = true}};   // RFC 5321 §4.5.3.1.4
   line_framer data_framer_{{.max_length = 1000, .strict = true}};     // RFC 5321 §4.5.3.1.6
@@ -156,7 +177,11 @@ class server_session {
   std::vector<std::string> local_recipients_;   // user names
   std::vector<std::string> relay_recipients_;   // full addresses
   std::vector<std::string> all_recipients_;     // as accepted, for the Received: header
-  std::string message_;
+  std::string message_;         // without a spool: the data so far
+  std::shared_ptr<mail::spooled_message> spool_;  // with one: where the data goes
+  std::string spool_chunk_;     // data not yet appended to spool_ (at most about 64 KiB)
+  std::string spool_id_;        // the queue id given at DATA
+  std::string spool_received_;  // the Received: header made at DATA
   std::size_t message_size_ = 0;
   data_problem data_problem_ = data_problem::none;
   bool after_bare_lf_ = false;  // the previous data line ended with a LF alone
@@ -164,5 +189,9 @@ class server_session {
   std::size_t errors_ = 0;
   std::size_t messages_ = 0;
 };
+
+// The session contract (netlib/core/session.hpp): io::run_session and the tests' in-memory twin
+// (tests/support/memory_session.hpp) drive this core.
+static_assert(session_core<server_session>);
 
 }  // namespace netlib::smtp

@@ -5,30 +5,26 @@
 // title and legend entries are wrapped at spaces to the room they have, measured with a
 // conservative estimate of the width of a sans-serif character (tests/integration/delay measure the
 // result in Chromium). Text is escaped for XML.
-#include "svg_plot.hpp"
+#include "common/svg_plot.hpp"
+
+#include "netlib/core/svg.hpp"
 
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <cmath>
 
-namespace netlab::lab_delay {
+namespace netlab::labs {
 namespace {
 
 constexpr double width = 820, panel_height = 300, margin_left = 80, margin_right = 240, margin_top = 40,
                  margin_bottom = 50;
 constexpr double title_size = 16, title_line = 20, legend_size = 12, legend_line = 15;
 
-std::string escape(const std::string& s) {
-  std::string out;
-  for (char c : s) {
-    if (c == '<') out += "&lt;";
-    else if (c == '>') out += "&gt;";
-    else if (c == '&') out += "&amp;";
-    else out += c;
-  }
-  return out;
-}
+using netlib::svg::escape;
+using netlib::svg::tick_step;
+using netlib::svg::axis_end;
+using netlib::svg::tick_label;
 
 // Characters as drawn (UTF-8 continuation bytes are part of the previous character).
 std::size_t glyphs(const std::string& s) {
@@ -72,30 +68,6 @@ std::string text_lines(double x, double y, double line_height, double size, cons
   for (std::size_t i = 0; i < lines.size(); ++i)
     out += fmt::format(R"svg(<tspan x="{:.1f}" dy="{}">{}</tspan>)svg", x, i == 0 ? 0.0 : line_height, escape(lines[i]));
   return out + "</text>";
-}
-
-// A "nice" tick step giving four to eight intervals over [0, range].
-double tick_step(double range) {
-  const double raw = range / 6;
-  const double mag = std::pow(10, std::floor(std::log10(raw)));
-  for (double m : {1.0, 2.0, 2.5, 5.0, 10.0})
-    if (raw <= m * mag * 1.0000001) return m * mag;
-  return 10 * mag;
-}
-
-// The axis end: the smallest multiple of the step at or above `value`.
-double axis_end(double value, double step) { return std::ceil(value / step * (1 - 1e-9)) * step; }
-
-std::string tick_label(double value, double step) {
-  // As many decimals as the step has (0.25 -> 2, 0.2 -> 1, 5 -> 0), and no "-0".
-  const std::string step_text = fmt::format("{:.6g}", step);
-  const auto point = step_text.find('.');
-  const int decimals = step_text.find('e') != std::string::npos ? 3
-                       : point == std::string::npos          ? 0
-                                                             : int(step_text.size() - point - 1);
-  if (std::abs(value) < step * 1e-6) value = 0;
-  if (value >= 1e6) return fmt::format("{:.3g}", value);
-  return fmt::format("{:.{}f}", value, decimals);
 }
 
 struct box {
@@ -184,10 +156,10 @@ std::string render_svg(const std::string& title, const std::vector<plot_panel>& 
   out += text_lines(margin_left - 20, 24, title_line, title_size, title_lines, R"svg( font-weight="bold")svg") + "\n";
   for (std::size_t i = 0; i < panels.size(); ++i) {
     const auto& p = panels[i];
-    double x_max = 0, y_max = p.y_max;
+    double x_max = p.x_max, y_max = p.y_max;
     for (const auto& s : p.series)
       for (std::size_t k = 0; k < s.x.size(); ++k) {
-        x_max = std::max(x_max, s.x[k]);
+        if (p.x_max <= 0) x_max = std::max(x_max, s.x[k]);
         if (p.y_max <= 0 && std::isfinite(s.y[k]))
           y_max = std::max(y_max, s.y[k] + (k < s.error.size() ? s.error[k] : 0));
       }
@@ -207,4 +179,4 @@ std::string render_svg(const std::string& title, const std::vector<plot_panel>& 
   return out;
 }
 
-}  // namespace netlab::lab_delay
+}  // namespace netlab::labs

@@ -1,10 +1,11 @@
 #pragma once
 // A minimal SVG chart: stacked panels of x/y series (lines or points with error bars), axes with
-// ticks, and a legend. Enough for the simulation sweep; no dependency beyond fmt.
+// ticks, and a legend; no dependency beyond fmt. lab-delay's simulation sweep and lab-dc's
+// collective progress use it.
 #include <string>
 #include <vector>
 
-namespace netlab::lab_delay {
+namespace netlab::labs {
 
 struct plot_series {
   std::string name;
@@ -20,9 +21,10 @@ struct plot_panel {
   std::vector<plot_series> series;
   double y_max = 0;                          // 0: fit to the data
   std::vector<std::string> notes;            // shown under the legend (e.g. "no loss formula: M/D/1")
+  double x_max = 0;                          // 0: fit to the data (panels that share it compare by eye)
 };
 
 // The SVG document for the panels, one above the other.
 std::string render_svg(const std::string& title, const std::vector<plot_panel>& panels);
 
-}  // namespace netlab::lab_delay
+}  // namespace netlab::labs
