@@ -17,6 +17,7 @@
 
 #include "netlib/app/program.hpp"
 #include "netlib/capture/conversations.hpp"
+#include "netlib/core/ascii.hpp"
 #include "netlib/core/units.hpp"
 #include "netlib/dc/routes.hpp"
 
@@ -199,19 +200,21 @@ std::vector<dc::link_id> failed_links(const dc::topology& t, const std::vector<s
   for (const auto& name : names) {
     const auto l = dc::parse_link_name(t, name);
     if (!l) {
-      throw usage_error(fmt::format("--fail {}: no such link in {} (name it by its two ends as lab-dc topology lists "
-                                    "them, e.g. {}-{})",
-                                    dc::shown(name), t.description(), t.nodes()[t.links().back().a].name,
-                                    t.nodes()[t.links().back().b].name));
+      throw usage_error(
+          fmt::format("--fail {}: no such link in {} (name it by its two ends as lab-dc topology lists "
+                      "them, e.g. {}-{})",
+                      netlib::ascii::excerpt(name), t.description(), t.nodes()[t.links().back().a].name,
+                      t.nodes()[t.links().back().b].name));
     }
     const auto& k = t.links()[*l];
     if (t.is_host(k.a) || t.is_host(k.b)) {
-      throw usage_error(fmt::format("--fail {}: a host's only link (its flows would have nowhere to go); fail a link "
-                                    "between two switches",
-                                    dc::shown(name)));
+      throw usage_error(
+          fmt::format("--fail {}: a host's only link (its flows would have nowhere to go); fail a link "
+                      "between two switches",
+                      netlib::ascii::excerpt(name)));
     }
     if (std::find(out.begin(), out.end(), *l) != out.end()) {
-      throw usage_error(fmt::format("--fail {}: named twice", dc::shown(name)));
+      throw usage_error(fmt::format("--fail {}: named twice", netlib::ascii::excerpt(name)));
     }
     out.push_back(*l);
   }

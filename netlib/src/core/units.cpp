@@ -32,11 +32,14 @@ split split_number(std::string_view text, std::string_view what, std::string_vie
   if (text.front() == '+') text.remove_prefix(1);
   double value = 0;
   auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (ec == std::errc::result_out_of_range)  // 1e400, or a thousand digits
+    throw unit_error(fmt::format("'{}' is out of range for a {}", ascii::excerpt(text), what));
   if (ec != std::errc{} || end == text.data())
-    throw unit_error(fmt::format("'{}' is not a {}: it must start with a number ({})", text, what, accepted));
+    throw unit_error(
+        fmt::format("'{}' is not a {}: it must start with a number ({})", ascii::excerpt(text), what, accepted));
   // from_chars accepts "inf" and "nan"; a quantity may not be either.
-  if (!std::isfinite(value)) throw unit_error(fmt::format("'{}' is not a finite {}", text, what));
-  if (value < 0) throw unit_error(fmt::format("'{}': a {} cannot be negative", text, what));
+  if (!std::isfinite(value)) throw unit_error(fmt::format("'{}' is not a finite {}", ascii::excerpt(text), what));
+  if (value < 0) throw unit_error(fmt::format("'{}': a {} cannot be negative", ascii::excerpt(text), what));
   return {value, trim(text.substr(static_cast<std::size_t>(end - text.data())))};
 }
 
@@ -50,11 +53,13 @@ double parse_with(std::string_view text, std::string_view what, std::string_view
     if (s.value == 0) return 0;  // zero is zero in every unit
     for (const unit& u : table)
       if (!bare_unit.empty() && u.name == bare_unit) return s.value * u.factor;
-    throw unit_error(fmt::format("'{}' has no unit: write the {} with a unit ({})", text, what, accepted));
+    throw unit_error(
+        fmt::format("'{}' has no unit: write the {} with a unit ({})", ascii::excerpt(text), what, accepted));
   }
   for (const unit& u : table)
     if (u.name == s.unit) return s.value * u.factor;
-  throw unit_error(fmt::format("'{}': unknown unit '{}' for a {} (use {})", text, s.unit, what, accepted));
+  throw unit_error(fmt::format("'{}': unknown unit '{}' for a {} (use {})", ascii::excerpt(text),
+                               ascii::excerpt(s.unit), what, accepted));
 }
 
 constexpr std::array size_units{
@@ -116,8 +121,8 @@ double parse_bits(std::string_view text) { return parse_with(text, "size", size_
 double parse_bytes(std::string_view text) { return parse_bits(text) / 8; }
 double parse_rate_bps(std::string_view text) {
   if (text.ends_with("bs") && !text.ends_with("bps"))  // a common slip: 10Mbs
-    throw unit_error(fmt::format("'{}': did you mean '{}ps'? rates are written like 10Mbps", text,
-                                 text.substr(0, text.size() - 1)));
+    throw unit_error(fmt::format("'{}': did you mean '{}ps'? rates are written like 10Mbps", ascii::excerpt(text),
+                                 ascii::excerpt(text.substr(0, text.size() - 1))));
   return parse_with(text, "rate", rate_accepted, rate_units);
 }
 double parse_distance_m(std::string_view text) {
@@ -138,9 +143,10 @@ double parse_fraction(std::string_view text) {
   if (s.unit == "%") {
     v /= 100;
   } else if (!s.unit.empty()) {
-    throw unit_error(fmt::format("'{}' is not a fraction: write 0.1 or 10%", text));
+    throw unit_error(fmt::format("'{}' is not a fraction: write 0.1 or 10%", ascii::excerpt(text)));
   }
-  if (v > 1) throw unit_error(fmt::format("'{}': a fraction must be between 0 and 1 (or 0% and 100%)", text));
+  if (v > 1)
+    throw unit_error(fmt::format("'{}': a fraction must be between 0 and 1 (or 0% and 100%)", ascii::excerpt(text)));
   return v;
 }
 

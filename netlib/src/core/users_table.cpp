@@ -4,6 +4,7 @@
 // check hashes the guess and compares 32 bytes with equal_constant_time, against a fixed digest
 // for an unknown name, so the work is the same whatever the name and wherever the guess differs.
 #include "netlib/core/users_table.hpp"
+#include "netlib/core/ascii.hpp"
 
 #include <fmt/format.h>
 
@@ -36,14 +37,6 @@ std::string_view as_view(const std::array<std::uint8_t, 32>& d) noexcept {
   return {reinterpret_cast<const char*>(d.data()), d.size()};
 }
 
-// What a name shown in an error looks like: at most 40 printable characters.
-std::string shown(std::string_view text) {
-  std::string out;
-  for (char c : text.substr(0, 40)) out += (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) ? '?' : c;
-  if (text.size() > 40) out += "...";
-  return out;
-}
-
 }  // namespace
 
 users_table::users_table(std::initializer_list<std::pair<std::string_view, std::string_view>> users) {
@@ -73,7 +66,7 @@ std::string users_table::password_problem(std::string_view password) {
 void users_table::add(std::string_view name, std::string_view password) {
   if (!valid_name(name))
     throw users_error(fmt::format("bad user name '{}' (1 to {} letters, digits, '.', '_', '-'; not starting with '.')",
-                                  shown(name), max_name));
+                                  ascii::excerpt(name), max_name));
   if (const auto problem = password_problem(password); !problem.empty())
     throw users_error(fmt::format("{} for '{}'", problem, name));
   if (exists(name)) throw users_error(fmt::format("user '{}' listed twice", name));

@@ -7,6 +7,7 @@
 // single-flow moves, each scored by the fabric arcs of its path only: a host's own link carries
 // all of its channels whatever the routing.
 #include "netlib/dc/collective.hpp"
+#include "netlib/core/ascii.hpp"
 
 #include <fmt/format.h>
 
@@ -42,9 +43,10 @@ bool valid_name(std::string_view n) {
 std::uint64_t parse_count(std::string_view key, std::string_view v, std::uint64_t lo, std::uint64_t hi) {
   std::uint64_t n = 0;
   if (v.empty() || v.size() > 19)
-    throw std::invalid_argument(fmt::format("{}={}: expected a whole number", key, shown(v)));
+    throw std::invalid_argument(fmt::format("{}={}: expected a whole number", key, ascii::excerpt(v)));
   for (char c : v) {
-    if (c < '0' || c > '9') throw std::invalid_argument(fmt::format("{}={}: expected a whole number", key, shown(v)));
+    if (c < '0' || c > '9')
+      throw std::invalid_argument(fmt::format("{}={}: expected a whole number", key, ascii::excerpt(v)));
     n = n * 10 + static_cast<std::uint64_t>(c - '0');
   }
   if (n < lo || n > hi) throw std::invalid_argument(fmt::format("{}={}: must be {} to {}", key, n, lo, hi));
@@ -89,15 +91,16 @@ job_spec parse_job(std::string_view text, const job_limits& limits) {
       throw std::invalid_argument(
           fmt::format("'{}': expected KEY=VALUE (keys: name, ranks, placement, seed, buffer, "
                       "channels, compute, iterations, start)",
-                      shown(item)));
+                      ascii::excerpt(item)));
     }
     const auto key = item.substr(0, eq), value = item.substr(eq + 1);
     if (!seen.insert(std::string(key)).second)
-      throw std::invalid_argument(fmt::format("{} is given twice", shown(key)));
+      throw std::invalid_argument(fmt::format("{} is given twice", ascii::excerpt(key)));
     try {
       if (key == "name") {
         if (!valid_name(value))
-          throw std::invalid_argument(fmt::format("name={}: 1 to 32 letters, digits, '_', '-' or '.'", shown(value)));
+          throw std::invalid_argument(
+              fmt::format("name={}: 1 to 32 letters, digits, '_', '-' or '.'", ascii::excerpt(value)));
         j.name = std::string(value);
       } else if (key == "ranks") {
         j.ranks = static_cast<std::size_t>(parse_count(key, value, 2, limits.max_ranks));
@@ -109,35 +112,36 @@ job_spec parse_job(std::string_view text, const job_limits& limits) {
         else if (value == "random")
           j.placement = placement_policy::random;
         else
-          throw std::invalid_argument(fmt::format("placement={}: use packed, rack-aware or random", shown(value)));
+          throw std::invalid_argument(
+              fmt::format("placement={}: use packed, rack-aware or random", ascii::excerpt(value)));
       } else if (key == "seed") {
         j.seed = parse_count(key, value, 0, ~std::uint64_t{0} >> 1);
       } else if (key == "buffer") {
         j.buffer_bytes = units::parse_bytes(value);
         if (!(j.buffer_bytes >= 1) || j.buffer_bytes > limits.max_buffer_bytes) {
-          throw std::invalid_argument(
-              fmt::format("buffer={}: must be 1B to {}", shown(value), units::format_bytes(limits.max_buffer_bytes)));
+          throw std::invalid_argument(fmt::format("buffer={}: must be 1B to {}", ascii::excerpt(value),
+                                                  units::format_bytes(limits.max_buffer_bytes)));
         }
       } else if (key == "channels") {
         j.channels = static_cast<std::size_t>(parse_count(key, value, 1, limits.max_channels));
       } else if (key == "compute") {
         j.compute_s = units::parse_duration_s(value);
         if (!(j.compute_s >= 0) || j.compute_s > 86400)
-          throw std::invalid_argument(fmt::format("compute={}: must be 0 to 1 day", shown(value)));
+          throw std::invalid_argument(fmt::format("compute={}: must be 0 to 1 day", ascii::excerpt(value)));
       } else if (key == "iterations") {
         j.iterations = static_cast<std::size_t>(parse_count(key, value, 1, limits.max_iterations));
       } else if (key == "start") {
         j.start_s = units::parse_duration_s(value);
         if (!(j.start_s >= 0) || j.start_s > 86400)
-          throw std::invalid_argument(fmt::format("start={}: must be 0 to 1 day", shown(value)));
+          throw std::invalid_argument(fmt::format("start={}: must be 0 to 1 day", ascii::excerpt(value)));
       } else {
         throw std::invalid_argument(
             fmt::format("unknown key '{}' (keys: name, ranks, placement, seed, buffer, channels, "
                         "compute, iterations, start)",
-                        shown(key)));
+                        ascii::excerpt(key)));
       }
     } catch (const units::unit_error& e) {
-      throw std::invalid_argument(fmt::format("{}={}: {}", shown(key), shown(value), e.what()));
+      throw std::invalid_argument(fmt::format("{}={}: {}", ascii::excerpt(key), ascii::excerpt(value), e.what()));
     }
   }
   return j;

@@ -629,9 +629,9 @@ std::vector<traffic_matrix> parse_matrices(std::string_view text, const topology
     try {
       time = units::parse_duration_s(w[0]);
     } catch (const units::unit_error& e) {
-      const bool plain = w[0].size() <= 40 && shown(w[0]) == w[0];
+      const bool plain = w[0].size() <= 40 && ascii::excerpt(w[0]) == w[0];
       throw fail(plain ? fmt::format("bad time: {}", e.what())
-                       : fmt::format("bad time '{}': write a number and a unit, e.g. 1.5s", shown(w[0])),
+                       : fmt::format("bad time '{}': write a number and a unit, e.g. 1.5s", ascii::excerpt(w[0])),
                  "a bad time: write a number and a unit, e.g. 1.5s");
     }
     std::string why;
@@ -641,9 +641,13 @@ std::vector<traffic_matrix> parse_matrices(std::string_view text, const topology
     if (!(rate >= 0) || rate > 1e15) throw fail("a rate is 0 to 1000Tbps");
     if (!(time >= 0) || time > 1e9) throw fail("a time is 0 s to 1e9 s");
     const auto src = t.find(w[1]), dst = t.find(w[2]);
-    if (!src) throw fail(fmt::format("unknown node '{}'", shown(w[1])), "the source is not a node of the topology");
-    if (!dst) throw fail(fmt::format("unknown node '{}'", shown(w[2])), "the destination is not a node of the topology");
-    if (*src == *dst) throw fail(fmt::format("a demand from '{}' to itself", shown(w[1])), "a demand from a node to itself");
+    if (!src)
+      throw fail(fmt::format("unknown node '{}'", ascii::excerpt(w[1])), "the source is not a node of the topology");
+    if (!dst)
+      throw fail(fmt::format("unknown node '{}'", ascii::excerpt(w[2])),
+                 "the destination is not a node of the topology");
+    if (*src == *dst)
+      throw fail(fmt::format("a demand from '{}' to itself", ascii::excerpt(w[1])), "a demand from a node to itself");
     if (out.empty() || time > out.back().time_s) {
       if (out.size() >= limits.max_matrices) throw fail(fmt::format("more than {} matrices", limits.max_matrices));
       out.push_back(traffic_matrix{time, {}});
@@ -655,7 +659,8 @@ std::vector<traffic_matrix> parse_matrices(std::string_view text, const topology
     }
     const auto [it, fresh] = in_matrix.emplace(std::pair{*src, *dst}, line_no);
     if (!fresh) {
-      throw fail(fmt::format("{} -> {} appears twice at {} s (first on line {})", shown(w[1]), shown(w[2]), time, it->second),
+      throw fail(fmt::format("{} -> {} appears twice at {} s (first on line {})", ascii::excerpt(w[1]),
+                             ascii::excerpt(w[2]), time, it->second),
                  fmt::format("a pair appears twice in one matrix (first on line {})", it->second));
     }
     if (++total > limits.max_demands) throw fail(fmt::format("more than {} demands", limits.max_demands));

@@ -48,20 +48,14 @@ std::string rate_text(double bps) {
   return fmt::format("{}bps", bps);
 }
 
-std::string shown(std::string_view word) {
-  std::string out;
-  for (char c : word.substr(0, 40)) out += (c >= 0x20 && c < 0x7f) ? c : '?';
-  if (word.size() > 40) out += "...";
-  return out;
-}
-
 std::optional<double> parse_rate_word(std::string_view word, std::string& error) {
   try {
     return units::parse_rate_bps(word);
   } catch (const units::unit_error& e) {
-    const bool plain = word.size() <= 40 && shown(word) == word;
+    const bool plain = word.size() <= 40 && ascii::excerpt(word) == word;
     // The units message names the word itself; a long or unprintable word is not repeated.
-    error = plain ? e.what() : fmt::format("'{}' is not a rate: write a number and a unit, e.g. 10Gbps", shown(word));
+    error = plain ? e.what()
+                  : fmt::format("'{}' is not a rate: write a number and a unit, e.g. 10Gbps", ascii::excerpt(word));
     return std::nullopt;
   }
 }
@@ -73,7 +67,8 @@ node_id topology::add_node(std::string name, node_kind kind, int tier, std::size
   if (finished_) throw topology_error("the topology is already finished", line);
   if (!valid_name(name, limits_.max_name)) {
     const auto rule = fmt::format("use 1 to {} letters, digits, '_', '.' or '-' (not first)", limits_.max_name);
-    throw topology_error(fmt::format("bad node name '{}': {}", shown(name), rule), line, "bad node name: " + rule);
+    throw topology_error(fmt::format("bad node name '{}': {}", ascii::excerpt(name), rule), line,
+                         "bad node name: " + rule);
   }
   if (nodes_.size() >= limits_.max_nodes) throw topology_error(fmt::format("more than {} nodes", limits_.max_nodes), line);
   if (by_name_.contains(name)) {
@@ -309,8 +304,9 @@ topology parse_topology(std::string_view text, const topology_limits& limits) {
     const auto node_of = [&](std::string_view name) {
       const auto id = t.find(name);
       if (!id) {
-        throw topology_error(fmt::format("unknown node '{0}' (declare it first with 'switch {0}' or 'host {0}')", shown(name)),
-                             line_no, "a link names a node not declared before it (with 'switch NAME' or 'host NAME')");
+        throw topology_error(
+            fmt::format("unknown node '{0}' (declare it first with 'switch {0}' or 'host {0}')", ascii::excerpt(name)),
+            line_no, "a link names a node not declared before it (with 'switch NAME' or 'host NAME')");
       }
       return *id;
     };
@@ -319,7 +315,8 @@ topology parse_topology(std::string_view text, const topology_limits& limits) {
       if (w.size() == 4 && w[2] == "tier") {
         const auto n = number(w[3]);
         if (!n || *n < 1 || *n > 64) {
-          throw topology_error(fmt::format("bad tier '{}': 1 to 64", shown(w[3])), line_no, "a bad tier: 1 to 64");
+          throw topology_error(fmt::format("bad tier '{}': 1 to 64", ascii::excerpt(w[3])), line_no,
+                               "a bad tier: 1 to 64");
         }
         tier = static_cast<int>(*n);
       } else if (w.size() != 2) {
@@ -338,8 +335,8 @@ topology parse_topology(std::string_view text, const topology_limits& limits) {
       if (!rate) throw topology_error("bad rate: " + why, line_no, "a bad rate: write a number and a unit, e.g. 10Gbps");
       t.add_link(a, b, *rate, line_no);
     } else {
-      throw topology_error(fmt::format("unknown statement '{}' (expected switch, host or link)", shown(w[0])), line_no,
-                           "not a topology statement (expected switch, host or link)");
+      throw topology_error(fmt::format("unknown statement '{}' (expected switch, host or link)", ascii::excerpt(w[0])),
+                           line_no, "not a topology statement (expected switch, host or link)");
     }
   }
   t.set_description("from a topology file");

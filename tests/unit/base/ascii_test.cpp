@@ -58,4 +58,13 @@ TEST(Ascii, trim) {
   static_assert(ascii::trim(" ok ") == "ok");
 }
 
+TEST(Ascii, excerpt) {
+  EXPECT_EQ(ascii::excerpt("leaf1"), "leaf1");
+  EXPECT_EQ(ascii::excerpt("a\x1b[2Jb\x7f\xc3\xa9"), "a?[2Jb???");  // no escape reaches a terminal
+  EXPECT_EQ(ascii::excerpt(std::string(41, 'x')), std::string(40, 'x') + "...");
+  EXPECT_EQ(ascii::excerpt(std::string(40, 'x')), std::string(40, 'x'));
+  EXPECT_EQ(ascii::excerpt("abcdef", 3), "abc...");
+  EXPECT_EQ(ascii::excerpt(""), "");
+}
+
 }  // namespace ascii_test

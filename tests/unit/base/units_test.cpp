@@ -71,3 +71,24 @@ TEST(Units, formats_with_si_prefixes) {
   EXPECT_EQ(u::format_bytes(1500), "1.5 kB");
   EXPECT_EQ(u::format_seconds(0), "0 s");
 }
+// An error quotes at most 40 characters of what it refuses, control bytes as '?' (found by the
+// fuzz target dc_collective: a 1000-digit start= echoed whole into lab-dc's message).
+TEST(Units, errors_quote_a_short_printable_excerpt) {
+  const std::string long_value = std::string(1000, '1') + "rt";
+  for (const std::string& bad : {long_value, std::string("5\x1b[31mfortnights")}) {
+    try {
+      (void)u::parse_duration_s(bad);
+      ADD_FAILURE() << "accepted " << bad.size() << " characters";
+    } catch (const u::unit_error& e) {
+      const std::string what = e.what();
+      EXPECT_LT(what.size(), 200u) << what;
+      EXPECT_EQ(what.find('\x1b'), std::string::npos) << what;
+    }
+  }
+  EXPECT_THROW(u::parse_duration_s("1e400s"), u::unit_error);
+  try {
+    (void)u::parse_bits(std::string(500, '9') + "B");
+  } catch (const u::unit_error& e) {
+    EXPECT_NE(std::string(e.what()).find("out of range for a size"), std::string::npos) << e.what();
+  }
+}

@@ -278,6 +278,16 @@ TEST(DcCollective, job_format) {
                           "ranks=4,ranks=5", "name=a b", "compute=-1s", "ranks", "iterations=1001"}) {
     EXPECT_THROW(parse_job(bad), std::invalid_argument) << bad;
   }
+  // Errors quote a short excerpt of a long value (found by the fuzz target: a 1000-digit start=).
+  for (const std::string& bad : {"start=" + std::string(1000, '1') + "rt", "buffer=" + std::string(900, '9') + "x",
+                                 "name=" + std::string(900, 'a')}) {
+    try {
+      (void)parse_job(bad);
+      ADD_FAILURE() << "accepted " << bad.substr(0, 20);
+    } catch (const std::invalid_argument& e) {
+      EXPECT_LT(std::string(e.what()).size(), 160u) << e.what();
+    }
+  }
   try {
     parse_job("placement=spread");
   } catch (const std::invalid_argument& e) {

@@ -84,4 +84,14 @@ inline std::vector<std::string_view> words(std::string_view line) {
   return out;
 }
 
+// What an error message quotes of input it refuses: at most `max` characters, every byte outside
+// printable ASCII shown as '?', and "..." when cut, so that text from a file, a command line or
+// the network never reaches a terminal raw (escape sequences) or whole (a 1000-character value).
+inline std::string excerpt(std::string_view text, std::size_t max = 40) {
+  std::string out;
+  for (const char c : text.substr(0, max)) out += (c >= 0x20 && c < 0x7f) ? c : '?';
+  if (text.size() > max) out += "...";
+  return out;
+}
+
 }  // namespace netlib::ascii

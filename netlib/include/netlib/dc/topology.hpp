@@ -138,9 +138,6 @@ topology parse_topology(std::string_view text, const topology_limits& limits = {
 std::string to_text(const topology& t);
 // A rate as the text formats write it and read it back exactly: "10Gbps", "2.5Gbps", "1234bps".
 std::string rate_text(double bps);
-// A word of a text file as an error message shows it: bytes outside printable ASCII as '?', cut
-// to 40 characters with "...".
-std::string shown(std::string_view word);
 // The rate in a text file's word, or a topology_error-worthy message in `error`.
 std::optional<double> parse_rate_word(std::string_view word, std::string& error);
 
