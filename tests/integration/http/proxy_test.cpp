@@ -120,7 +120,9 @@ TEST(Proxy, ClientGoneMidResponseHurtsNobody) {
 // --fetch-threads was once accepted and ignored; it is gone, so it is an unknown option like any
 // other (docs/conventions.md: a usage error, exit 2, one line naming the option).
 TEST(Proxy, FetchThreadsIsAnUnknownOption) {
-  auto r = run({bin_path("lab-http"), "proxy", "--listen", "127.0.0.1:0", "--fetch-threads", "4"});
+  // A proxy that took the option would start and serve: the deadline ends it, and the test fails.
+  auto r = run({bin_path("lab-http"), "proxy", "--listen", "127.0.0.1:0", "--fetch-threads", "4"}, {},
+               std::chrono::seconds(10));
   EXPECT_EQ(r.exit_code, 2) << r.err;
   EXPECT_NE(r.err.find("unknown option --fetch-threads"), std::string::npos) << r.err;
   EXPECT_EQ(r.out, "");
