@@ -9,10 +9,10 @@
 #include "fetch_session.hpp"
 
 #include <atomic>
-#include <ctime>
 #include <thread>
 
 #include "netlib/app/program.hpp"
+#include "netlib/io/live_clock.hpp"
 
 namespace lab_http {
 
@@ -53,7 +53,7 @@ http::request_head fetch_session::make_request(const http::url& u, bool close) {
   if (close) r.fields.add("Connection", "close");
   std::lock_guard lock(mutex_);
   if (jar_) {
-    const std::string cookies = jar_->cookie_header(u, static_cast<std::int64_t>(std::time(nullptr)));
+    const std::string cookies = jar_->cookie_header(u, netlib::io::read_clock().wall_seconds());
     if (!cookies.empty()) r.fields.add("Cookie", cookies);
   }
   if (cache_)
@@ -67,7 +67,7 @@ void fetch_session::absorb(const http::url& u, received_response& r, object_resu
   out.reason = r.head.reason;
   if (jar_)
     for (const auto& f : r.head.fields.lines())
-      if (http::iequals(f.name, "Set-Cookie")) jar_->set_from_header(u, f.value, static_cast<std::int64_t>(std::time(nullptr)));
+      if (http::iequals(f.name, "Set-Cookie")) jar_->set_from_header(u, f.value, netlib::io::read_clock().wall_seconds());
   if (cache_ && r.head.status == 304) {
     if (auto e = cache_->find(u.to_string())) {
       r.body = e->body;  // RFC 9111 §4.3.4: the stored response, freshened

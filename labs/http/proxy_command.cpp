@@ -22,7 +22,6 @@ struct proxy_options {
   std::string cache_size = "64MB", max_object = "8MB";
   double origin_timeout_s = 10, head_timeout_s = 10;
   std::string allow_ports = "80,1025-65535";
-  unsigned fetch_threads = 16;
 };
 
 std::size_t bytes_option(const std::string& text, const char* flag) {
@@ -36,7 +35,6 @@ std::size_t bytes_option(const std::string& text, const char* flag) {
 }
 
 int run_proxy(const proxy_options& o) {
-  if (o.fetch_threads == 0 || o.fetch_threads > 256) throw netlib::app::usage_error("--fetch-threads must be 1..256");
   if (!(o.origin_timeout_s > 0 && o.origin_timeout_s <= 86400))
     throw netlib::app::usage_error("--origin-timeout must be more than 0 and at most 86400 seconds");
   if (!(o.head_timeout_s > 0 && o.head_timeout_s <= 86400))
@@ -89,9 +87,6 @@ void add_proxy_command(CLI::App& app) {
   netlib::app::add_duration(*cmd, "--head-timeout", o->head_timeout_s,
                             "Time a client's whole request head may take (slowloris; default 10s)", 0.001, 86400);
   cmd->add_option("--allow-ports", o->allow_ports, "Origin ports the proxy connects to (others: 403)")
-      ->capture_default_str();
-  cmd->add_option("--fetch-threads", o->fetch_threads,
-                  "Ignored: origin fetches are asynchronous, with no pool to size (accepted so old command lines work)")
       ->capture_default_str();
   netlib::app::set_action(*cmd, [o] { return run_proxy(*o); });
 }

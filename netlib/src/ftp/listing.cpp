@@ -14,9 +14,8 @@ struct civil {
   unsigned month, day, hour, minute, second;
 };
 
-civil to_civil(std::int64_t unix_seconds) {
+civil to_civil(std::chrono::sys_seconds t) {
   using namespace std::chrono;
-  const sys_seconds t{seconds{unix_seconds}};
   const sys_days d = floor<days>(t);
   const year_month_day ymd{d};
   const hh_mm_ss hms{t - d};
@@ -29,15 +28,15 @@ constexpr const char* month_names[] = {"Jan", "Feb", "Mar", "Apr", "May", "Jun",
                                        "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"};
 }  // namespace
 
-std::string format_time_val(std::int64_t unix_seconds) {
-  const civil c = to_civil(unix_seconds);
+std::string format_time_val(std::chrono::sys_seconds t) {
+  const civil c = to_civil(t);
   return fmt::format("{:04}{:02}{:02}{:02}{:02}{:02}", c.year, c.month, c.day, c.hour, c.minute, c.second);
 }
 
-std::string format_list_line(const file_info& e, std::int64_t now_unix) {
-  const civil c = to_civil(e.modified_unix);
-  constexpr std::int64_t six_months = 183LL * 24 * 3600;
-  const bool recent = e.modified_unix <= now_unix + 3600 && now_unix - e.modified_unix < six_months;
+std::string format_list_line(const file_info& e, std::chrono::sys_seconds now) {
+  const civil c = to_civil(e.modified);
+  constexpr std::chrono::seconds six_months{183LL * 24 * 3600};
+  const bool recent = e.modified <= now + std::chrono::hours(1) && now - e.modified < six_months;
   const std::string when = recent ? fmt::format("{:02}:{:02}", c.hour, c.minute) : fmt::format(" {:04}", c.year);
   return fmt::format("{} 1 ftp ftp {:>12} {} {:>2} {:>5} {}\r\n", e.is_directory ? "drwxr-xr-x" : "-rw-r--r--",
                      e.size, month_names[(c.month + 11) % 12], c.day, when, e.name);
@@ -45,10 +44,10 @@ std::string format_list_line(const file_info& e, std::int64_t now_unix) {
 
 bool listable(const file_info& e) { return e.name.find_first_of("\r\n") == std::string::npos; }
 
-std::string format_list(const std::vector<file_info>& entries, std::int64_t now_unix) {
+std::string format_list(const std::vector<file_info>& entries, std::chrono::sys_seconds now) {
   std::string out;
   for (const auto& e : entries)
-    if (listable(e)) out += format_list_line(e, now_unix);
+    if (listable(e)) out += format_list_line(e, now);
   return out;
 }
 

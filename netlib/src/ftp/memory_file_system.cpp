@@ -52,7 +52,7 @@ class memory_writer final : public file_writer {
   existing_file existing_;
 };
 
-memory_file_system::memory_file_system(std::int64_t modified_unix) : modified_(modified_unix) {
+memory_file_system::memory_file_system(std::chrono::sys_seconds modified) : modified_(modified) {
   entries_["/"] = entry{true, {}};
 }
 

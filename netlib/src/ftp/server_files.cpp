@@ -126,7 +126,7 @@ void server_session::on_mdtm(const std::string& arg) {
   fs_status s = fs_.stat(normalize_path(cwd_, arg), info);
   if (s == fs_status::ok && info.is_directory) s = fs_status::is_a_directory;
   if (s != fs_status::ok) return reply_fs_error(s, arg);
-  reply(213, format_time_val(info.modified_unix));
+  reply(213, format_time_val(info.modified));
 }
 
 // RFC 959 §4.1.3 STAT: without argument the session status (211; during a transfer too); with a
@@ -149,7 +149,7 @@ void server_session::on_stat(const std::string& arg) {
   std::vector<std::string> lines{fmt::format("Status of {}:", arg)};
   for (const auto& e : entries) {
     if (!listable(e)) continue;  // a CR or LF in a name would inject reply lines
-    std::string l = format_list_line(e, now_.unix_seconds());
+    std::string l = format_list_line(e, now_.wall_seconds());
     l.resize(l.size() - 2);  // no CRLF inside a reply line
     lines.push_back(std::move(l));
   }

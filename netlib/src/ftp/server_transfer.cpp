@@ -143,7 +143,7 @@ void server_session::send_listing(const std::string& arg, bool names_only) {
   if (!check_data_channel()) return;
   start_transfer t;
   t.kind = transfer_kind::send_listing;
-  t.listing = names_only ? format_nlst(entries) : format_list(entries, now_.unix_seconds());
+  t.listing = names_only ? format_nlst(entries) : format_list(entries, now_.wall_seconds());
   begin_transfer(std::move(t), "Here comes the directory listing.");
 }
 

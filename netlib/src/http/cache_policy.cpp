@@ -23,14 +23,14 @@ std::optional<std::string_view> directive(const fields& f, std::string_view name
   return std::nullopt;
 }
 
-std::optional<std::int64_t> date_of(const fields& f, std::string_view name) {
+std::optional<std::chrono::sys_seconds> date_of(const fields& f, std::string_view name) {
   const auto v = f.get(name);
   return v ? parse_http_date(*v) : std::nullopt;
 }
 
 }  // namespace
 
-std::optional<std::int64_t> cache_directive_seconds(const fields& f, std::string_view name) {
+std::optional<std::chrono::seconds> cache_directive_seconds(const fields& f, std::string_view name) {
   std::vector<std::string> storage;
   auto v = directive(f, name, storage);
   if (!v || v->empty()) return std::nullopt;
@@ -38,7 +38,7 @@ std::optional<std::int64_t> cache_directive_seconds(const fields& f, std::string
   if (s.size() >= 2 && s.front() == '"' && s.back() == '"') s = s.substr(1, s.size() - 2);
   if (s.empty() || s.size() > 10 || !std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; }))
     return std::nullopt;
-  return std::stoll(std::string(s));  // §1.2.2: delta-seconds
+  return std::chrono::seconds(std::stoll(std::string(s)));  // §1.2.2: delta-seconds
 }
 
 bool has_cache_directive(const fields& f, std::string_view name) {
@@ -61,35 +61,38 @@ bool storable(const request_head& req, const response_head& resp) {
   return explicit_fresh || std::find(std::begin(heuristic), std::end(heuristic), resp.status) != std::end(heuristic);
 }
 
-std::int64_t freshness_lifetime(const response_head& r) {
+std::chrono::seconds freshness_lifetime(const response_head& r) {
+  using std::chrono::seconds;
   if (auto s = cache_directive_seconds(r.fields, "s-maxage")) return *s;  // §4.2.1, shared caches
   if (auto m = cache_directive_seconds(r.fields, "max-age")) return *m;
   const auto date = date_of(r.fields, "Date");
   if (r.fields.contains("Expires")) {
     const auto expires = date_of(r.fields, "Expires");  // an invalid Expires means "already expired"
-    return expires && date ? std::max<std::int64_t>(0, *expires - *date) : 0;
+    return expires && date ? std::max(seconds{0}, *expires - *date) : seconds{0};
   }
   const auto lm = date_of(r.fields, "Last-Modified");  // §4.2.2 heuristic
-  if (lm && date && *date > *lm) return std::min<std::int64_t>((*date - *lm) / 10, 86400);
-  return 0;
+  if (lm && date && *date > *lm) return std::min(seconds{(*date - *lm) / 10}, seconds{86400});
+  return seconds{0};
 }
 
-std::int64_t current_age(const response_head& r, std::int64_t request_s, std::int64_t response_s, std::int64_t now_s) {
-  std::int64_t age_value = 0;  // the Age field, delta-seconds (§5.1)
+std::chrono::seconds current_age(const response_head& r, std::chrono::sys_seconds request_time,
+                                 std::chrono::sys_seconds response_time, std::chrono::sys_seconds now) {
+  using std::chrono::seconds;
+  seconds age_value{0};  // the Age field, delta-seconds (§5.1)
   if (const auto a = r.fields.get("Age"); a && !a->empty() && a->size() < 10 &&
                                           std::all_of(a->begin(), a->end(), [](char c) { return c >= '0' && c <= '9'; }))
-    age_value = std::stoll(std::string(*a));
-  const auto date = date_of(r.fields, "Date").value_or(response_s);
-  const std::int64_t apparent_age = std::max<std::int64_t>(0, response_s - date);
-  const std::int64_t corrected_age_value = age_value + (response_s - request_s);
-  return std::max(apparent_age, corrected_age_value) + (now_s - response_s);  // §4.2.3
+    age_value = seconds{std::stoll(std::string(*a))};
+  const auto date = date_of(r.fields, "Date").value_or(response_time);
+  const seconds apparent_age = std::max(seconds{0}, response_time - date);
+  const seconds corrected_age_value = age_value + (response_time - request_time);
+  return std::max(apparent_age, corrected_age_value) + (now - response_time);  // §4.2.3
 }
 
-bool can_serve_fresh(const request_head& req, const response_head& stored, std::int64_t age_s) {
+bool can_serve_fresh(const request_head& req, const response_head& stored, std::chrono::seconds age) {
   if (has_cache_directive(stored.fields, "no-cache")) return false;  // §5.2.2.4
   if (has_cache_directive(req.fields, "no-cache") || req.fields.has_token("Pragma", "no-cache")) return false;  // §5.2.1.4
-  if (auto max_age = cache_directive_seconds(req.fields, "max-age"); max_age && age_s > *max_age) return false;  // §5.2.1.1
-  return age_s < freshness_lifetime(stored);
+  if (auto max_age = cache_directive_seconds(req.fields, "max-age"); max_age && age > *max_age) return false;  // §5.2.1.1
+  return age < freshness_lifetime(stored);
 }
 
 namespace {

@@ -7,6 +7,7 @@
 #include "netlib/http/cookie_jar.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <sstream>
 
 #include <fmt/format.h>
@@ -22,15 +23,16 @@ bool is_ip_literal(std::string_view host) {
          std::all_of(host.begin(), host.end(), [](char c) { return (c >= '0' && c <= '9') || c == '.'; });
 }
 
-void apply_attribute(cookie& c, std::string_view name, std::string_view value, std::int64_t now_s,
-                     std::optional<std::int64_t>& max_age, std::optional<std::int64_t>& expires) {
+void apply_attribute(cookie& c, std::string_view name, std::string_view value, std::chrono::sys_seconds now,
+                     std::optional<std::chrono::sys_seconds>& max_age,
+                     std::optional<std::chrono::sys_seconds>& expires) {
   if (iequals(name, "Max-Age")) {  // §5.2.2
     if (value.empty() || !(value.front() == '-' || (value.front() >= '0' && value.front() <= '9'))) return;
     try {
       const long long v = std::stoll(std::string(value));
-      max_age = v <= 0 ? std::int64_t{0} : now_s + v;
+      max_age = v <= 0 ? std::chrono::sys_seconds{} : now + std::chrono::seconds{v};
     } catch (...) {
-      max_age = now_s + (INT64_C(1) << 40);
+      max_age = now + std::chrono::seconds{INT64_C(1) << 40};
     }
   } else if (iequals(name, "Expires")) {  // §5.2.1
     if (auto t = parse_http_date(value)) expires = *t;
@@ -71,7 +73,7 @@ std::string default_path(std::string_view rp) {
   return last == 0 ? "/" : std::string(rp.substr(0, last));
 }
 
-bool cookie_jar::set_from_header(const url& u, std::string_view header, std::int64_t now_s) {
+bool cookie_jar::set_from_header(const url& u, std::string_view header, std::chrono::sys_seconds now) {
   const std::size_t semi = header.find(';');
   const std::string_view pair = header.substr(0, semi);
   const std::size_t eq = pair.find('=');
@@ -82,14 +84,14 @@ bool cookie_jar::set_from_header(const url& u, std::string_view header, std::int
   if (c.name.empty()) return false;
   c.domain = u.host;
   c.path = default_path(u.path());
-  std::optional<std::int64_t> max_age, expires;
+  std::optional<std::chrono::sys_seconds> max_age, expires;
   std::string_view attrs = semi == std::string_view::npos ? std::string_view{} : header.substr(semi + 1);
   while (!attrs.empty()) {
     const std::size_t next = attrs.find(';');
     const std::string_view av = attrs.substr(0, next);
     const std::size_t aeq = av.find('=');
     apply_attribute(c, trim_ows(av.substr(0, aeq)), aeq == std::string_view::npos ? "" : trim_ows(av.substr(aeq + 1)),
-                    now_s, max_age, expires);
+                    now, max_age, expires);
     attrs = next == std::string_view::npos ? std::string_view{} : attrs.substr(next + 1);
   }
   if (!c.host_only) {  // §5.3 step 6
@@ -97,17 +99,17 @@ bool cookie_jar::set_from_header(const url& u, std::string_view header, std::int
     if (c.domain.find('.') == std::string::npos && c.domain != u.host) return false;  // "com": public suffix
   }
   if (c.secure && !u.secure()) return false;  // RFC 6265bis: only a secure origin sets Secure
-  c.expires_s = max_age ? max_age : expires;
+  c.expires = max_age ? max_age : expires;
   std::erase_if(cookies_, [&](const cookie& o) { return o.name == c.name && o.domain == c.domain && o.path == c.path; });
-  if (c.expires_s && *c.expires_s <= now_s) return true;  // an expiry in the past deletes (§5.3 step 11)
+  if (c.expires && *c.expires <= now) return true;  // an expiry in the past deletes (§5.3 step 11)
   cookies_.push_back(std::move(c));
   return true;
 }
 
-std::string cookie_jar::cookie_header(const url& u, std::int64_t now_s) const {
+std::string cookie_jar::cookie_header(const url& u, std::chrono::sys_seconds now) const {
   std::vector<const cookie*> chosen;
   for (const auto& c : cookies_) {
-    if (c.expires_s && *c.expires_s <= now_s) continue;
+    if (c.expires && *c.expires <= now) continue;
     if (c.host_only ? u.host != c.domain : !domain_match(u.host, c.domain)) continue;
     if (!path_match(u.path(), c.path)) continue;
     if (c.secure && !u.secure()) continue;
@@ -119,16 +121,17 @@ std::string cookie_jar::cookie_header(const url& u, std::int64_t now_s) const {
   return out;
 }
 
-void cookie_jar::remove_expired(std::int64_t now_s) {
-  std::erase_if(cookies_, [&](const cookie& c) { return c.expires_s && *c.expires_s <= now_s; });
+void cookie_jar::remove_expired(std::chrono::sys_seconds now) {
+  std::erase_if(cookies_, [&](const cookie& c) { return c.expires && *c.expires <= now; });
 }
 
 std::string cookie_jar::save(bool include_session) const {
   std::string out = "# Netscape HTTP Cookie File\n# written by lab-http\n";
   for (const auto& c : cookies_) {
-    if (!c.expires_s && !include_session) continue;
+    if (!c.expires && !include_session) continue;
     out += fmt::format("{}{}\t{}\t{}\t{}\t{}\t{}\t{}\n", c.http_only ? "#HttpOnly_" : "", c.host_only ? c.domain : "." + c.domain,
-                       c.host_only ? "FALSE" : "TRUE", c.path, c.secure ? "TRUE" : "FALSE", c.expires_s.value_or(0), c.name, c.value);
+                       c.host_only ? "FALSE" : "TRUE", c.path, c.secure ? "TRUE" : "FALSE",
+                       c.expires ? c.expires->time_since_epoch().count() : 0, c.name, c.value);
   }
   return out;
 }
@@ -153,7 +156,7 @@ void cookie_jar::load(std::string_view text) {
     c.path = f[2];
     c.secure = f[3] == "TRUE";
     const long long exp = std::atoll(f[4].c_str());
-    if (exp != 0) c.expires_s = exp;
+    if (exp != 0) c.expires = std::chrono::sys_seconds{std::chrono::seconds{exp}};
     c.name = f[5];
     c.value = f[6];
     cookies_.push_back(std::move(c));

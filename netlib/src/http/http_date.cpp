@@ -36,12 +36,12 @@ int month_index(const char* m) {
   return 0;
 }
 
-std::optional<std::int64_t> from_civil(int y, int mo, int d, int h, int mi, int s) {
+std::optional<std::chrono::sys_seconds> from_civil(int y, int mo, int d, int h, int mi, int s) {
   using namespace std::chrono;
   if (mo < 1 || h > 23 || mi > 59 || s > 60) return std::nullopt;
   const year_month_day ymd{year{y}, month{static_cast<unsigned>(mo)}, day{static_cast<unsigned>(d)}};
   if (!ymd.ok()) return std::nullopt;
-  return sys_days{ymd}.time_since_epoch().count() * 86400LL + h * 3600 + mi * 60 + s;
+  return sys_seconds{sys_days{ymd}} + hours{h} + minutes{mi} + seconds{s};
 }
 
 }  // namespace
@@ -69,7 +69,8 @@ void date_put2(char* p, int v) {
 
 // Called for every response (Date, Last-Modified), so it is written out by hand: the fmt and
 // <chrono> version cost about 4000 instructions a call.
-std::string_view format_http_date(std::int64_t t, http_date_buffer& buffer) {
+std::string_view format_http_date(std::chrono::sys_seconds when, http_date_buffer& buffer) {
+  const std::int64_t t = when.time_since_epoch().count();
   char* const p = buffer.text;
   constexpr std::int64_t year_1 = -62135596800, year_10000 = 253402300800;
   if (t < year_1 || t >= year_10000) {  // outside IMF-fixdate's four digits: the general formatter
@@ -116,18 +117,18 @@ std::string_view format_http_date(std::int64_t t, http_date_buffer& buffer) {
   return {p, length};
 }
 
-std::string format_http_date(std::int64_t t) {
+std::string format_http_date(std::chrono::sys_seconds t) {
   http_date_buffer buffer;
   return std::string(format_http_date(t, buffer));
 }
 
-std::string format_clf_date(std::int64_t t) {
-  const civil c = to_civil(t);
+std::string format_clf_date(std::chrono::sys_seconds t) {
+  const civil c = to_civil(t.time_since_epoch().count());
   return fmt::format("{:02d}/{}/{:04d}:{:02d}:{:02d}:{:02d} +0000", c.day,
                      month_names[static_cast<std::size_t>(c.month - 1)], c.year, c.hour, c.minute, c.second);
 }
 
-std::optional<std::int64_t> parse_http_date(std::string_view text) {
+std::optional<std::chrono::sys_seconds> parse_http_date(std::string_view text) {
   if (text.size() > 64) return std::nullopt;
   char copy[65];  // sscanf needs a terminated string; on the stack, since requests carry dates
   std::memcpy(copy, text.data(), text.size());

@@ -193,15 +193,17 @@ void proxy_session::on_request(request_head req, const clock_reading& now) {
   if (!ex.head_only) {
     auto stored = shared_.cache.find(ex.key);
     if (stored && vary_matches(stored->head, stored->selecting, req)) {
-      const std::int64_t age = current_age(stored->head, stored->request_s, stored->response_s, now.unix_seconds());
+      const std::chrono::seconds age =
+          current_age(stored->head, stored->request_time, stored->response_time, now.wall_seconds());
       if (can_serve_fresh(req, stored->head, age)) {
         ++shared_.counters.hits;
         response_head h = stored->head;
-        h.fields.set("Age", std::to_string(age));
+        h.fields.set("Age", std::to_string(age.count()));
         const auto etag = h.fields.get("ETag");
         const auto lm = h.fields.get("Last-Modified");
-        const auto lm_s = lm ? parse_http_date(*lm) : std::nullopt;
-        if (not_modified(req, etag ? *etag : std::string_view("\"-\""), lm_s.value_or(INT64_MAX))) h.status = 304;
+        const auto lm_time = lm ? parse_http_date(*lm) : std::nullopt;
+        if (not_modified(req, etag ? *etag : std::string_view("\"-\""), lm_time.value_or(std::chrono::sys_seconds::max())))
+          h.status = 304;
         const bool keep = serve_stored(req, std::move(h), std::move(stored), "HIT", now);
         phase_ = keep ? phase::idle : phase::closing;
         return;
@@ -228,7 +230,7 @@ void proxy_session::on_request(request_head req, const clock_reading& now) {
   }
   ex.request = std::move(req);
   ex.deadline = now.mono + options_.origin_timeout;
-  ex.request_s = now.unix_seconds();
+  ex.request_time = now.wall_seconds();
   parser_ = response_parser(unlimited_body(options_.origin_limits));
   parser_.expect(fwd.method);
   origin_buffer_.clear();
@@ -310,8 +312,8 @@ void proxy_session::on_origin_head(const clock_reading& now) {
     update.remove("Content-Length");
     for (const auto& f : update.lines()) merged.head.fields.remove(f.name);
     for (const auto& f : update.lines()) merged.head.fields.add(f.name, f.value);
-    merged.request_s = ex.request_s;
-    merged.response_s = now.unix_seconds();
+    merged.request_time = ex.request_time;
+    merged.response_time = now.wall_seconds();
     auto fresh = std::make_shared<const cached_response>(std::move(merged));
     // The 304 may make it unstorable (no-store, private, Set-Cookie): then it is this client's only.
     if (storable(ex.request, fresh->head)) shared_.cache.put(ex.key, fresh);
@@ -418,8 +420,8 @@ void proxy_session::on_origin_complete(const clock_reading& now) {
     ex.reserved = 0;
     ex.gathering = false;
     ex.gathered.head.fields.set("Content-Length", std::to_string(ex.gathered.body.size()));
-    ex.gathered.request_s = ex.request_s;
-    ex.gathered.response_s = now.unix_seconds();
+    ex.gathered.request_time = ex.request_time;
+    ex.gathered.response_time = now.wall_seconds();
     shared_.cache.put(ex.key, std::move(ex.gathered));
   }
   const bool keep = ex.keep_client;

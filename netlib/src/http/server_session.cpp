@@ -25,7 +25,7 @@ std::string make_text_response(int status, std::string_view body, bool close, co
                                std::string_view server_name, const fields& extra) {
   response_head h;
   h.status = status;
-  h.fields.add("Date", format_http_date(now.unix_seconds()));
+  h.fields.add("Date", format_http_date(now.wall_seconds()));
   h.fields.add("Server", server_name);
   for (const auto& f : extra.lines()) h.fields.add(f.name, f.value);
   h.fields.add("Content-Type", "text/plain; charset=utf-8");
@@ -131,7 +131,7 @@ bool server_session::finish_response(const request_view& request, response_head&
   if (date) response.fields.remove("Date");
   if (connection) response.fields.remove("Connection");
   http_date_buffer text;
-  response.fields.add("Date", format_http_date(now.unix_seconds(), text));
+  response.fields.add("Date", format_http_date(now.wall_seconds(), text));
   if (!server) response.fields.add("Server", options_.server_name);
   if (!keep) response.fields.add("Connection", "close");
   else if (request.version.minor == 0) response.fields.add("Connection", "keep-alive");  // RFC 9112 §9.3

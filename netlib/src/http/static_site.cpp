@@ -181,21 +181,21 @@ bool static_site::refuse_unauthorized(const request_view& r, std::string_view pa
 // `p` is a reset plan; p.path names the file.
 void static_site::respond_file(const request_view& r, const file_info& info, response_plan& p) {
   etag_buffer etag_text;
-  const std::string_view etag = make_etag(info.size, info.mtime_s, etag_text);
+  const std::string_view etag = make_etag(info.size, info.mtime, etag_text);
   http_date_buffer date;
   auto& f = p.head.fields;
   f.reserve(response_field_room);
-  f.add("Last-Modified", format_http_date(info.mtime_s, date));
+  f.add("Last-Modified", format_http_date(info.mtime, date));
   f.add("ETag", etag);
   f.add("Accept-Ranges", "bytes");
-  if (not_modified(r, etag, info.mtime_s)) {  // step 6, RFC 9110 §15.4.5: no content
+  if (not_modified(r, etag, info.mtime)) {  // step 6, RFC 9110 §15.4.5: no content
     p.head.status = 304;
     return;
   }
   f.add("Content-Type", mime_type_for(p.path));
   std::uint64_t first = 0;
   std::uint64_t length = info.size;
-  if (const auto range = r.fields.get("Range"); range && r.method == "GET" && if_range_allows(r, etag, info.mtime_s)) {
+  if (const auto range = r.fields.get("Range"); range && r.method == "GET" && if_range_allows(r, etag, info.mtime)) {
     const range_decision d = evaluate_range(*range, info.size);
     if (d.result == range_decision::kind::unsatisfiable) {
       text_reply(416, "416 Range Not Satisfiable\n", p);

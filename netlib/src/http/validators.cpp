@@ -18,12 +18,13 @@ std::string_view opaque(std::string_view tag) {
 
 // "\"<size hex>-<mtime hex>\"" (a negative time gets a '-' before its digits, as fmt's {:x} did).
 // Built by hand: it is made for every file response.
-std::string make_etag(std::uint64_t size, std::int64_t mtime_s) {
+std::string make_etag(std::uint64_t size, std::chrono::sys_seconds mtime) {
   etag_buffer buffer;
-  return std::string(make_etag(size, mtime_s, buffer));
+  return std::string(make_etag(size, mtime, buffer));
 }
 
-std::string_view make_etag(std::uint64_t size, std::int64_t mtime_s, etag_buffer& buffer) {
+std::string_view make_etag(std::uint64_t size, std::chrono::sys_seconds mtime, etag_buffer& buffer) {
+  const std::int64_t mtime_s = mtime.time_since_epoch().count();
   char* const text = buffer.text;
   char* p = text;
   const auto put_hex = [&p](std::uint64_t v) {
@@ -51,7 +52,7 @@ bool if_none_match_matches(std::string_view value, std::string_view etag) {
   return false;
 }
 
-bool not_modified(const request_view& r, std::string_view etag, std::int64_t mtime_s) {
+bool not_modified(const request_view& r, std::string_view etag, std::chrono::sys_seconds mtime) {
   if (r.method != "GET" && r.method != "HEAD") return false;
   bool has_inm = false;  // step 3; several lines are one list (RFC 9110 §5.3)
   for (const auto& f : r.fields.lines()) {
@@ -62,18 +63,18 @@ bool not_modified(const request_view& r, std::string_view etag, std::int64_t mti
   if (has_inm) return false;
   if (const auto ims = r.fields.get("If-Modified-Since")) {                                           // step 4
     const auto t = parse_http_date(*ims);
-    return t && mtime_s <= *t;  // an invalid date is ignored
+    return t && mtime <= *t;  // an invalid date is ignored
   }
   return false;
 }
 
-bool if_range_allows(const request_view& r, std::string_view etag, std::int64_t mtime_s) {
+bool if_range_allows(const request_view& r, std::string_view etag, std::chrono::sys_seconds mtime) {
   const auto v = r.fields.get("If-Range");
   if (!v) return true;
   const std::string_view value = trim_ows(*v);
   if (!value.empty() && value.front() == '"') return value == etag;  // strong comparison only
   const auto t = parse_http_date(value);
-  return t && *t == mtime_s;
+  return t && *t == mtime;
 }
 
 }  // namespace netlib::http

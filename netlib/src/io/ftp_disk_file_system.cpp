@@ -45,7 +45,7 @@ fs_status from_errno(int e) {
 
 ftp::file_info info_of(const std::string& name, const struct stat& st) {
   return ftp::file_info{name, S_ISDIR(st.st_mode), S_ISDIR(st.st_mode) ? 0 : static_cast<std::uint64_t>(st.st_size),
-                        static_cast<std::int64_t>(st.st_mtim.tv_sec)};
+                        std::chrono::sys_seconds{std::chrono::seconds{st.st_mtim.tv_sec}}};
 }
 
 fs_status stat_at(int dir, const std::string& name, struct stat& st) {

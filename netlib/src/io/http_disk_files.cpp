@@ -56,7 +56,8 @@ http::file_stamp stamp_of(const struct stat& st) {
 }
 
 http::file_info info_of(const struct stat& st) {
-  return {S_ISDIR(st.st_mode), static_cast<std::uint64_t>(st.st_size), static_cast<std::int64_t>(st.st_mtim.tv_sec)};
+  return {S_ISDIR(st.st_mode), static_cast<std::uint64_t>(st.st_size),
+          std::chrono::sys_seconds{std::chrono::seconds{st.st_mtim.tv_sec}}};
 }
 
 std::int64_t wall_ns(const clock_reading& now) { return now.wall.time_since_epoch().count(); }

@@ -29,7 +29,6 @@
 #include <unistd.h>
 
 #include <array>
-#include <ctime>
 
 #include <fmt/format.h>
 
@@ -57,8 +56,6 @@ void http_access_log::write(const std::string& line) {
 }
 
 namespace {
-
-std::int64_t wall_now() { return static_cast<std::int64_t>(std::time(nullptr)); }
 
 // Appends exactly `length` bytes of the file at `offset` to `out`; false if the file is shorter.
 bool append_file(std::string& out, int fd, std::uint64_t offset, std::size_t length) {
@@ -230,7 +227,7 @@ class http_connection {
   input_buffer buf_;
   std::string head_;      // the response head, serialized
   outgoing out_;
-  std::int64_t started_ = wall_now();
+  std::chrono::sys_seconds started_ = read_clock().wall_seconds();
   std::size_t unread_ = 0;  // input after what the core consumed
   std::uint64_t answer_body_ = 0;
   bool graceful_ = false;   // the last response answered a request that asked to be the last
@@ -288,7 +285,7 @@ awaitable<void> http_connection::run() {
     if (step_.actions.empty()) {
       buf_.consume(step_.consumed);
       const bool in_head = (first_request || !buf_.empty()) && core_.between_requests();
-      if (in_head && !head_deadline && !first_request && ctx_.log->enabled()) started_ = wall_now();
+      if (in_head && !head_deadline && !first_request && ctx_.log->enabled()) started_ = read_clock().wall_seconds();
       if (in_head != head_deadline) c_.set_deadline(in_head ? std::optional(connection::steady::now() + ctx_.head_timeout) : std::nullopt);
       head_deadline = in_head;
       const std::size_t n = co_await c_.read_some(chunk);
@@ -312,7 +309,7 @@ awaitable<void> http_connection::run() {
     }
     buf_.consume(step_.consumed);  // the request the actions pointed into is done with
     if (!open) break;
-    if (ctx_.log->enabled()) started_ = wall_now();
+    if (ctx_.log->enabled()) started_ = read_clock().wall_seconds();
   }
   c_.close();
 }

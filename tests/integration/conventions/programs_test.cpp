@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "support/process.hpp"
+#include "support/temp_dir.hpp"
 
 namespace {
 
@@ -132,13 +133,16 @@ const std::string missing = "/nonexistent-netlab-input/missing.pcapng";
 // exist. A program that reads no input file is listed with no command, so that a new program
 // must be added here.
 const std::map<std::string, std::vector<std::vector<std::string>>>& missing_input_cases() {
+  // A maildir that exists, of this test's own: only --users is missing.
+  static const netlab::test::temp_dir maildir("conventions-maildir");
+  const std::string mail = maildir.path().string();
   static const std::map<std::string, std::vector<std::vector<std::string>>> cases{
       {"lab-dc", {{"ecmp", "--capture", missing}, {"te", "--matrix", missing}, {"ecmp", "--topology", missing}}},
       {"lab-delay", {{"analyze", missing}, {"simulate", "--arrivals", "trace", "--trace", missing}}},
       {"lab-ftp", {{"serve", "--root", "/nonexistent-netlab-input"}, {"analyze", missing}}},
       {"lab-http", {{"serve", "--root", "/nonexistent-netlab-input"}, {"analyze", missing}}},
-      {"lab-pop3", {{"serve", "--maildir", "/tmp", "--users", missing}, {"analyze", missing}}},
-      {"lab-smtp", {{"serve", "--maildir", "/tmp", "--users", missing}, {"analyze", missing}}},
+      {"lab-pop3", {{"serve", "--maildir", mail, "--users", missing}, {"analyze", missing}}},
+      {"lab-smtp", {{"serve", "--maildir", mail, "--users", missing}, {"analyze", missing}}},
       {"lab-switch", {{"replay", missing}, {"replay", "--port", "0=" + missing}, {"replay", "--vlan-config", missing}}},
       {"lab-throughput", {}},
       // The student's submission (dc/questions/quiz --answers, switch --decisions) is graded when
@@ -221,9 +225,12 @@ TEST(Conventions, durations_take_units_the_same_way) {
     }
   }
   if (built("netlab-record")) {
-    const auto r = run({bin("netlab-record"), "--interface", "nosuchif0", "--output", "/tmp/x.pcapng", "--seconds", "1s"});
+    const netlab::test::temp_dir scratch("conventions-record");
+    const auto r =
+        run({bin("netlab-record"), "--interface", "nosuchif0", "--output", scratch / "x.pcapng", "--seconds", "1s"});
     EXPECT_EQ(r.exit_code, 1) << r.err;  // the interface does not exist: a runtime failure, not a usage error
-    const auto bad = run({bin("netlab-record"), "--interface", "lo", "--output", "/tmp/x.pcapng", "--seconds", "-1s"});
+    const auto bad =
+        run({bin("netlab-record"), "--interface", "lo", "--output", scratch / "x.pcapng", "--seconds", "-1s"});
     EXPECT_EQ(bad.exit_code, 2) << bad.err;
     EXPECT_LT(bad.err.size(), 200u) << bad.err;  // no 309-digit limit
   }

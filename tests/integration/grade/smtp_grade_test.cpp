@@ -1,6 +1,7 @@
 // netlab-grade smtp against lab-smtp serve (full score), aiosmtpd with its Sink handler (loses
 // exactly the checks it does not meet) and the deliberately broken server (its planted bugs).
 #include "grade_fixture.hpp"
+#include "support/temp_dir.hpp"
 
 namespace {
 
@@ -151,7 +152,9 @@ TEST(SmtpGrade, BrokenServerFailsItsPlantedBugs) {
 
 TEST(SmtpGrade, UsageErrorsExitTwo) {
   EXPECT_EQ(run({bin_path("netlab-grade"), "smtp", "--target", "127.0.0.1:25"}).exit_code, 2);
-  EXPECT_EQ(run({bin_path("netlab-grade"), "smtp", "--client", "true", "--maildir", "/tmp"}).exit_code, 2);
+  const temp_dir maildir("smtp-grade-maildir");  // exists: the fault is --maildir beside --client
+  EXPECT_EQ(run({bin_path("netlab-grade"), "smtp", "--client", "true", "--maildir", maildir.path().string()}).exit_code,
+            2);
   EXPECT_EQ(run({bin_path("netlab-grade"), "smtp", "--target", "127.0.0.1:25", "--rcpt", "nobody"}).exit_code, 2);
 }
 

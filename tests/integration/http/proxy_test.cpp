@@ -1,6 +1,6 @@
 // lab-http proxy with curl -x in front of lab-http serve: MISS then HIT, REVALIDATED for a stale
 // entry (304 from the origin turned into the cached 200), Via and no hop-by-hop fields, counters,
-// 502 and 504, and a client that vanishes mid-response.
+// 502 and 504, a client that vanishes mid-response, and the removed --fetch-threads refused.
 #include <gtest/gtest.h>
 
 #include <array>
@@ -115,6 +115,17 @@ TEST(Proxy, ClientGoneMidResponseHurtsNobody) {
   EXPECT_EQ(ok.exit_code, 0) << ok.err;
   EXPECT_EQ(read_whole(f.site.dir + "/a.out"), read_whole(f.site.root + "/img/a.png"));
   EXPECT_EQ(::kill(f.proxy->pid(), 0), 0);  // still running
+}
+
+// --fetch-threads was once accepted and ignored; it is gone, so it is an unknown option like any
+// other (docs/conventions.md: a usage error, exit 2, one line naming the option).
+TEST(Proxy, FetchThreadsIsAnUnknownOption) {
+  // A proxy that took the option would start and serve: the deadline ends it, and the test fails.
+  auto r = run({bin_path("lab-http"), "proxy", "--listen", "127.0.0.1:0", "--fetch-threads", "4"}, {},
+               std::chrono::seconds(10));
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("unknown option --fetch-threads"), std::string::npos) << r.err;
+  EXPECT_EQ(r.out, "");
 }
 
 }  // namespace

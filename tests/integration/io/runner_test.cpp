@@ -2,7 +2,6 @@
 #include <gtest/gtest.h>
 
 #include <csignal>
-#include <filesystem>
 #include <thread>
 
 #include "netlib/core/bytes.hpp"
@@ -11,6 +10,7 @@
 #include "netlib/io/tls.hpp"
 #include "support/echo_driver.hpp"
 #include "support/process.hpp"
+#include "support/temp_dir.hpp"
 #include "support/threaded_server.hpp"
 
 namespace {
@@ -184,9 +184,8 @@ TEST(Runner, sigterm_stops_the_server_and_closes_open_connections) {
 }
 
 TEST(Runner, switches_to_tls_mid_connection_and_discards_pipelined_plaintext) {
-  const auto dir = std::filesystem::temp_directory_path() / ("netlab-tls-" + std::to_string(::getpid()));
-  std::filesystem::create_directories(dir);
-  const auto cert = (dir / "cert.pem").string(), key = (dir / "key.pem").string();
+  const netlab::test::temp_dir dir("tls");  // removed with the key when the test ends, passed or not
+  const auto cert = dir / "cert.pem", key = dir / "key.pem";
   auto made = netlab::test::run({"openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key,
                                  "-out", cert, "-subj", "/CN=localhost", "-days", "1"});
   ASSERT_EQ(made.exit_code, 0) << made.err;
@@ -202,7 +201,6 @@ TEST(Runner, switches_to_tls_mid_connection_and_discards_pipelined_plaintext) {
   EXPECT_TRUE(c.tls_active());
   c.write("secret\r\n");
   EXPECT_EQ(read_line(c, pending), "echo: secret");
-  std::filesystem::remove_all(dir);
 }
 
 TEST(Runner, reports_a_port_in_use_clearly) {

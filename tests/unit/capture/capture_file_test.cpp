@@ -6,6 +6,7 @@
 
 #include "netlib/capture/capture_reader.hpp"
 #include "netlib/capture/capture_writer.hpp"
+#include "support/temp_dir.hpp"
 
 namespace {
 
@@ -288,7 +289,8 @@ TEST(CaptureWriter, FormatFromExtension) {
   EXPECT_EQ(capture_writer::format_for("a.pcap"), capture_format::pcap);
   EXPECT_EQ(capture_writer::format_for("a.PCAPNG"), capture_format::pcapng);
   EXPECT_FALSE(capture_writer::format_for("a.txt"));
-  EXPECT_THROW(capture_writer::create("/tmp/x.txt"), capture_error);
+  const netlab::test::temp_dir scratch("capture-writer");
+  EXPECT_THROW(capture_writer::create(scratch / "x.txt"), capture_error);
 }
 
 }  // namespace

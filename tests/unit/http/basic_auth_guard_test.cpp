@@ -16,8 +16,8 @@ using namespace std::chrono_literals;
 class one_folder : public http::file_system {
  public:
   std::optional<http::file_info> stat(std::string_view path, const netlib::clock_reading&) override {
-    if (path == "private") return http::file_info{true, 0, 0};
-    if (path == "private/index.html") return http::file_info{false, 5, 3000};
+    if (path == "private") return http::file_info{true, 0, {}};
+    if (path == "private/index.html") return http::file_info{false, 5, std::chrono::sys_seconds{3000s}};
     return std::nullopt;
   }
 };

@@ -6,6 +6,7 @@
 #include "netlib/http/response_cache.hpp"
 
 namespace http = netlib::http;
+using namespace std::chrono_literals;
 
 namespace {
 http::response_head resp(std::initializer_list<std::pair<const char*, std::string>> f, int status = 200) {
@@ -22,14 +23,14 @@ http::request_head get() {
 }  // namespace
 
 TEST(CachePolicy, FreshnessLifetimeOrder) {
-  const std::int64_t t = 1'700'000'000;
-  EXPECT_EQ(http::freshness_lifetime(resp({{"Cache-Control", "max-age=60, s-maxage=30"}})), 30);
-  EXPECT_EQ(http::freshness_lifetime(resp({{"Cache-Control", "public, max-age=\"60\""}})), 60);
-  EXPECT_EQ(http::freshness_lifetime(resp({{"Date", http::format_http_date(t)}, {"Expires", http::format_http_date(t + 90)}})), 90);
-  EXPECT_EQ(http::freshness_lifetime(resp({{"Date", http::format_http_date(t)}, {"Expires", "0"}})), 0);
-  EXPECT_EQ(http::freshness_lifetime(resp({{"Date", http::format_http_date(t)}, {"Last-Modified", http::format_http_date(t - 1000)}})), 100);
-  EXPECT_EQ(http::freshness_lifetime(resp({{"Date", http::format_http_date(t)}, {"Last-Modified", http::format_http_date(t - 10'000'000)}})), 86400);
-  EXPECT_EQ(http::freshness_lifetime(resp({})), 0);
+  const std::chrono::sys_seconds t{1'700'000'000s};
+  EXPECT_EQ(http::freshness_lifetime(resp({{"Cache-Control", "max-age=60, s-maxage=30"}})), 30s);
+  EXPECT_EQ(http::freshness_lifetime(resp({{"Cache-Control", "public, max-age=\"60\""}})), 60s);
+  EXPECT_EQ(http::freshness_lifetime(resp({{"Date", http::format_http_date(t)}, {"Expires", http::format_http_date(t + 90s)}})), 90s);
+  EXPECT_EQ(http::freshness_lifetime(resp({{"Date", http::format_http_date(t)}, {"Expires", "0"}})), 0s);
+  EXPECT_EQ(http::freshness_lifetime(resp({{"Date", http::format_http_date(t)}, {"Last-Modified", http::format_http_date(t - 1000s)}})), 100s);
+  EXPECT_EQ(http::freshness_lifetime(resp({{"Date", http::format_http_date(t)}, {"Last-Modified", http::format_http_date(t - 10'000'000s)}})), 86400s);
+  EXPECT_EQ(http::freshness_lifetime(resp({})), 0s);
 }
 
 TEST(CachePolicy, StorableForASharedCache) {
@@ -49,15 +50,15 @@ TEST(CachePolicy, StorableForASharedCache) {
 }
 
 TEST(CachePolicy, AgeAndServingFresh) {
-  const std::int64_t t = 1'700'000'000;
+  const std::chrono::sys_seconds t{1'700'000'000s};
   auto r = resp({{"Date", http::format_http_date(t)}, {"Cache-Control", "max-age=60"}, {"Age", "10"}});
-  EXPECT_EQ(http::current_age(r, t, t + 1, t + 21), 31);  // Age 10 + 1 s in flight + 20 s stored
-  EXPECT_TRUE(http::can_serve_fresh(get(), r, 59));
-  EXPECT_FALSE(http::can_serve_fresh(get(), r, 60));
+  EXPECT_EQ(http::current_age(r, t, t + 1s, t + 21s), 31s);  // Age 10 + 1 s in flight + 20 s stored
+  EXPECT_TRUE(http::can_serve_fresh(get(), r, 59s));
+  EXPECT_FALSE(http::can_serve_fresh(get(), r, 60s));
   auto nc = get();
   nc.fields.add("Cache-Control", "no-cache");
-  EXPECT_FALSE(http::can_serve_fresh(nc, r, 1));
-  EXPECT_FALSE(http::can_serve_fresh(get(), resp({{"Cache-Control", "no-cache, max-age=60"}}), 1));
+  EXPECT_FALSE(http::can_serve_fresh(nc, r, 1s));
+  EXPECT_FALSE(http::can_serve_fresh(get(), resp({{"Cache-Control", "no-cache, max-age=60"}}), 1s));
 }
 
 TEST(CachePolicy, HopByHopRemoved) {

@@ -7,6 +7,7 @@
 #include "netlib/http/url.hpp"
 
 namespace http = netlib::http;
+using namespace std::chrono_literals;
 
 TEST(Url, ParseAndResolve) {
   auto u = http::parse_url("http://Example.ORG:8080/a/b.html?x=1#frag").value();
@@ -42,20 +43,20 @@ TEST(LinkExtractor, FindsEmbeddedObjectsOnce) {
 TEST(CookieJar, DomainPathExpiryAndSecure) {
   http::cookie_jar jar;
   const auto site = http::parse_url("http://www.example.com/shop/cart").value();
-  const std::int64_t now = 1'700'000'000;
+  const std::chrono::sys_seconds now{1'700'000'000s};
   EXPECT_TRUE(jar.set_from_header(site, "a=1", now));                          // host-only, path /shop
   EXPECT_TRUE(jar.set_from_header(site, "b=2; Domain=.example.com; Path=/", now));
   EXPECT_FALSE(jar.set_from_header(site, "c=3; Domain=other.com", now));      // not domain-matching
   EXPECT_FALSE(jar.set_from_header(site, "d=4; Domain=com", now));            // too broad
   EXPECT_FALSE(jar.set_from_header(site, "s=5; Secure", now));                // Secure from http
   EXPECT_TRUE(jar.set_from_header(site, "m=6; Max-Age=60; Expires=Thu, 01 Jan 1970 00:00:00 GMT", now));
-  EXPECT_TRUE(jar.set_from_header(site, "e=7; Expires=" + http::format_http_date(now + 10), now));
+  EXPECT_TRUE(jar.set_from_header(site, "e=7; Expires=" + http::format_http_date(now + 10s), now));
   EXPECT_EQ(jar.cookie_header(site, now), "a=1; m=6; e=7; b=2");  // longer paths first (§5.4)
   EXPECT_EQ(jar.cookie_header(http::parse_url("http://www.example.com/").value(), now), "b=2");
   EXPECT_EQ(jar.cookie_header(http::parse_url("http://img.example.com/shop/x").value(), now), "b=2");
   EXPECT_EQ(jar.cookie_header(http::parse_url("http://www.example.com/shopping").value(), now), "b=2");
-  EXPECT_EQ(jar.cookie_header(site, now + 30), "a=1; m=6; b=2");  // e expired
-  EXPECT_EQ(jar.cookie_header(site, now + 61), "a=1; b=2");       // Max-Age won over Expires
+  EXPECT_EQ(jar.cookie_header(site, now + 30s), "a=1; m=6; b=2");  // e expired
+  EXPECT_EQ(jar.cookie_header(site, now + 61s), "a=1; b=2");       // Max-Age won over Expires
   EXPECT_TRUE(jar.set_from_header(site, "a=gone; Max-Age=0", now));
   EXPECT_EQ(jar.cookie_header(site, now), "m=6; e=7; b=2");
   const auto secure_site = http::parse_url("https://www.example.com/").value();
@@ -67,14 +68,15 @@ TEST(CookieJar, DomainPathExpiryAndSecure) {
 TEST(CookieJar, SavesAndLoadsNetscapeFormat) {
   http::cookie_jar jar;
   const auto u = http::parse_url("http://127.0.0.1:8080/").value();
-  jar.set_from_header(u, "sid=abc; Path=/; Max-Age=100; HttpOnly", 1000);
-  jar.set_from_header(u, "tmp=1", 1000);
+  const std::chrono::sys_seconds t0{0s};
+  jar.set_from_header(u, "sid=abc; Path=/; Max-Age=100; HttpOnly", t0 + 1000s);
+  jar.set_from_header(u, "tmp=1", t0 + 1000s);
   const std::string text = jar.save();
   EXPECT_NE(text.find("#HttpOnly_127.0.0.1\tFALSE\t/\tFALSE\t1100\tsid\tabc\n"), std::string::npos) << text;
   http::cookie_jar again;
   again.load(text);
-  EXPECT_EQ(again.cookie_header(u, 1050), "sid=abc; tmp=1");
-  EXPECT_EQ(again.cookie_header(u, 1200), "tmp=1");
+  EXPECT_EQ(again.cookie_header(u, t0 + 1050s), "sid=abc; tmp=1");
+  EXPECT_EQ(again.cookie_header(u, t0 + 1200s), "tmp=1");
   EXPECT_EQ(http::default_path("/a/b/c"), "/a/b");
   EXPECT_EQ(http::default_path("/a"), "/");
 }

@@ -13,7 +13,7 @@ constexpr std::int64_t now = 1'800'000'000 * sec;
 std::shared_ptr<const http::cached_file> small_file(std::uint64_t inode, std::string content, std::int64_t changed = now - 10 * sec) {
   http::cached_file f;
   f.stamp = {1, inode, content.size(), changed, changed};
-  f.info = {false, content.size(), changed / sec};
+  f.info = {false, content.size(), std::chrono::sys_seconds{std::chrono::seconds{changed / sec}}};
   f.content = std::move(content);
   return std::make_shared<const http::cached_file>(std::move(f));
 }
@@ -83,7 +83,7 @@ TEST(FileCache, DirectoriesAreStampOnly) {
   http::file_cache cache(1 << 20, 32 << 10);
   http::cached_file dir;
   dir.stamp = {1, 9, 4096, now - 10 * sec, now - 10 * sec};
-  dir.info = {true, 4096, (now - 10 * sec) / sec};
+  dir.info = {true, 4096, std::chrono::sys_seconds{std::chrono::seconds{(now - 10 * sec) / sec}}};
   ASSERT_TRUE(cache.put("img", std::make_shared<const http::cached_file>(dir), now));
   const auto hit = cache.find("img", dir.stamp);
   ASSERT_TRUE(hit);

@@ -24,7 +24,7 @@ namespace {
 namespace http = netlib::http;
 using namespace std::chrono_literals;
 
-constexpr std::int64_t t0 = 1'700'000'000;  // wall-clock seconds at the start of every test
+constexpr std::chrono::sys_seconds t0{std::chrono::seconds{1'700'000'000}};  // the wall clock at every test's start
 
 struct harness {
   http::proxy_shared shared;
@@ -32,9 +32,9 @@ struct harness {
   std::unique_ptr<http::proxy_session> s;
   netlib::input_buffer client;
   netlib::time_point now{std::chrono::seconds(1000)};
-  std::int64_t wall = t0;
+  std::chrono::sys_seconds wall = t0;
   // The two clocks of a reading; tests move them apart (a cached reply ages on the wall clock).
-  netlib::clock_reading at() const { return {now, netlib::wall_time(std::chrono::seconds(wall))}; }
+  netlib::clock_reading at() const { return {now, netlib::wall_time(wall)}; }
   std::string to_client;                           // every byte sent to the client
   std::vector<http::proxy_connect_origin> connects;
   int origin_closes = 0;
@@ -161,7 +161,7 @@ TEST(ProxySession, MissIsForwardedInOriginFormThenAFreshCopyIsAHit) {
   EXPECT_EQ(field(miss, "X-Internal"), "");
   EXPECT_EQ(field(miss, "Keep-Alive"), "");
   EXPECT_EQ(body_of(miss), "hello");
-  h.wall += 20;
+  h.wall += std::chrono::seconds(20);
   h.client.append(get(url));
   EXPECT_TRUE(h.waits_for_client());
   EXPECT_EQ(h.connects.size(), 1u);  // not asked again
@@ -189,12 +189,12 @@ TEST(ProxySession, HitAnswersTheClientsOwnConditionalWith304) {
 
 TEST(ProxySession, StaleEntryIsRevalidatedAnd304IsMergedIntoTheStoredResponse) {
   harness h;
-  const std::string lm = http::format_http_date(t0 - 1000);
+  const std::string lm = http::format_http_date(t0 - std::chrono::seconds(1000));
   ASSERT_TRUE(h.request(get(url)));
   h.origin(ok("stored body", "Cache-Control: max-age=5\r\nETag: \"v1\"\r\nLast-Modified: " + lm + "\r\nX-Version: 1\r\n"));
   ASSERT_TRUE(h.waits_for_client());
   h.take();
-  h.wall += 10;  // stale now (RFC 9111 §4.2)
+  h.wall += std::chrono::seconds(10);  // stale now (RFC 9111 §4.2)
   ASSERT_TRUE(h.request(get(url)));
   ASSERT_EQ(h.connects.size(), 2u);
   EXPECT_NE(h.connects[1].request.find("\r\nIf-None-Match: \"v1\"\r\n"), std::string::npos);
@@ -209,7 +209,7 @@ TEST(ProxySession, StaleEntryIsRevalidatedAnd304IsMergedIntoTheStoredResponse) {
   EXPECT_EQ(field(r, "Content-Length"), "11");  // ... except Content-Length
   EXPECT_EQ(body_of(r), "stored body");
   EXPECT_EQ(h.shared.counters.revalidated, 1u);
-  h.wall += 30;  // fresh for 60 s from the 304
+  h.wall += std::chrono::seconds(30);  // fresh for 60 s from the 304
   h.client.append(get(url));
   ASSERT_TRUE(h.waits_for_client());
   EXPECT_EQ(field(h.take(), "X-Cache"), "HIT");
@@ -222,7 +222,7 @@ TEST(ProxySession, StaleEntryWithoutValidatorsIsFetchedAgainUnconditionally) {
   h.origin(ok("one", "Cache-Control: max-age=5\r\n"));
   ASSERT_TRUE(h.waits_for_client());
   h.take();
-  h.wall += 10;
+  h.wall += std::chrono::seconds(10);
   ASSERT_TRUE(h.request(get(url)));
   EXPECT_EQ(h.connects[1].request.find("If-"), std::string::npos);
   h.origin(ok("two", "Cache-Control: max-age=5\r\n"));
@@ -238,7 +238,7 @@ TEST(ProxySession, ThreeOhFourWithSetCookieIsServedButNoLongerStored) {
   h.origin(ok("body", "Cache-Control: max-age=5\r\nETag: \"v1\"\r\n"));
   ASSERT_TRUE(h.waits_for_client());
   h.take();
-  h.wall += 10;
+  h.wall += std::chrono::seconds(10);
   ASSERT_TRUE(h.request(get(url)));
   h.origin("HTTP/1.1 304 Not Modified\r\nSet-Cookie: sid=alice\r\n\r\n");
   ASSERT_TRUE(h.waits_for_client());

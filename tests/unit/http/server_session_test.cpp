@@ -15,6 +15,9 @@ namespace http = netlib::http;
 
 namespace {
 
+// A point in time, s seconds after the Unix epoch.
+std::chrono::sys_seconds unix_time(std::int64_t s) { return std::chrono::sys_seconds{std::chrono::seconds{s}}; }
+
 // Runs a session over the input; returns "serve GET /a" / "reply 405 close" lines.
 std::string run_session(const netlab::test::pieces& in, http::server_session_options opts = {}) {
   http::server_session s(opts);
@@ -102,12 +105,12 @@ struct SiteFixture : ::testing::Test {
   int ids = 0;
   http::session_store sessions{std::chrono::minutes(30), 100, [this] { return "s" + std::to_string(++ids); }};
   SiteFixture() {
-    fs.files[""] = {true, 0, 0};
-    fs.files["index.html"] = {false, 120, 1000};
-    fs.files["docs"] = {true, 0, 0};
-    fs.files["img/a.png"] = {false, 1000, 2000};
-    fs.files["private"] = {true, 0, 0};
-    fs.files["private/index.html"] = {false, 5, 3000};
+    fs.files[""] = {true, 0, {}};
+    fs.files["index.html"] = {false, 120, unix_time(1000)};
+    fs.files["docs"] = {true, 0, {}};
+    fs.files["img/a.png"] = {false, 1000, unix_time(2000)};
+    fs.files["private"] = {true, 0, {}};
+    fs.files["private/index.html"] = {false, 5, unix_time(3000)};
   }
 };
 
@@ -117,8 +120,8 @@ TEST_F(SiteFixture, FilesDirectoriesAndErrors) {
   EXPECT_EQ(p.head.status, 200);
   EXPECT_EQ(p.head.fields.get("Content-Type"), "text/html; charset=utf-8");
   EXPECT_EQ(p.head.fields.get("Content-Length"), "120");
-  EXPECT_EQ(p.head.fields.get("Last-Modified"), http::format_http_date(1000));
-  EXPECT_EQ(p.head.fields.get("ETag"), http::make_etag(120, 1000));
+  EXPECT_EQ(p.head.fields.get("Last-Modified"), http::format_http_date(unix_time(1000)));
+  EXPECT_EQ(p.head.fields.get("ETag"), http::make_etag(120, unix_time(1000)));
   ASSERT_TRUE(std::holds_alternative<http::file_part>(p.body));
   EXPECT_EQ(p.path, "index.html");
   EXPECT_EQ(site.respond(get("/docs"), clock.reading()).head.status, 301);
@@ -136,13 +139,13 @@ TEST_F(SiteFixture, FilesDirectoriesAndErrors) {
 TEST_F(SiteFixture, ConditionalAndRanges) {
   http::static_site site({}, fs);
   auto r = get("/img/a.png");
-  r.fields.add("If-None-Match", http::make_etag(1000, 2000));
+  r.fields.add("If-None-Match", http::make_etag(1000, unix_time(2000)));
   auto p = site.respond(r, clock.reading());
   EXPECT_EQ(p.head.status, 304);
   EXPECT_FALSE(p.head.fields.contains("Content-Length"));
   EXPECT_TRUE(std::holds_alternative<std::monostate>(p.body));
   r = get("/img/a.png");
-  r.fields.add("If-Modified-Since", http::format_http_date(2000));
+  r.fields.add("If-Modified-Since", http::format_http_date(unix_time(2000)));
   EXPECT_EQ(site.respond(r, clock.reading()).head.status, 304);
   r = get("/img/a.png");
   r.fields.add("Range", "bytes=10-19");
@@ -179,11 +182,11 @@ TEST_F(SiteFixture, BasicAuthFolder) {
 // path too, so a link elsewhere in the root does not reach the protected folder without
 // credentials (issue 17); the folder's own resolved name (real_prefix) is protected as well.
 TEST_F(SiteFixture, BasicAuthIsDecidedOnTheResolvedFile) {
-  fs.files["alias"] = {true, 0, 0, "private"};
-  fs.files["alias/index.html"] = {false, 5, 3000, "private/index.html"};
-  fs.files["secret.txt"] = {false, 7, 3000, "private/secret.txt"};
-  fs.files["pub-link.txt"] = {false, 4, 3000, "img/a.png"};
-  fs.files["vault/x.txt"] = {false, 3, 3000};
+  fs.files["alias"] = {true, 0, {}, "private"};
+  fs.files["alias/index.html"] = {false, 5, unix_time(3000), "private/index.html"};
+  fs.files["secret.txt"] = {false, 7, unix_time(3000), "private/secret.txt"};
+  fs.files["pub-link.txt"] = {false, 4, unix_time(3000), "img/a.png"};
+  fs.files["vault/x.txt"] = {false, 3, unix_time(3000)};
   http::site_options o;
   o.auth = http::basic_auth_rule{"private", "lab", {{"alice", "pw"}}, "vault"};
   http::static_site site(o, fs);

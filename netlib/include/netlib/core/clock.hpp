@@ -36,10 +36,7 @@ struct clock_reading {
   time_point mono{};
   wall_time wall{};
 
-  // Whole seconds since the Unix epoch (rounded down), for the protocols' date formats.
-  [[nodiscard]] std::int64_t unix_seconds() const noexcept {
-    return std::chrono::floor<std::chrono::seconds>(wall.time_since_epoch()).count();
-  }
+  // The wall time in whole seconds (rounded down), for the protocols' date formats.
   [[nodiscard]] std::chrono::sys_seconds wall_seconds() const noexcept {
     return std::chrono::floor<std::chrono::seconds>(wall);
   }

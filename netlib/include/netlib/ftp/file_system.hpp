@@ -4,6 +4,7 @@
 // virtual: absolute, normalized by ftp::normalize_path ("/", "/dir/file"), never containing "..".
 // netlib::ftp::memory_file_system serves tests; netlib::io::ftp_disk_file_system serves a real
 // directory.
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -26,7 +27,7 @@ struct file_info {
   std::string name;  // last path component ("" for the root)
   bool is_directory = false;
   std::uint64_t size = 0;
-  std::int64_t modified_unix = 0;  // seconds since the Unix epoch, UTC
+  std::chrono::sys_seconds modified{};
 };
 
 // Reads one file from an offset. read() returns 0 at the end; a negative count means an I/O error.

@@ -1,5 +1,6 @@
 #pragma once
 // An in-memory ftp::file_system for tests and in-memory client/server pairs.
+#include <chrono>
 #include <cstdint>
 #include <map>
 #include <string>
@@ -10,7 +11,9 @@ namespace netlib::ftp {
 
 class memory_file_system final : public file_system {
  public:
-  explicit memory_file_system(std::int64_t modified_unix = 1700000000);
+  static constexpr std::chrono::sys_seconds default_modified{std::chrono::seconds{1700000000}};  // 2023-11-14 22:13:20 UTC
+  // Every file and folder has this modification time.
+  explicit memory_file_system(std::chrono::sys_seconds modified = default_modified);
   // Test set-up: creates parent directories as needed.
   void add_file(const std::string& path, std::string content);
   void add_directory(const std::string& path);
@@ -37,7 +40,7 @@ class memory_file_system final : public file_system {
   friend class memory_writer;
   fs_status check_parent(const std::string& path) const;
   std::map<std::string, entry> entries_;
-  std::int64_t modified_;
+  std::chrono::sys_seconds modified_;
 };
 
 }  // namespace netlib::ftp

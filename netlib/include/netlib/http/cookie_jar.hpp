@@ -1,9 +1,9 @@
 #pragma once
 // A user agent's cookie store (RFC 6265 §5.2-§5.4): Set-Cookie parsing with Expires, Max-Age,
 // Domain, Path, Secure and HttpOnly; domain-match and path-match; host-only cookies; expiry by an
-// injected time (seconds since the epoch); Secure cookies only over https. Saved and loaded in
+// injected time (std::chrono::sys_seconds); Secure cookies only over https. Saved and loaded in
 // the Netscape cookie-file format that curl and wget also read.
-#include <cstdint>
+#include <chrono>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -20,7 +20,7 @@ struct cookie {
   bool host_only = true;
   bool secure = false;
   bool http_only = false;
-  std::optional<std::int64_t> expires_s;  // nullopt: a session cookie
+  std::optional<std::chrono::sys_seconds> expires;  // nullopt: a session cookie
 };
 
 class cookie_jar {
@@ -28,10 +28,10 @@ class cookie_jar {
   // RFC 6265 §5.3: stores, replaces or (when expired) deletes the cookie; false when refused
   // (malformed, or a Domain the request host does not domain-match, or a public-suffix-like
   // single label domain).
-  bool set_from_header(const url& request_url, std::string_view set_cookie, std::int64_t now_s);
+  bool set_from_header(const url& request_url, std::string_view set_cookie, std::chrono::sys_seconds now);
   // RFC 6265 §5.4: the Cookie field value for a request, or "" when no cookie applies.
-  [[nodiscard]] std::string cookie_header(const url& request_url, std::int64_t now_s) const;
-  void remove_expired(std::int64_t now_s);
+  [[nodiscard]] std::string cookie_header(const url& request_url, std::chrono::sys_seconds now) const;
+  void remove_expired(std::chrono::sys_seconds now);
   [[nodiscard]] const std::vector<cookie>& cookies() const noexcept { return cookies_; }
 
   [[nodiscard]] std::string save(bool include_session_cookies = true) const;

@@ -138,7 +138,7 @@ class proxy_session {
     std::shared_ptr<const cached_response> stored;  // a stale entry being revalidated, or null
     bool conditional = false;  // we added validators to the forwarded request
     time_point deadline;
-    std::int64_t request_s = 0;
+    std::chrono::sys_seconds request_time{};
     bool head_sent = false;       // the response head is in the outbox (or gone to the client)
     bool head_delivered = false;  // the driver took it: too late for a status of our own
     bool revalidated = false;  // the origin answered 304: the stored response was served

@@ -6,6 +6,7 @@
 // is reserved against the same total (reserve/release), so what the store holds plus what is
 // being gathered for it never exceeds the total.
 #include <cstddef>
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -18,8 +19,8 @@ namespace netlib::http {
 struct cached_response {
   response_head head;
   std::string body;
-  std::int64_t request_s = 0;   // when the request that got it was sent
-  std::int64_t response_s = 0;  // when it arrived
+  std::chrono::sys_seconds request_time{};   // when the request that got it was sent
+  std::chrono::sys_seconds response_time{};  // when it arrived
   // RFC 9111 §4.1: the request's fields named by the response's Vary (an absent field is absent
   // here too), to match later requests against.
   fields selecting;

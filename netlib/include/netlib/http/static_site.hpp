@@ -5,6 +5,7 @@
 // behind the credentials guard, the cookie lab's visit page). The driver executes the plan: it
 // writes the head and streams the file part (sendfile where it can); a plan that says `wait`
 // holds the request until then and asks again with respond_held().
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -25,7 +26,7 @@ namespace netlib::http {
 struct file_info {
   bool is_directory = false;
   std::uint64_t size = 0;
-  std::int64_t mtime_s = 0;  // seconds since the Unix epoch
+  std::chrono::sys_seconds mtime{};
   // Set when the path reached the file through a symbolic link: the path the file really has
   // under the root. Access rules are decided on it as well as on the requested path.
   std::optional<std::string> resolved;
