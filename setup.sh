@@ -36,7 +36,7 @@ bench_packages=(wrk nginx-light h2o vsftpd postfix python3-aiosmtpd curl iperf3 
 bench_packages+=(libhttp-parser-dev)
 # Real peers and tools the tests use.
 test_packages=(curl wget python3 python3-pyftpdlib python3-aiosmtpd swaks tshark iproute2 iputils-ping
-               clang libclang-rt-14-dev procps chromium nginx-light vsftpd postfix
+               clang libclang-rt-14-dev clang-format procps chromium nginx-light vsftpd postfix
                s-nail getmail6 mpop fetchmail dovecot-pop3d netcat-openbsd libnet-ssleay-perl lftp)
 # The DNS, DHCP and NAT capture recipes' daemons and clients (tests/integration/capture/recipes_test.cpp).
 test_packages+=(bind9 bind9-dnsutils unbound dnsmasq-base busybox nftables ethtool)

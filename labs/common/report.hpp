@@ -6,9 +6,9 @@
 
 #include <algorithm>
 #include <functional>
-#include <optional>
 #include <iostream>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>

@@ -21,10 +21,10 @@ constexpr double width = 820, panel_height = 300, margin_left = 80, margin_right
                  margin_bottom = 50;
 constexpr double title_size = 16, title_line = 20, legend_size = 12, legend_line = 15;
 
-using netlib::svg::escape;
-using netlib::svg::tick_step;
 using netlib::svg::axis_end;
+using netlib::svg::escape;
 using netlib::svg::tick_label;
+using netlib::svg::tick_step;
 
 // Characters as drawn (UTF-8 continuation bytes are part of the previous character).
 std::size_t glyphs(const std::string& s) {
@@ -66,7 +66,8 @@ std::string text_lines(double x, double y, double line_height, double size, cons
                        const char* extra = "") {
   std::string out = fmt::format(R"svg(<text x="{:.1f}" y="{:.1f}" font-size="{}"{}>)svg", x, y, size, extra);
   for (std::size_t i = 0; i < lines.size(); ++i)
-    out += fmt::format(R"svg(<tspan x="{:.1f}" dy="{}">{}</tspan>)svg", x, i == 0 ? 0.0 : line_height, escape(lines[i]));
+    out +=
+        fmt::format(R"svg(<tspan x="{:.1f}" dy="{}">{}</tspan>)svg", x, i == 0 ? 0.0 : line_height, escape(lines[i]));
   return out + "</text>";
 }
 
@@ -77,23 +78,28 @@ struct box {
 };
 
 void axes(std::string& out, const box& b, double x_step, double y_step, const plot_panel& p) {
-  out += fmt::format(R"svg(<rect x="{}" y="{}" width="{}" height="{}" fill="none" stroke="#444"/>)svg", b.x0, b.y0, b.w, b.h);
+  out += fmt::format(R"svg(<rect x="{}" y="{}" width="{}" height="{}" fill="none" stroke="#444"/>)svg", b.x0, b.y0, b.w,
+                     b.h);
   const int x_ticks = int(std::lround(b.x_max / x_step)), y_ticks = int(std::lround(b.y_max / y_step));
   for (int i = 0; i <= x_ticks; ++i) {
     const double x = i * x_step;
-    out += fmt::format(R"svg(<line x1="{:.1f}" x2="{:.1f}" y1="{:.1f}" y2="{:.1f}" stroke="#444"/><text class="xtick" x="{:.1f}" y="{:.1f}" font-size="11" text-anchor="middle">{}</text>)svg",
-                       b.px(x), b.px(x), b.y0 + b.h, b.y0 + b.h + 4, b.px(x), b.y0 + b.h + 16, tick_label(x, x_step));
+    out += fmt::format(
+        R"svg(<line x1="{:.1f}" x2="{:.1f}" y1="{:.1f}" y2="{:.1f}" stroke="#444"/><text class="xtick" x="{:.1f}" y="{:.1f}" font-size="11" text-anchor="middle">{}</text>)svg",
+        b.px(x), b.px(x), b.y0 + b.h, b.y0 + b.h + 4, b.px(x), b.y0 + b.h + 16, tick_label(x, x_step));
   }
   for (int i = 0; i <= y_ticks; ++i) {
     const double y = i * y_step;
-    out += fmt::format(R"svg(<line x1="{:.1f}" x2="{:.1f}" y1="{:.1f}" y2="{:.1f}" stroke="#ddd"/><text class="ytick" x="{:.1f}" y="{:.1f}" font-size="11" text-anchor="end">{}</text>)svg",
-                       b.x0, b.x0 + b.w, b.py(y), b.py(y), b.x0 - 5, b.py(y) + 4, tick_label(y, y_step));
+    out += fmt::format(
+        R"svg(<line x1="{:.1f}" x2="{:.1f}" y1="{:.1f}" y2="{:.1f}" stroke="#ddd"/><text class="ytick" x="{:.1f}" y="{:.1f}" font-size="11" text-anchor="end">{}</text>)svg",
+        b.x0, b.x0 + b.w, b.py(y), b.py(y), b.x0 - 5, b.py(y) + 4, tick_label(y, y_step));
   }
-  out += fmt::format(R"svg(<text x="{:.1f}" y="{:.1f}" font-size="13" text-anchor="middle">{}</text>)svg", b.x0 + b.w / 2,
-                     b.y0 + b.h + 36, escape(p.x_label));
-  out += fmt::format(R"svg(<text x="{:.1f}" y="{:.1f}" font-size="13" text-anchor="middle" transform="rotate(-90 {:.1f} {:.1f})">{}</text>)svg",
-                     b.x0 - 60, b.y0 + b.h / 2, b.x0 - 60, b.y0 + b.h / 2, escape(p.y_label));
-  out += fmt::format(R"svg(<text x="{:.1f}" y="{:.1f}" font-size="14" font-weight="bold">{}</text>)svg", b.x0, b.y0 - 10, escape(p.title));
+  out += fmt::format(R"svg(<text x="{:.1f}" y="{:.1f}" font-size="13" text-anchor="middle">{}</text>)svg",
+                     b.x0 + b.w / 2, b.y0 + b.h + 36, escape(p.x_label));
+  out += fmt::format(
+      R"svg(<text x="{:.1f}" y="{:.1f}" font-size="13" text-anchor="middle" transform="rotate(-90 {:.1f} {:.1f})">{}</text>)svg",
+      b.x0 - 60, b.y0 + b.h / 2, b.x0 - 60, b.y0 + b.h / 2, escape(p.y_label));
+  out += fmt::format(R"svg(<text x="{:.1f}" y="{:.1f}" font-size="14" font-weight="bold">{}</text>)svg", b.x0,
+                     b.y0 - 10, escape(p.title));
 }
 
 // Each drawn element names its series (data-series), so a legend entry can be matched to what it
@@ -106,8 +112,8 @@ void draw_series(std::string& out, const box& b, const plot_series& s) {
       if (!std::isfinite(s.y[i])) continue;
       pts += fmt::format("{:.1f},{:.1f} ", b.px(s.x[i]), b.py(s.y[i]));
     }
-    out += fmt::format(R"svg(<polyline data-series="{}" fill="none" stroke="{}" stroke-width="2" points="{}"/>)svg", name,
-                       s.color, pts);
+    out += fmt::format(R"svg(<polyline data-series="{}" fill="none" stroke="{}" stroke-width="2" points="{}"/>)svg",
+                       name, s.color, pts);
     return;
   }
   for (std::size_t i = 0; i < s.x.size(); ++i) {
@@ -116,7 +122,8 @@ void draw_series(std::string& out, const box& b, const plot_series& s) {
     if (i < s.error.size() && s.error[i] > 0)
       out += fmt::format(R"svg(<line x1="{:.1f}" x2="{:.1f}" y1="{:.1f}" y2="{:.1f}" stroke="{}"/>)svg", x, x,
                          b.py(s.y[i] - s.error[i]), b.py(s.y[i] + s.error[i]), s.color);
-    out += fmt::format(R"svg(<circle data-series="{}" cx="{:.1f}" cy="{:.1f}" r="3.5" fill="{}"/>)svg", name, x, y, s.color);
+    out += fmt::format(R"svg(<circle data-series="{}" cx="{:.1f}" cy="{:.1f}" r="3.5" fill="{}"/>)svg", name, x, y,
+                       s.color);
   }
 }
 
@@ -129,7 +136,9 @@ void legend(std::string& out, const box& b, const plot_panel& p) {
   for (const auto& s : p.series) {
     out += fmt::format(R"svg(<g class="legend-entry" data-series="{}">)svg", escape(s.name));
     if (s.line)
-      out += fmt::format(R"svg(<line x1="{:.1f}" x2="{:.1f}" y1="{:.1f}" y2="{:.1f}" stroke="{}" stroke-width="2"/>)svg", x, x + 20, y, y, s.color);
+      out +=
+          fmt::format(R"svg(<line x1="{:.1f}" x2="{:.1f}" y1="{:.1f}" y2="{:.1f}" stroke="{}" stroke-width="2"/>)svg",
+                      x, x + 20, y, y, s.color);
     else
       out += fmt::format(R"svg(<circle cx="{:.1f}" cy="{:.1f}" r="3.5" fill="{}"/>)svg", x + 10, y, s.color);
     const auto lines = wrap(s.name, room, legend_size);
@@ -166,9 +175,12 @@ std::string render_svg(const std::string& title, const std::vector<plot_panel>& 
     if (x_max <= 0) x_max = 1;
     if (y_max <= 0) y_max = 1;
     const double x_step = tick_step(x_max), y_step = tick_step(y_max * 1.05);
-    const box b{margin_left, header + double(i) * panel_height + margin_top, width - margin_left - margin_right,
+    const box b{margin_left,
+                header + double(i) * panel_height + margin_top,
+                width - margin_left - margin_right,
                 panel_height - margin_top - margin_bottom,
-                axis_end(x_max, x_step), axis_end(y_max * 1.05, y_step)};
+                axis_end(x_max, x_step),
+                axis_end(y_max * 1.05, y_step)};
     out += R"svg(<g class="panel">)svg";
     axes(out, b, x_step, y_step, p);
     for (const auto& s : p.series) draw_series(out, b, s);

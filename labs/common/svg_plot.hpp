@@ -10,18 +10,18 @@ namespace netlab::labs {
 struct plot_series {
   std::string name;
   std::string color;
-  bool line = false;                         // a line through the points, else markers
+  bool line = false;  // a line through the points, else markers
   std::vector<double> x, y;
-  std::vector<double> error;                 // ± half-widths, empty for none
+  std::vector<double> error;  // ± half-widths, empty for none
 };
 
 struct plot_panel {
   std::string title;
   std::string x_label, y_label;
   std::vector<plot_series> series;
-  double y_max = 0;                          // 0: fit to the data
-  std::vector<std::string> notes;            // shown under the legend (e.g. "no loss formula: M/D/1")
-  double x_max = 0;                          // 0: fit to the data (panels that share it compare by eye)
+  double y_max = 0;                // 0: fit to the data
+  std::vector<std::string> notes;  // shown under the legend (e.g. "no loss formula: M/D/1")
+  double x_max = 0;                // 0: fit to the data (panels that share it compare by eye)
 };
 
 // The SVG document for the panels, one above the other.

@@ -57,18 +57,19 @@ std::string failure_text(const dc::topology& t, std::span<const dc::link_id> fai
       "above are with it down. Flows moved by the failure, for each way a switch's next-hop group maps a hash to a "
       "next hop (each places the flows its own way before the failure too):\n",
       names);
-  out += fmt::format("  {:<10} {:>8} {:>12} {:>13} {:>10} {:>9}   {}\n", "next hops", "crossing", "in changed", "crossed the",
-                     "moved", "of those", "moved needlessly");
+  out += fmt::format("  {:<10} {:>8} {:>12} {:>13} {:>10} {:>9}   {}\n", "next hops", "crossing", "in changed",
+                     "crossed the", "moved", "of those", "moved needlessly");
   out += fmt::format("  {:<10} {:>8} {:>12} {:>13} {:>10} {:>9}   {}\n", "", "fabric", "groups", "failed link", "",
                      "in groups", "(did not cross it)");
   for (const auto& m : moves) {
-    out += fmt::format("  {:<10} {:>8} {:>12} {:>13} {:>10} {:>9}   {}\n", dc::group_hashing_name(m.grouping), m.crossing,
-                       m.through_changed, m.had_to_move, m.moved, percent_of(m.moved, m.through_changed),
+    out += fmt::format("  {:<10} {:>8} {:>12} {:>13} {:>10} {:>9}   {}\n", dc::group_hashing_name(m.grouping),
+                       m.crossing, m.through_changed, m.had_to_move, m.moved, percent_of(m.moved, m.through_changed),
                        m.moved_needlessly);
   }
-  out += fmt::format("  (hash {} over the {}; modulo: hash mod n; threshold: hash-threshold, as Linux's multipath "
-                     "routes; resilient: {} buckets per group, as Linux's type resilient)\n",
-                     dc::hash_name(cfg.algorithm), dc::fields_name(cfg.fields), cfg.buckets);
+  out += fmt::format(
+      "  (hash {} over the {}; modulo: hash mod n; threshold: hash-threshold, as Linux's multipath "
+      "routes; resilient: {} buckets per group, as Linux's type resilient)\n",
+      dc::hash_name(cfg.algorithm), dc::fields_name(cfg.fields), cfg.buckets);
   return out;
 }
 
@@ -99,13 +100,13 @@ int run_ecmp(const ecmp_flags& f) {
       netlib::app::print_json({{"topology", topology_json(t)}, {"source", flows.source}, {"flows", list}});
       return netlib::app::exit_ok;
     }
-    std::cout << fmt::format("# {}; {}\n# flow src dst protocol src_ip src_port dst_ip dst_port bytes\n", t.description(),
-                             flows.source);
+    std::cout << fmt::format("# {}; {}\n# flow src dst protocol src_ip src_port dst_ip dst_port bytes\n",
+                             t.description(), flows.source);
     for (const auto& x : list) {
-      std::cout << fmt::format("{} {} {} {} {} {} {} {} {:.0f}\n", x["flow"].get<std::size_t>(), x["src"].get<std::string>(),
-                               x["dst"].get<std::string>(), x["protocol"].get<std::string>(), x["src_ip"].get<std::string>(),
-                               x["src_port"].get<int>(), x["dst_ip"].get<std::string>(), x["dst_port"].get<int>(),
-                               x["bytes"].get<double>());
+      std::cout << fmt::format(
+          "{} {} {} {} {} {} {} {} {:.0f}\n", x["flow"].get<std::size_t>(), x["src"].get<std::string>(),
+          x["dst"].get<std::string>(), x["protocol"].get<std::string>(), x["src_ip"].get<std::string>(),
+          x["src_port"].get<int>(), x["dst_ip"].get<std::string>(), x["dst_port"].get<int>(), x["bytes"].get<double>());
     }
     std::cout.flush();
     return netlib::app::exit_ok;
@@ -199,7 +200,8 @@ void add_topology_command(CLI::App& app) {
   };
   auto f = std::make_shared<flags>();
   auto* cmd = netlib::app::add_command(
-      app, "topology", "Print a fabric in the topology file format (edit it, then pass it to --topology), or check a file",
+      app, "topology",
+      "Print a fabric in the topology file format (edit it, then pass it to --topology), or check a file",
       "lab-dc topology --topology fat-tree:4 > fabric.txt");
   add_fabric_flags(*cmd, f->fabric, "leaf-spine:4x2");
   netlib::app::add_json_flag(*cmd, f->json);
@@ -212,7 +214,8 @@ void add_topology_command(CLI::App& app) {
     }
     auto nodes = nlohmann::json::array();
     for (const auto& n : t.nodes()) {
-      nodes.push_back({{"name", n.name}, {"kind", n.kind == dc::node_kind::host ? "host" : "switch"}, {"tier", n.tier}});
+      nodes.push_back(
+          {{"name", n.name}, {"kind", n.kind == dc::node_kind::host ? "host" : "switch"}, {"tier", n.tier}});
     }
     auto links = nlohmann::json::array();
     for (const auto& l : t.links()) {
@@ -226,8 +229,9 @@ void add_topology_command(CLI::App& app) {
 void add_ecmp_command(CLI::App& app) {
   auto f = std::make_shared<ecmp_flags>();
   auto* cmd = netlib::app::add_command(
-      app, "ecmp", "Place flows on a fabric by ECMP hashing and show the bytes and utilisation of every link, the MLU "
-                   "and how evenly each tier's uplinks are used",
+      app, "ecmp",
+      "Place flows on a fabric by ECMP hashing and show the bytes and utilisation of every link, the MLU "
+      "and how evenly each tier's uplinks are used",
       "lab-dc ecmp --topology leaf-spine:4x2 --flows 200 --hash crc16 --seed per-switch --svg loads.svg");
   add_fabric_flags(*cmd, f->fabric, "leaf-spine:4x2");
   add_flow_flags(*cmd, f->flows, true);
@@ -238,8 +242,9 @@ void add_ecmp_command(CLI::App& app) {
                   "are with it down, and a table shows how many flows move under modulo, hash-threshold and resilient "
                   "next-hop groups");
   cmd->add_flag("--paths", f->paths, "Also list every flow's 5-tuple and path (and, in --json, each switch's hash)");
-  cmd->add_flag("--list-flows", f->list, "Only list the flows (number, hosts, 5-tuple, bytes), placed nowhere: the "
-                                         "input of an ECMP exercise");
+  cmd->add_flag("--list-flows", f->list,
+                "Only list the flows (number, hosts, 5-tuple, bytes), placed nowhere: the "
+                "input of an ECMP exercise");
   cmd->add_option("--svg", f->svg, "Write the fabric, links drawn by load, to this SVG file");
   netlib::app::add_json_flag(*cmd, f->json);
   netlib::app::set_action(*cmd, [f] { return run_ecmp(*f); });

@@ -38,7 +38,9 @@ double seconds_since(clock_type::time_point t0) {
 
 }  // namespace
 
-void fail(const std::string& what) { throw netlib::app::failure(fmt::format("{}: {}", what, std::strerror(errno))); }
+void fail(const std::string& what) {
+  throw netlib::app::failure(fmt::format("{}: {}", what, std::strerror(errno)));
+}
 
 sockaddr_in address_of(const netlib::packet::ip_address& a, std::uint16_t port) {
   sockaddr_in s{};
@@ -70,8 +72,8 @@ void raise_file_limit(std::size_t needed) {
   }
 }
 
-traffic_result send_udp(const netns_fabric& fabric, std::span<const dc::flow> flows,
-                        std::size_t payload, double deadline_s, const midway_event* event) {
+traffic_result send_udp(const netns_fabric& fabric, std::span<const dc::flow> flows, std::size_t payload,
+                        double deadline_s, const midway_event* event) {
   constexpr double frame_overhead = 14 + 20 + 8;  // Ethernet, IPv4, UDP headers
   raise_file_limit(2 * flows.size());
   traffic_result out;
@@ -97,7 +99,8 @@ traffic_result send_udp(const netns_fabric& fabric, std::span<const dc::flow> fl
       for (;;) {
         sockaddr_in from{};
         socklen_t len = sizeof from;
-        const auto got = ::recvfrom(receivers[i].get(), sink.data(), sink.size(), 0, reinterpret_cast<sockaddr*>(&from), &len);
+        const auto got =
+            ::recvfrom(receivers[i].get(), sink.data(), sink.size(), 0, reinterpret_cast<sockaddr*>(&from), &len);
         if (got < 0) {
           if (errno == EAGAIN || errno == EWOULDBLOCK) break;
           if (errno == EINTR) continue;
@@ -151,9 +154,11 @@ traffic_result send_udp(const netns_fabric& fabric, std::span<const dc::flow> fl
       if (sent[i] >= datagrams[i]) continue;
       if (event && !out.event_ran && out.datagrams_sent >= threshold) fire();
       const auto& f = flows[i];
-      const std::size_t size = std::min<std::size_t>(payload, static_cast<std::size_t>(f.bytes - static_cast<double>(sent[i] * payload)));
+      const std::size_t size =
+          std::min<std::size_t>(payload, static_cast<std::size_t>(f.bytes - static_cast<double>(sent[i] * payload)));
       const auto to = address_of(f.key.dst, f.key.dst_port);
-      const auto rc = ::sendto(senders[i].get(), data.data(), size, 0, reinterpret_cast<const sockaddr*>(&to), sizeof to);
+      const auto rc =
+          ::sendto(senders[i].get(), data.data(), size, 0, reinterpret_cast<const sockaddr*>(&to), sizeof to);
       if (rc < 0) {
         if (errno == EAGAIN || errno == ENOBUFS || errno == EINTR) {
           left = true;  // try again next round
@@ -185,8 +190,8 @@ traffic_result send_udp(const netns_fabric& fabric, std::span<const dc::flow> fl
   return out;
 }
 
-traffic_result send_tcp(const netns_fabric& fabric, std::span<const dc::flow> flows,
-                        double deadline_s, const midway_event* event) {
+traffic_result send_tcp(const netns_fabric& fabric, std::span<const dc::flow> flows, double deadline_s,
+                        const midway_event* event) {
   constexpr double mss = 1448, overhead = 66;  // payload per segment with timestamps; Ethernet + IPv4 + TCP headers
   raise_file_limit(3 * flows.size());
   traffic_result out;
@@ -209,7 +214,8 @@ traffic_result send_tcp(const netns_fabric& fabric, std::span<const dc::flow> fl
     const auto& f = flows[i];
     clients.push_back(open_socket(fabric.ns(f.src), SOCK_STREAM, f.key.src, f.key.src_port));
     const auto to = address_of(f.key.dst, f.key.dst_port);
-    if (::connect(clients.back().get(), reinterpret_cast<const sockaddr*>(&to), sizeof to) != 0 && errno != EINPROGRESS) {
+    if (::connect(clients.back().get(), reinterpret_cast<const sockaddr*>(&to), sizeof to) != 0 &&
+        errno != EINPROGRESS) {
       fail(fmt::format("connect {}:{}", f.key.dst.to_string(), f.key.dst_port));
     }
   }

@@ -33,13 +33,13 @@ fd_guard open_socket(const std::string& ns, int type, const netlib::packet::ip_a
 void raise_file_limit(std::size_t needed);
 
 struct traffic_result {
-  std::vector<double> wire_bytes;            // per flow: frames sent (UDP: exact; TCP: payload + 66 B per 1448 B)
-  std::vector<std::uint64_t> payload_sent;   // per flow
+  std::vector<double> wire_bytes;           // per flow: frames sent (UDP: exact; TCP: payload + 66 B per 1448 B)
+  std::vector<std::uint64_t> payload_sent;  // per flow
   std::vector<std::uint64_t> payload_received;
-  std::vector<double> finish_s;              // per flow (TCP): when its receiver saw the end of the stream; NaN if never
+  std::vector<double> finish_s;  // per flow (TCP): when its receiver saw the end of the stream; NaN if never
   std::uint64_t datagrams_sent = 0, datagrams_received = 0;  // UDP
   double duration_s = 0;
-  bool complete = false;                     // everything sent arrived before the deadline
+  bool complete = false;  // everything sent arrived before the deadline
   // With a midway_event: when it ran (s after the start), what each flow had sent by then (UDP:
   // datagrams' frame bytes; TCP: payload written), and the datagrams still in flight after it
   // that never arrived (lost on the failed link or behind it).
@@ -60,10 +60,10 @@ struct midway_event {
 };
 
 // UDP: each flow's bytes as datagrams of `payload` bytes (the last one shorter).
-traffic_result send_udp(const netns_fabric& fabric, std::span<const netlib::dc::flow> flows,
-                        std::size_t payload, double deadline_s, const midway_event* event = nullptr);
-// TCP: one connection per flow, each sending its bytes, all at once.
-traffic_result send_tcp(const netns_fabric& fabric, std::span<const netlib::dc::flow> flows,
+traffic_result send_udp(const netns_fabric& fabric, std::span<const netlib::dc::flow> flows, std::size_t payload,
                         double deadline_s, const midway_event* event = nullptr);
+// TCP: one connection per flow, each sending its bytes, all at once.
+traffic_result send_tcp(const netns_fabric& fabric, std::span<const netlib::dc::flow> flows, double deadline_s,
+                        const midway_event* event = nullptr);
 
 }  // namespace netlab::lab_dc

@@ -28,14 +28,19 @@ std::string dotted(std::uint32_t v) {
 }
 
 // The address of an arc's sending end: link l's /31, the link's first node even.
-std::string end_address(dc::arc_id a) { return dotted(0xAC100000u + a); }  // arc 2l -> .2l, 2l+1 -> .2l+1
+std::string end_address(dc::arc_id a) {
+  return dotted(0xAC100000u + a);
+}  // arc 2l -> .2l, 2l+1 -> .2l+1
 std::string mac(dc::arc_id a) {
-  return fmt::format("02:dc:{:02x}:{:02x}:{:02x}:{:02x}", (a >> 24) & 0xff, (a >> 16) & 0xff, (a >> 8) & 0xff, a & 0xff);
+  return fmt::format("02:dc:{:02x}:{:02x}:{:02x}:{:02x}", (a >> 24) & 0xff, (a >> 16) & 0xff, (a >> 8) & 0xff,
+                     a & 0xff);
 }
 
 }  // namespace
 
-std::string netns_fabric::ifname(dc::arc_id a) const { return fmt::format("e{}", port_[a]); }
+std::string netns_fabric::ifname(dc::arc_id a) const {
+  return fmt::format("e{}", port_[a]);
+}
 
 std::string netns_fabric::route_commands(dc::node_id v, dc::node_id d, std::size_t d_index,
                                          std::span<const dc::arc_id> hops, bool replace) const {
@@ -75,7 +80,8 @@ std::string netns_fabric::route_commands(dc::node_id v, dc::node_id d, std::size
 std::size_t netns_fabric::fail_links(std::span<const dc::link_id> failed, const dc::routes& before,
                                      const dc::routes& after) {
   for (dc::link_id l : failed) {
-    for (dc::arc_id a : {2 * l, 2 * l + 1}) set_.batch(ns_[t_.arc_from(a)], fmt::format("link set dev {} down\n", ifname(a)));
+    for (dc::arc_id a : {2 * l, 2 * l + 1})
+      set_.batch(ns_[t_.arc_from(a)], fmt::format("link set dev {} down\n", ifname(a)));
   }
   std::vector<bool> down(t_.links().size(), false);
   for (dc::link_id l : failed) down[l] = true;
@@ -94,7 +100,8 @@ std::size_t netns_fabric::fail_links(std::span<const dc::link_id> failed, const 
       ++replaced;
       if (now.empty()) {
         for (dc::node_id h : t_.hosts()) {
-          if (t_.attachment(h) == d) cmds += fmt::format("route del {}/32\n", dc::host_address(t_.host_index(h)).to_string());
+          if (t_.attachment(h) == d)
+            cmds += fmt::format("route del {}/32\n", dc::host_address(t_.host_index(h)).to_string());
         }
         continue;
       }
@@ -121,10 +128,12 @@ netns_fabric::netns_fabric(const dc::topology& t, const dc::routes& r, int polic
   }
   for (dc::node_id v = 0; v < t.nodes().size(); ++v) {
     netlib::app::netns_scope in(ns_[v]);
-    for (const auto& [key, value] :
-         {std::pair{"net.ipv6.conf.all.disable_ipv6", "1"}, {"net.ipv6.conf.default.disable_ipv6", "1"},
-          {"net.ipv4.conf.all.rp_filter", "0"}, {"net.ipv4.conf.default.rp_filter", "0"},
-          {"net.ipv4.conf.all.send_redirects", "0"}, {"net.ipv4.conf.default.send_redirects", "0"}}) {
+    for (const auto& [key, value] : {std::pair{"net.ipv6.conf.all.disable_ipv6", "1"},
+                                     {"net.ipv6.conf.default.disable_ipv6", "1"},
+                                     {"net.ipv4.conf.all.rp_filter", "0"},
+                                     {"net.ipv4.conf.default.rp_filter", "0"},
+                                     {"net.ipv4.conf.all.send_redirects", "0"},
+                                     {"net.ipv4.conf.default.send_redirects", "0"}}) {
       netlib::app::write_sysctl(key, value);
     }
     if (!t.is_host(v)) {
@@ -139,8 +148,8 @@ netns_fabric::netns_fabric(const dc::topology& t, const dc::routes& r, int polic
   for (dc::link_id l = 0; l < t.links().size(); ++l) {
     const dc::arc_id ab = 2 * l, ba = 2 * l + 1;
     const auto& k = t.links()[l];
-    links[k.a] += fmt::format("link add {} address {} type veth peer name {} address {} netns {}\n", ifname(ab), mac(ab),
-                              ifname(ba), mac(ba), ns_[k.b]);
+    links[k.a] += fmt::format("link add {} address {} type veth peer name {} address {} netns {}\n", ifname(ab),
+                              mac(ab), ifname(ba), mac(ba), ns_[k.b]);
   }
   for (dc::node_id v = 0; v < t.nodes().size(); ++v) {
     if (!links[v].empty()) set_.batch(ns_[v], links[v]);
@@ -153,7 +162,8 @@ netns_fabric::netns_fabric(const dc::topology& t, const dc::routes& r, int polic
     for (dc::arc_id a : t.out_arcs(v)) {
       cmds += fmt::format("addr add {}/31 dev {}\n", end_address(a), ifname(a));
       cmds += fmt::format("link set dev {} up\n", ifname(a));
-      cmds += fmt::format("neigh replace {} lladdr {} dev {} nud permanent\n", end_address(a ^ 1u), mac(a ^ 1u), ifname(a));
+      cmds +=
+          fmt::format("neigh replace {} lladdr {} dev {} nud permanent\n", end_address(a ^ 1u), mac(a ^ 1u), ifname(a));
     }
     if (t.is_host(v)) {
       const dc::arc_id up = t.host_uplink(v);
@@ -265,7 +275,6 @@ std::vector<std::vector<dc::arc_id>> netns_fabric::kernel_paths(std::span<const 
   return paths;
 }
 
-
 bool netns_fabric::set_seeds(const std::vector<std::uint32_t>& seeds) {
   if (!seed_sysctl_) return false;
   for (dc::node_id v = 0; v < t_.nodes().size(); ++v) {
@@ -282,7 +291,8 @@ arc_counters netns_fabric::read_counters() const {
   c.rx_bytes.assign(t_.arc_count(), 0);
   c.tx_packets.assign(t_.arc_count(), 0);
   for (dc::node_id v = 0; v < t_.nodes().size(); ++v) {
-    const auto r = netlib::app::run({set_.ip(), "-n", ns_[v], "-s", "-j", "link", "show"}, {}, std::chrono::seconds(20));
+    const auto r =
+        netlib::app::run({set_.ip(), "-n", ns_[v], "-s", "-j", "link", "show"}, {}, std::chrono::seconds(20));
     if (r.exit_code != 0) throw netlib::app::failure(fmt::format("cannot read the counters of {}: {}", ns_[v], r.err));
     nlohmann::json doc;
     try {
@@ -292,7 +302,8 @@ arc_counters netns_fabric::read_counters() const {
     }
     for (dc::arc_id a : t_.out_arcs(v)) {
       const auto name = ifname(a);
-      const auto it = std::find_if(doc.begin(), doc.end(), [&](const auto& l) { return l.value("ifname", "") == name; });
+      const auto it =
+          std::find_if(doc.begin(), doc.end(), [&](const auto& l) { return l.value("ifname", "") == name; });
       if (it == doc.end()) throw netlib::app::failure(fmt::format("{} has no interface {}", ns_[v], name));
       const auto& st = (*it).at("stats64");
       c.tx_bytes[a] = st.at("tx").at("bytes").template get<std::uint64_t>();

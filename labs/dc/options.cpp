@@ -9,8 +9,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <cerrno>
 #include <algorithm>
+#include <cerrno>
 #include <cstring>
 #include <fstream>
 #include <sstream>
@@ -38,7 +38,9 @@ void add_fabric_flags(CLI::App& cmd, fabric_flags& f, const std::string& default
                             "Rate of switch-to-switch links in the built-in shapes (default 10Gbps)");
 }
 
-bool privileged() { return geteuid() == 0 || geteuid() != getuid() || getegid() != getgid(); }
+bool privileged() {
+  return geteuid() == 0 || geteuid() != getuid() || getegid() != getgid();
+}
 
 dc::topology load_topology(const fabric_flags& f) {
   try {
@@ -65,8 +67,8 @@ dc::topology load_topology(const fabric_flags& f) {
     // With rights its user may not have (sudo), nothing of the file is shown: only the line and
     // the kind of mistake (issue 31: --topology /etc/shadow).
     if (privileged()) {
-      throw usage_error(fmt::format("{}: {} (lab-dc runs as root, so it shows no word of the file)", f.topology,
-                                    e.wordless()));
+      throw usage_error(
+          fmt::format("{}: {} (lab-dc runs as root, so it shows no word of the file)", f.topology, e.wordless()));
     }
     throw usage_error(fmt::format("{}: {}", f.topology, e.what()));
   }
@@ -75,7 +77,8 @@ dc::topology load_topology(const fabric_flags& f) {
 void add_flow_flags(CLI::App& cmd, flow_flags& f, bool with_capture) {
   cmd.add_option("--pattern", f.pattern, "uniform, permutation, incast, all-to-all or ring (ring all-reduce)")
       ->capture_default_str();
-  cmd.add_option("--flows", f.flows, "Number of flows (uniform, permutation, incast)")->capture_default_str()
+  cmd.add_option("--flows", f.flows, "Number of flows (uniform, permutation, incast)")
+      ->capture_default_str()
       ->check(CLI::Range(std::size_t{1}, std::size_t{50'000'000}));
   cmd.add_option("--hosts", f.hosts, "Hosts taking part: the first N, at least 2 (leave it out for every host)")
       ->check(CLI::Range(std::size_t{2}, std::size_t{1'000'000}));
@@ -85,13 +88,15 @@ void add_flow_flags(CLI::App& cmd, flow_flags& f, bool with_capture) {
   netlib::app::add_quantity(cmd, "--window", f.window, netlib::units::parse_duration_s,
                             "Time over which the flows' bytes are sent, for utilisation (default 1s)");
   cmd.add_option("--traffic-seed", f.seed, "Seed of the generated flows")->capture_default_str();
-  cmd.add_option("--protocol", f.protocol, "tcp or udp, for generated flows")->capture_default_str()
+  cmd.add_option("--protocol", f.protocol, "tcp or udp, for generated flows")
+      ->capture_default_str()
       ->check(CLI::IsMember({"tcp", "udp"}));
   if (with_capture) {
-    cmd.add_option("--capture", f.capture,
-                   "Take the flows from a pcap/pcapng file: every TCP and UDP conversation, one flow per direction "
-                   "with its frame bytes; addresses are dealt out rack by rack (the first on the first leaf's first host, "
-                   "the second on the second leaf's, ...), so two addresses land on two leaves")
+    cmd.add_option(
+           "--capture", f.capture,
+           "Take the flows from a pcap/pcapng file: every TCP and UDP conversation, one flow per direction "
+           "with its frame bytes; addresses are dealt out rack by rack (the first on the first leaf's first host, "
+           "the second on the second leaf's, ...), so two addresses land on two leaves")
         ->check(netlib::app::input_file());
   }
 }
@@ -108,8 +113,10 @@ flow_set make_flows(const dc::topology& t, const flow_flags& f, bool unique_port
     } catch (const netlib::capture::capture_error& e) {
       // The reader's message may quote the file's first bytes (its magic number).
       if (privileged()) {
-        throw netlib::app::failure(fmt::format("--capture {}: not a pcap or pcapng file lab-dc can read (lab-dc runs "
-                                               "as root, so it shows nothing of the file)", f.capture));
+        throw netlib::app::failure(
+            fmt::format("--capture {}: not a pcap or pcapng file lab-dc can read (lab-dc runs "
+                        "as root, so it shows nothing of the file)",
+                        f.capture));
       }
       throw netlib::app::failure(e.what());
     }
@@ -157,11 +164,11 @@ flow_set make_flows(const dc::topology& t, const flow_flags& f, bool unique_port
   out.window_s = f.window;
   double total = 0;
   for (const auto& fl : out.flows) total += fl.bytes;
-  out.source = fmt::format("{} {} {} flows, {} in all{}", out.flows.size(), f.pattern, f.protocol == "udp" ? "UDP" : "TCP",
-                           netlib::units::format_bytes(total),
-                           f.pareto > 0 ? fmt::format(" (Pareto sizes, shape {}, mean {})", f.pareto,
-                                                      netlib::units::format_bytes(f.size))
-                                        : "");
+  out.source = fmt::format(
+      "{} {} {} flows, {} in all{}", out.flows.size(), f.pattern, f.protocol == "udp" ? "UDP" : "TCP",
+      netlib::units::format_bytes(total),
+      f.pareto > 0 ? fmt::format(" (Pareto sizes, shape {}, mean {})", f.pareto, netlib::units::format_bytes(f.size))
+                   : "");
   return out;
 }
 
@@ -237,8 +244,8 @@ dc::topology after_failure(dc::topology t, const std::vector<std::string>& names
     for (dc::node_id a : out.edge_switches()) {
       for (dc::node_id b : out.edge_switches()) {
         if (r.distance(a, b) == dc::routes::unreachable()) {
-          throw usage_error(fmt::format("--fail: with it down, no route from {} to {}", out.nodes()[a].name,
-                                        out.nodes()[b].name));
+          throw usage_error(
+              fmt::format("--fail: with it down, no route from {} to {}", out.nodes()[a].name, out.nodes()[b].name));
         }
       }
     }
@@ -255,9 +262,11 @@ dc::hash_config make_hash(const hash_flags& h) {
     const auto fields = *dc::parse_fields(h.fields);
     // The presets are Linux's policies, fields included: another field set is some other hash.
     if ((h.hash == "l3" || h.hash == "l4") && fields != c->fields) {
-      throw usage_error(fmt::format("--hash {} is Linux's {} policy, which hashes the {}; for the {} use --hash linux "
-                                    "--fields {}", h.hash, h.hash == "l3" ? "L3" : "L4", dc::fields_name(c->fields),
-                                    dc::fields_name(fields), static_cast<int>(fields)));
+      throw usage_error(
+          fmt::format("--hash {} is Linux's {} policy, which hashes the {}; for the {} use --hash linux "
+                      "--fields {}",
+                      h.hash, h.hash == "l3" ? "L3" : "L4", dc::fields_name(c->fields), dc::fields_name(fields),
+                      static_cast<int>(fields)));
     }
     c->fields = fields;
   }
@@ -273,10 +282,13 @@ std::string next_hop_text(const dc::hash_config& c) {
   std::string out;
   switch (dc::grouping_of(c)) {
     case dc::group_hashing::threshold:
-      out = c.algorithm == dc::hash_algorithm::linux_hash ? "hash-threshold (Linux)"
-                                                           : fmt::format("hash-threshold over {} bits", dc::hash_bits(c.algorithm));
+      out = c.algorithm == dc::hash_algorithm::linux_hash
+                ? "hash-threshold (Linux)"
+                : fmt::format("hash-threshold over {} bits", dc::hash_bits(c.algorithm));
       break;
-    case dc::group_hashing::modulo: out = "hash mod n"; break;
+    case dc::group_hashing::modulo:
+      out = "hash mod n";
+      break;
     case dc::group_hashing::resilient:
       out = fmt::format("a resilient group's bucket (hash mod {} buckets, Linux's type resilient)", c.buckets);
       break;

@@ -30,10 +30,14 @@ struct polarize_flags {
 // The field set the upper tiers hash in the third configuration: one field more or less.
 dc::field_set other_fields(dc::field_set f) {
   switch (f) {
-    case dc::field_set::two: return dc::field_set::three;
-    case dc::field_set::three: return dc::field_set::two;
-    case dc::field_set::four: return dc::field_set::five;
-    case dc::field_set::five: return dc::field_set::four;
+    case dc::field_set::two:
+      return dc::field_set::three;
+    case dc::field_set::three:
+      return dc::field_set::two;
+    case dc::field_set::four:
+      return dc::field_set::five;
+    case dc::field_set::five:
+      return dc::field_set::four;
   }
   return f;
 }
@@ -56,12 +60,14 @@ int run_polarize(const polarize_flags& f) {
   {
     auto c = base;
     c.seeds = dc::seed_mode::same;
-    configs.push_back({"same seed", fmt::format("every switch: {}, seed {}", dc::fields_name(c.fields), c.seed), c, {}, {}});
+    configs.push_back(
+        {"same seed", fmt::format("every switch: {}, seed {}", dc::fields_name(c.fields), c.seed), c, {}, {}});
   }
   {
     auto c = base;
     c.seeds = dc::seed_mode::per_switch;
-    configs.push_back({"per-switch seeds", fmt::format("every switch: {}, its own seed", dc::fields_name(c.fields)), c, {}, {}});
+    configs.push_back(
+        {"per-switch seeds", fmt::format("every switch: {}, its own seed", dc::fields_name(c.fields)), c, {}, {}});
   }
   {
     auto c = base;
@@ -71,7 +77,9 @@ int run_polarize(const polarize_flags& f) {
     configs.push_back({"other fields above tier 1",
                        fmt::format("tier 1: {}; higher tiers: {}; seed {}", dc::fields_name(c.fields),
                                    dc::fields_name(other_fields(c.fields)), c.seed),
-                       c, {}, {}});
+                       c,
+                       {},
+                       {}});
   }
   for (auto& c : configs) {
     const dc::ecmp_model m(t, r, c.hash);
@@ -111,7 +119,8 @@ int run_polarize(const polarize_flags& f) {
   std::cout << fmt::format("fabric: {}\nflows:  {}\nhash:   {}\n\n", t.description(), flows.source,
                            describe(base).substr(0, describe(base).find(',')));
   if (!two_tiers) {
-    std::cout << "note: this fabric has one tier of ECMP choices; polarization needs two (try --topology fat-tree:4)\n\n";
+    std::cout
+        << "note: this fabric has one tier of ECMP choices; polarization needs two (try --topology fat-tree:4)\n\n";
   }
   std::cout << fmt::format("{:<28}", "");
   for (const auto& c : configs) std::cout << fmt::format("{:>28}", c.name);

@@ -56,15 +56,15 @@ std::string tiers_text(const dc::topology& t, const dc::load_summary& s) {
   for (const auto& f : s.tiers) {
     if (f.uplinks == 0) continue;
     if (f.unused_uplinks == f.uplinks && f.unused_downlinks == f.downlinks) {
-      out += fmt::format("{} -> {} links: none of the {} carries traffic\n", role_name(t, f.tier), role_name(t, f.tier + 1),
-                         f.uplinks + f.downlinks);
+      out += fmt::format("{} -> {} links: none of the {} carries traffic\n", role_name(t, f.tier),
+                         role_name(t, f.tier + 1), f.uplinks + f.downlinks);
       continue;
     }
-    out += fmt::format("{} -> {} uplinks: {} of {} unused ({:.0f}%), Jain's index {:.3f}; downlinks: {} of {} unused, "
-                       "Jain {:.3f}; busiest {:.1f}%\n",
-                       role_name(t, f.tier), role_name(t, f.tier + 1), f.unused_uplinks, f.uplinks,
-                       100 * f.unused_uplink_share(), f.uplink_jain, f.unused_downlinks, f.downlinks, f.downlink_jain,
-                       100 * f.max_utilisation);
+    out += fmt::format(
+        "{} -> {} uplinks: {} of {} unused ({:.0f}%), Jain's index {:.3f}; downlinks: {} of {} unused, "
+        "Jain {:.3f}; busiest {:.1f}%\n",
+        role_name(t, f.tier), role_name(t, f.tier + 1), f.unused_uplinks, f.uplinks, 100 * f.unused_uplink_share(),
+        f.uplink_jain, f.unused_downlinks, f.downlinks, f.downlink_jain, 100 * f.max_utilisation);
   }
   out += fmt::format("MLU {:.1f}% on {} (over {})\n", 100 * s.mlu, t.arc_name(s.busiest),
                      netlib::units::format_seconds(s.window_s));
@@ -128,7 +128,8 @@ fabric_verdict judge_fabric(const dc::topology& t, std::span<const double> predi
     if (tv.directions == 0) continue;
     tv.model_mlu = model.tiers[i].max_utilisation;
     tv.measured_mlu = real.tiers[i].max_utilisation;
-    tv.error = tv.measured_mlu > 0 ? (tv.model_mlu - tv.measured_mlu) / tv.measured_mlu : (tv.model_mlu > 0 ? 1.0 : 0.0);
+    tv.error =
+        tv.measured_mlu > 0 ? (tv.model_mlu - tv.measured_mlu) / tv.measured_mlu : (tv.model_mlu > 0 ? 1.0 : 0.0);
     tv.within = exact_required ? tv.exact == tv.directions : std::abs(tv.error) <= tolerance;
     v.directions += tv.directions;
     v.exact += tv.exact;
@@ -141,19 +142,22 @@ fabric_verdict judge_fabric(const dc::topology& t, std::span<const double> predi
 std::string verdict_text(const dc::topology& t, const fabric_verdict& v) {
   std::string out;
   for (const auto& tv : v.tiers) {
-    out += fmt::format("  {} <-> {} links: {} of {} directions exact; busiest: model {:.2f}%, measured {:.2f}% (error "
-                       "{:+.2f}%)\n",
-                       role_name(t, tv.tier), role_name(t, tv.tier + 1), tv.exact, tv.directions, 100 * tv.model_mlu,
-                       100 * tv.measured_mlu, 100 * tv.error);
+    out += fmt::format(
+        "  {} <-> {} links: {} of {} directions exact; busiest: model {:.2f}%, measured {:.2f}% (error "
+        "{:+.2f}%)\n",
+        role_name(t, tv.tier), role_name(t, tv.tier + 1), tv.exact, tv.directions, 100 * tv.model_mlu,
+        100 * tv.measured_mlu, 100 * tv.error);
   }
   if (v.tiers.empty()) return out + "  verdict: no links between switches, nothing routing decides\n";
   if (v.exact_required) {
-    out += fmt::format("  verdict, on the {} link directions between switches (where routing decides), byte for byte: {}\n",
-                       v.directions, v.within ? "the model agrees" : "the model DISAGREES");
+    out += fmt::format(
+        "  verdict, on the {} link directions between switches (where routing decides), byte for byte: {}\n",
+        v.directions, v.within ? "the model agrees" : "the model DISAGREES");
   } else {
-    out += fmt::format("  verdict, on each tier's busiest link between switches (where routing decides), within ±{:g}%: "
-                       "{}\n",
-                       100 * v.tolerance, v.within ? "the model agrees" : "the model DISAGREES");
+    out += fmt::format(
+        "  verdict, on each tier's busiest link between switches (where routing decides), within ±{:g}%: "
+        "{}\n",
+        100 * v.tolerance, v.within ? "the model agrees" : "the model DISAGREES");
   }
   return out;
 }
@@ -196,7 +200,8 @@ nlohmann::json hash_json(const dc::hash_config& c) {
           {"seed", c.seeds == dc::seed_mode::same ? "same" : "per-switch"},
           {"hash_seed", c.seed},
           {"next_hop", dc::grouping_of(c) == dc::group_hashing::threshold ? "hash-threshold"
-                       : dc::grouping_of(c) == dc::group_hashing::modulo ? "modulo" : "resilient"},
+                       : dc::grouping_of(c) == dc::group_hashing::modulo  ? "modulo"
+                                                                          : "resilient"},
           {"weighted", c.weighted}};
 }
 
@@ -209,9 +214,8 @@ std::string flows_count_text(const dc::topology& t, const dc::placement& p) {
 }
 
 nlohmann::json flows_count_json(const flow_set& flows, const dc::placement& p) {
-  return {{"source", flows.source},          {"count", flows.flows.size()}, {"placed", p.placed},
-          {"same_host", p.same_host},        {"within_switch", p.within_switch},
-          {"crossing_fabric", p.crossing}};
+  return {{"source", flows.source},   {"count", flows.flows.size()},      {"placed", p.placed},
+          {"same_host", p.same_host}, {"within_switch", p.within_switch}, {"crossing_fabric", p.crossing}};
 }
 
 nlohmann::json flows_json(const dc::topology& t, std::span<const dc::flow> flows) {
@@ -221,7 +225,9 @@ nlohmann::json flows_json(const dc::topology& t, std::span<const dc::flow> flows
     out.push_back({{"flow", i},
                    {"src", t.nodes()[f.src].name},
                    {"dst", t.nodes()[f.dst].name},
-                   {"protocol", f.key.protocol == 17 ? "udp" : f.key.protocol == 6 ? "tcp" : std::to_string(f.key.protocol)},
+                   {"protocol", f.key.protocol == 17  ? "udp"
+                                : f.key.protocol == 6 ? "tcp"
+                                                      : std::to_string(f.key.protocol)},
                    {"src_ip", f.key.src.to_string()},
                    {"dst_ip", f.key.dst.to_string()},
                    {"src_port", f.key.src_port},
@@ -267,7 +273,8 @@ nlohmann::json paths_json(const dc::ecmp_model& m, std::span<const dc::flow> flo
         std::array<std::byte, 40> key{};
         const auto len = dc::serialize_key(f.key, m.fields_of(v), key);
         std::string hex;
-        for (std::size_t j = 0; j < len; ++j) hex += fmt::format("{}{:02x}", j ? " " : "", static_cast<unsigned>(key[j]));
+        for (std::size_t j = 0; j < len; ++j)
+          hex += fmt::format("{}{:02x}", j ? " " : "", static_cast<unsigned>(key[j]));
         hop["key"] = hex;
       }
       hops.push_back(std::move(hop));
@@ -275,7 +282,9 @@ nlohmann::json paths_json(const dc::ecmp_model& m, std::span<const dc::flow> flo
     out.push_back({{"flow", i},
                    {"src", t.nodes()[f.src].name},
                    {"dst", t.nodes()[f.dst].name},
-                   {"protocol", f.key.protocol == 17 ? "udp" : f.key.protocol == 6 ? "tcp" : std::to_string(f.key.protocol)},
+                   {"protocol", f.key.protocol == 17  ? "udp"
+                                : f.key.protocol == 6 ? "tcp"
+                                                      : std::to_string(f.key.protocol)},
                    {"src_ip", f.key.src.to_string()},
                    {"dst_ip", f.key.dst.to_string()},
                    {"src_port", f.key.src_port},

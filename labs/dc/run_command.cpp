@@ -96,7 +96,7 @@ struct failure_check {
   path_check before, after;
   std::size_t replaced = 0;  // routes and groups the "routing protocol" replaced
   std::size_t kernel_moved = 0, model_moved = 0;
-  std::size_t same_flows = 0;  // flows that moved in both or in neither
+  std::size_t same_flows = 0;                // flows that moved in both or in neither
   std::vector<dc::failure_effect> hashings;  // the model's, for the same flows: modulo, threshold, resilient
   // Measured during step 2: the flows that sent before the link went down and after the routes
   // converged, those among them whose packets changed links, and how many of those the kernel's
@@ -121,7 +121,8 @@ nlohmann::json hashings_json(const std::vector<dc::failure_effect>& list) {
 // "leaf1->spine2 spine2->leaf3": link directions in the order given.
 std::string arcs_text(const dc::topology& t, std::span<const dc::arc_id> arcs) {
   std::string out;
-  for (auto a : arcs) out += (out.empty() ? "" : " ") + t.nodes()[t.arc_from(a)].name + "->" + t.nodes()[t.arc_to(a)].name;
+  for (auto a : arcs)
+    out += (out.empty() ? "" : " ") + t.nodes()[t.arc_from(a)].name + "->" + t.nodes()[t.arc_to(a)].name;
   return out.empty() ? "(no link between switches)" : out;
 }
 
@@ -147,7 +148,8 @@ void in_path_order(std::vector<dc::arc_id>& arcs, std::span<const dc::arc_id> pa
 
 std::string failed_names(const dc::topology& t, std::span<const dc::link_id> failed) {
   std::string out;
-  for (auto l : failed) out += (out.empty() ? "" : ", ") + t.nodes()[t.links()[l].a].name + "-" + t.nodes()[t.links()[l].b].name;
+  for (auto l : failed)
+    out += (out.empty() ? "" : ", ") + t.nodes()[t.links()[l].a].name + "-" + t.nodes()[t.links()[l].b].name;
   return out;
 }
 
@@ -240,10 +242,12 @@ phase_result run_phase(const run_flags& f, const dc::topology& t, const dc::ecmp
   // The model's prediction for the same flows, with the bytes they put on the wire.
   std::vector<dc::flow> sent = flows;
   const bool split = event && after && p.traffic.event_ran;
-  for (std::size_t i = 0; i < sent.size(); ++i) sent[i].bytes = split ? p.traffic.wire_bytes_before[i] : p.traffic.wire_bytes[i];
+  for (std::size_t i = 0; i < sent.size(); ++i)
+    sent[i].bytes = split ? p.traffic.wire_bytes_before[i] : p.traffic.wire_bytes[i];
   p.predicted = dc::place_flows(model, sent, false).arc_bytes;
   if (split) {
-    for (std::size_t i = 0; i < sent.size(); ++i) sent[i].bytes = p.traffic.wire_bytes[i] - p.traffic.wire_bytes_before[i];
+    for (std::size_t i = 0; i < sent.size(); ++i)
+      sent[i].bytes = p.traffic.wire_bytes[i] - p.traffic.wire_bytes_before[i];
     const auto rest = dc::place_flows(*after, sent, false).arc_bytes;
     for (std::size_t a = 0; a < p.predicted.size() && a < rest.size(); ++a) p.predicted[a] += rest[a];
   }
@@ -274,10 +278,12 @@ phase_result run_phase(const run_flags& f, const dc::topology& t, const dc::ecmp
   return p;
 }
 
-std::string fmt_bytes(double b) { return fmt::format("{:.0f}", b); }
+std::string fmt_bytes(double b) {
+  return fmt::format("{:.0f}", b);
+}
 
-void print_phase(const dc::topology& t, const phase_result& p, double tolerance, int number, const std::string& protocol,
-                 std::span<const dc::flow> flows) {
+void print_phase(const dc::topology& t, const phase_result& p, double tolerance, int number,
+                 const std::string& protocol, std::span<const dc::flow> flows) {
   std::cout << fmt::format("step {}: {}\n", number, p.name);
   if (protocol == "udp") {
     std::cout << fmt::format("  {} datagrams sent, {} received, in {}\n", p.traffic.datagrams_sent,
@@ -297,14 +303,16 @@ void print_phase(const dc::topology& t, const phase_result& p, double tolerance,
       const auto& k = t.links()[l];
       if (std::min(t.nodes()[k.a].tier, t.nodes()[k.b].tier) != tier) continue;
       const auto mark = [&](dc::arc_id a) { return p.predicted[a] == p.measured[a] ? " " : "*"; };
-      std::cout << fmt::format("  {:<24} {:>12} {:>12}{}  {:>12} {:>12}{}\n", t.nodes()[k.a].name + " -- " + t.nodes()[k.b].name,
-                               fmt_bytes(p.predicted[2 * l]), fmt_bytes(p.measured[2 * l]), mark(2 * l),
-                               fmt_bytes(p.predicted[2 * l + 1]), fmt_bytes(p.measured[2 * l + 1]), mark(2 * l + 1));
+      std::cout << fmt::format("  {:<24} {:>12} {:>12}{}  {:>12} {:>12}{}\n",
+                               t.nodes()[k.a].name + " -- " + t.nodes()[k.b].name, fmt_bytes(p.predicted[2 * l]),
+                               fmt_bytes(p.measured[2 * l]), mark(2 * l), fmt_bytes(p.predicted[2 * l + 1]),
+                               fmt_bytes(p.measured[2 * l + 1]), mark(2 * l + 1));
     }
   }
-  std::cout << fmt::format("  bytes: {} of {} link directions exactly as the model predicted (* where not); the sending "
-                           "end's tx equals the receiving end's rx on {} of {}\n",
-                           p.exact, t.arc_count(), p.ends_agree, t.arc_count());
+  std::cout << fmt::format(
+      "  bytes: {} of {} link directions exactly as the model predicted (* where not); the sending "
+      "end's tx equals the receiving end's rx on {} of {}\n",
+      p.exact, t.arc_count(), p.ends_agree, t.arc_count());
   const auto busiest = p.real.busiest;
   const bool host_link = t.is_host(t.arc_from(busiest)) || t.is_host(t.arc_to(busiest));
   std::cout << fmt::format("  MLU over {}: model {:.2f}%, measured {:.2f}% on {}->{}{} (error {:+.2f}%)\n",
@@ -318,17 +326,20 @@ void print_phase(const dc::topology& t, const phase_result& p, double tolerance,
     const auto& m = p.real.tiers[i];
     const auto& pm = p.model.tiers[i];
     if (m.uplinks == 0) continue;
-    std::cout << fmt::format("  {} -> {} uplinks: {} of {} unused, Jain {:.3f} measured; model {} unused, Jain {:.3f}\n",
-                             role_name(t, m.tier), role_name(t, m.tier + 1), m.unused_uplinks, m.uplinks, m.uplink_jain,
-                             pm.unused_uplinks, pm.uplink_jain);
+    std::cout << fmt::format(
+        "  {} -> {} uplinks: {} of {} unused, Jain {:.3f} measured; model {} unused, Jain {:.3f}\n",
+        role_name(t, m.tier), role_name(t, m.tier + 1), m.unused_uplinks, m.uplinks, m.uplink_jain, pm.unused_uplinks,
+        pm.uplink_jain);
   }
   if (p.has_fct) {
-    std::cout << "  flow completion times (all flows start together; model: max-min fair shares of the scaled link rates, "
-                 "recomputed whenever a flow ends):\n";
+    std::cout
+        << "  flow completion times (all flows start together; model: max-min fair shares of the scaled link rates, "
+           "recomputed whenever a flow ends):\n";
     std::cout << fct_text(t, flows, p.fct, 12, "  ");
   }
   if (!p.traffic.complete && p.traffic.event_ran && protocol == "udp") {
-    std::cout << fmt::format("  note: {} datagrams in flight when the link went down never arrived\n", p.traffic.datagrams_lost);
+    std::cout << fmt::format("  note: {} datagrams in flight when the link went down never arrived\n",
+                             p.traffic.datagrams_lost);
   } else if (!p.traffic.complete) {
     std::cout << "  note: not everything sent arrived before the deadline\n";
   }
@@ -357,25 +368,25 @@ nlohmann::json phase_json(const dc::topology& t, const netns_fabric& fabric, con
   for (auto v : p.traffic.payload_sent) sent += v;
   for (auto v : p.traffic.payload_received) got += v;
   nlohmann::json out{{"name", p.name},
-          {"seeds", p.seeds == dc::seed_mode::same ? "same" : "per-switch"},
-          {"duration_s", p.traffic.duration_s},
-          {"complete", p.traffic.complete},
-          {"datagrams_sent", p.traffic.datagrams_sent},
-          {"datagrams_received", p.traffic.datagrams_received},
-          {"payload_sent", sent},
-          {"payload_received", got},
-          {"exact_link_directions", p.exact},
-          {"link_directions", t.arc_count()},
-          {"ends_agree", p.ends_agree},
-          {"model_mlu", p.model.mlu},
-          {"measured_mlu", p.real.mlu},
-          {"mlu_error", p.mlu_error},
-          {"tolerance", tolerance},
-          {"within_tolerance", p.within},
-          {"verdict", verdict_json(t, p.verdict)},
-          {"model_tiers", tiers_json(t, p.model)},
-          {"measured_tiers", tiers_json(t, p.real)},
-          {"links", links}};
+                     {"seeds", p.seeds == dc::seed_mode::same ? "same" : "per-switch"},
+                     {"duration_s", p.traffic.duration_s},
+                     {"complete", p.traffic.complete},
+                     {"datagrams_sent", p.traffic.datagrams_sent},
+                     {"datagrams_received", p.traffic.datagrams_received},
+                     {"payload_sent", sent},
+                     {"payload_received", got},
+                     {"exact_link_directions", p.exact},
+                     {"link_directions", t.arc_count()},
+                     {"ends_agree", p.ends_agree},
+                     {"model_mlu", p.model.mlu},
+                     {"measured_mlu", p.real.mlu},
+                     {"mlu_error", p.mlu_error},
+                     {"tolerance", tolerance},
+                     {"within_tolerance", p.within},
+                     {"verdict", verdict_json(t, p.verdict)},
+                     {"model_tiers", tiers_json(t, p.model)},
+                     {"measured_tiers", tiers_json(t, p.real)},
+                     {"links", links}};
   if (p.has_fct) out["fct"] = fct_json(p.fct);
   return out;
 }
@@ -390,7 +401,8 @@ int run(const run_flags& f) {
   const auto t = load_topology(f.fabric);
   if (t.hosts().size() < 2) throw netlib::app::usage_error("--topology: needs at least two hosts");
   if (t.nodes().size() > 400) {
-    throw netlib::app::usage_error(fmt::format("--topology: {} nodes; lab-dc run builds at most 400 namespaces", t.nodes().size()));
+    throw netlib::app::usage_error(
+        fmt::format("--topology: {} nodes; lab-dc run builds at most 400 namespaces", t.nodes().size()));
   }
   if (f.flows.flows > 4000) throw netlib::app::usage_error("--flows: lab-dc run sends at most 4000 flows");
   if (f.flows.size > 100e6) throw netlib::app::usage_error("--size: at most 100MB per flow in lab-dc run");
@@ -406,9 +418,16 @@ int run(const run_flags& f) {
     throw netlib::app::usage_error("--fail, --group and --wcmp: not with --collective");
   }
   if (f.collective) {
-    return run_collective_live({.fabric = f.fabric, .jobs = f.jobs, .policy = f.policy, .hash_seed = f.hash_seed,
-                                .scale = capacity.scale, .queues = capacity.queues, .deadline_s = f.deadline,
-                                .tolerance = f.fct_tolerance, .json = f.json, .verbose = f.verbose});
+    return run_collective_live({.fabric = f.fabric,
+                                .jobs = f.jobs,
+                                .policy = f.policy,
+                                .hash_seed = f.hash_seed,
+                                .scale = capacity.scale,
+                                .queues = capacity.queues,
+                                .deadline_s = f.deadline,
+                                .tolerance = f.fct_tolerance,
+                                .json = f.json,
+                                .verbose = f.verbose});
   }
   if (!f.jobs.empty()) throw netlib::app::usage_error("--job: only with --collective");
 
@@ -440,25 +459,26 @@ int run(const run_flags& f) {
   auto& fabric = *built;
   check_interrupted();
   if (!failed.empty() && !fabric.has_seed_sysctl()) {
-    throw netlib::app::failure("--fail needs net.ipv4.fib_multipath_hash_seed (Linux 6.11 and later) so that the "
-                               "model knows the kernel's hash");
+    throw netlib::app::failure(
+        "--fail needs net.ipv4.fib_multipath_hash_seed (Linux 6.11 and later) so that the "
+        "model knows the kernel's hash");
   }
   std::unique_ptr<header_hashing> headers;
   if (f.rehash) {
     headers = std::make_unique<header_hashing>(fabric, t);
     if (!headers->attached()) throw netlib::app::failure("--rehash: " + headers->why());
   }
-  const std::string kernel = fabric.has_seed_sysctl()
-                                 ? "net.ipv4.fib_multipath_hash_seed is available"
-                                 : "this kernel has no net.ipv4.fib_multipath_hash_seed (Linux 6.11 and later have it): "
-                                   "every namespace hashes with one random boot seed, which the model cannot know; "
-                                   "the per-switch step is skipped";
-  const std::string sockets = f.flows.protocol == "udp"
-                                  ? fmt::format("UDP datagrams of {} B from unconnected sockets", f.payload)
-                                  : f.rehash ? "TCP connections; every host's uplink forgets the sockets' own flow hashes "
-                                               "(--rehash: an eBPF program at its egress), so the switches hash the 5-tuple"
-                                             : "TCP connections (each socket carries its own random flow hash, which the L4 "
-                                               "policy uses instead of the 5-tuple)";
+  const std::string kernel =
+      fabric.has_seed_sysctl() ? "net.ipv4.fib_multipath_hash_seed is available"
+                               : "this kernel has no net.ipv4.fib_multipath_hash_seed (Linux 6.11 and later have it): "
+                                 "every namespace hashes with one random boot seed, which the model cannot know; "
+                                 "the per-switch step is skipped";
+  const std::string sockets =
+      f.flows.protocol == "udp" ? fmt::format("UDP datagrams of {} B from unconnected sockets", f.payload)
+      : f.rehash                ? "TCP connections; every host's uplink forgets the sockets' own flow hashes "
+                                  "(--rehash: an eBPF program at its egress), so the switches hash the 5-tuple"
+                                : "TCP connections (each socket carries its own random flow hash, which the L4 "
+                                  "policy uses instead of the 5-tuple)";
   if (!f.json) {
     // The header first, so that it shows while the traffic runs.
     std::cout << fmt::format("fabric:  {}: {} namespaces ({}*), one veth pair per link\n", t.description(),
@@ -468,12 +488,20 @@ int run(const run_flags& f) {
                              f.policy == "l3" ? "L3: addresses" : "L4: 5-tuple", kernel);
     std::cout << "links:   " << describe_capacity(t, capacity.scale, capacity.queues) << '\n';
     if (capacity.scale > 0 && f.flows.protocol == "tcp" && f.policy == "l4" && !f.rehash) {
-      std::cout << "         (the kernel routes these TCP flows by their sockets' own hashes, which the model cannot know: "
-                   "its paths, the fair queues' classes and its completion times are the 5-tuple's; add --rehash or "
-                   "--policy l3 to compare completion times)\n";
+      std::cout
+          << "         (the kernel routes these TCP flows by their sockets' own hashes, which the model cannot know: "
+             "its paths, the fair queues' classes and its completion times are the 5-tuple's; add --rehash or "
+             "--policy l3 to compare completion times)\n";
     }
-    std::cout << "groups:  " << (f.group == "resilient" ? fmt::format("nexthop objects in resilient groups of {} buckets (ip nexthop ... type resilient)", f.buckets) : std::string("multipath routes (hash-threshold)")) << (f.wcmp ? ", next hops weighted by link capacity (WCMP)" : "") << '\n';
-    std::cout << "model:   linux hash (SipHash keyed by each switch's seed), " << (f.group == "resilient" ? "the resilient group's bucket" : "hash-threshold next hop") << "; bytes are frames "
+    std::cout << "groups:  "
+              << (f.group == "resilient"
+                      ? fmt::format("nexthop objects in resilient groups of {} buckets (ip nexthop ... type resilient)",
+                                    f.buckets)
+                      : std::string("multipath routes (hash-threshold)"))
+              << (f.wcmp ? ", next hops weighted by link capacity (WCMP)" : "") << '\n';
+    std::cout << "model:   linux hash (SipHash keyed by each switch's seed), "
+              << (f.group == "resilient" ? "the resilient group's bucket" : "hash-threshold next hop")
+              << "; bytes are frames "
                  "(Ethernet + IP + UDP/TCP headers)\n\n";
     std::cout.flush();
   }
@@ -547,7 +575,8 @@ int run(const run_flags& f) {
     phases.front().name += fmt::format(", before {} went down", failed_names(t, failed));
   } else if (fabric.has_seed_sysctl() && !f.one_step) {
     const dc::ecmp_model per_switch(t, r, run_hash(f, dc::seed_mode::per_switch));
-    phases.push_back(run_phase(f, t, per_switch, fabric, flows.flows, dc::seed_mode::per_switch, tolerance, capacity, true));
+    phases.push_back(
+        run_phase(f, t, per_switch, fabric, flows.flows, dc::seed_mode::per_switch, tolerance, capacity, true));
   }
   if (f.json) {
     auto list = nlohmann::json::array();
@@ -573,8 +602,9 @@ int run(const run_flags& f) {
                                                                   {"measured_flows", failure->measured},
                                                                   {"traffic_moved", failure->traffic_moved},
                                                                   {"traffic_agrees", failure->traffic_agrees},
-                                                                  {"capture", {{"frames", failure->capture_frames},
-                                                                               {"dropped", failure->capture_dropped}}},
+                                                                  {"capture",
+                                                                   {{"frames", failure->capture_frames},
+                                                                    {"dropped", failure->capture_dropped}}},
                                                                   {"moves", moves_json(t, flows.flows, *failure)},
                                                                   {"replaced", failure->replaced},
                                                                   {"paths_agree_before", failure->before.agree},
@@ -595,20 +625,21 @@ int run(const run_flags& f) {
     const auto n = flows.flows.size();
     std::cout << fmt::format(
         "failure: {} set down in step 2 while the flows ran, after {:.0f}% of the traffic ({} in; both ends of the "
-        "veth pair); the kernel dropped its next hops, and {} routes or groups elsewhere were replaced, {:.0f} ms later, "
+        "veth pair); the kernel dropped its next hops, and {} routes or groups elsewhere were replaced, {:.0f} ms "
+        "later, "
         "by the ones the fabric converges to without it{}\n"
         "  paths (ip route get, switch by switch): {} of {} flows on the model's path before, {} of {} after\n"
         "  flows moved: kernel {}, model {}; the same flows in both: {} of {}\n"
         "  packets (captured on the links between switches; {} flows sent both before the link went down and after the "
         "routes converged): {} moved, as ip route get says for {} of {}{}\n",
-        failed_names(t, failed), 100 * f.fail_at, netlib::units::format_seconds(failure->down_after_s), failure->replaced,
-        failure->converged_ms,
+        failed_names(t, failed), 100 * f.fail_at, netlib::units::format_seconds(failure->down_after_s),
+        failure->replaced, failure->converged_ms,
         f.flows.protocol == "udp" ? fmt::format("; {} datagrams in flight were lost", failure->datagrams_lost)
                                   : std::string("; TCP sent again what was lost"),
-        failure->before.agree, n, failure->after.agree, n,
-        failure->kernel_moved, failure->model_moved, failure->same_flows, n, failure->measured, failure->traffic_moved,
-        failure->traffic_agrees, failure->measured,
-        failure->capture_dropped ? fmt::format(" ({} frames the capture could not keep)", failure->capture_dropped) : "");
+        failure->before.agree, n, failure->after.agree, n, failure->kernel_moved, failure->model_moved,
+        failure->same_flows, n, failure->measured, failure->traffic_moved, failure->traffic_agrees, failure->measured,
+        failure->capture_dropped ? fmt::format(" ({} frames the capture could not keep)", failure->capture_dropped)
+                                 : "");
     constexpr std::size_t shown = 8;
     for (std::size_t k = 0; k < failure->moves.size() && k < shown; ++k) {
       const auto& m = failure->moves[k];
@@ -616,9 +647,11 @@ int run(const run_flags& f) {
                                arcs_text(t, m.after));
     }
     if (failure->moves.size() > shown) {
-      std::cout << fmt::format("    ... and {} more (--json lists them all under failure.moves)\n", failure->moves.size() - shown);
+      std::cout << fmt::format("    ... and {} more (--json lists them all under failure.moves)\n",
+                               failure->moves.size() - shown);
     }
-    std::cout << "  the model, same flows, each hashing of the next-hop groups (flows moved / crossed the failed link):";
+    std::cout
+        << "  the model, same flows, each hashing of the next-hop groups (flows moved / crossed the failed link):";
     for (const auto& e : failure->hashings) {
       std::cout << fmt::format(" {} {}/{}", dc::group_hashing_name(e.grouping), e.moved, e.had_to_move);
     }
@@ -645,15 +678,19 @@ void add_run_command(CLI::App& app) {
   f->flows.size = 65536;
   f->flows.protocol = "udp";
   add_flow_flags(*cmd, f->flows, false);
-  cmd->add_option("--policy", f->policy, "Linux's multipath hash policy in the switches: l4 (5-tuple) or l3 (addresses)")
+  cmd->add_option("--policy", f->policy,
+                  "Linux's multipath hash policy in the switches: l4 (5-tuple) or l3 (addresses)")
       ->capture_default_str()
       ->check(CLI::IsMember({"l3", "l4"}));
-  cmd->add_option("--hash-seed", f->hash_seed, "net.ipv4.fib_multipath_hash_seed in step 1; step 2 draws one per switch from it")
+  cmd->add_option("--hash-seed", f->hash_seed,
+                  "net.ipv4.fib_multipath_hash_seed in step 1; step 2 draws one per switch from it")
       ->capture_default_str();
-  netlib::app::add_quantity(*cmd, "--payload", f->payload, netlib::units::parse_bytes, "UDP payload per datagram (default 1000B)");
-  netlib::app::add_quantity(*cmd, "--tolerance", f->tolerance, netlib::units::parse_fraction,
-                            "Allowed error of each fabric tier's busiest link, model against measured (default: UDP byte "
-                            "for byte, TCP 15%)");
+  netlib::app::add_quantity(*cmd, "--payload", f->payload, netlib::units::parse_bytes,
+                            "UDP payload per datagram (default 1000B)");
+  netlib::app::add_quantity(
+      *cmd, "--tolerance", f->tolerance, netlib::units::parse_fraction,
+      "Allowed error of each fabric tier's busiest link, model against measured (default: UDP byte "
+      "for byte, TCP 15%)");
   netlib::app::add_quantity(*cmd, "--deadline", f->deadline, netlib::units::parse_duration_s,
                             "Longest time each step may send and wait (default 30s)");
   cmd->add_flag("--one-step", f->one_step, "Only the same-seed step");
@@ -661,9 +698,10 @@ void add_run_command(CLI::App& app) {
                   "Link rates in the namespaces: the fabric's times this (1/100: 10 Gbps links run at 100 Mbit/s, with "
                   "an HTB qdisc on every veth end), or off")
       ->capture_default_str();
-  cmd->add_option("--queue", f->queue,
-                  "How a link's queue shares it: fair (one HTB class per flow, served round robin: max-min fair with TCP) "
-                  "or fifo (one queue, left to TCP); default fair with TCP, fifo with UDP (whose sender takes turns)")
+  cmd->add_option(
+         "--queue", f->queue,
+         "How a link's queue shares it: fair (one HTB class per flow, served round robin: max-min fair with TCP) "
+         "or fifo (one queue, left to TCP); default fair with TCP, fifo with UDP (whose sender takes turns)")
       ->check(CLI::IsMember({"fair", "fifo"}));
   cmd->add_flag("--rehash", f->rehash,
                 "Make the switches hash TCP's 5-tuple as hardware does: every host's uplink forgets the sockets' own "
@@ -694,8 +732,10 @@ void add_run_command(CLI::App& app) {
   cmd->add_flag("--verbose", f->verbose, "Print each ip command on stderr");
   netlib::app::add_json_flag(*cmd, f->json);
   netlib::app::set_action(*cmd, [f] {
-    if (f->payload < 18 || f->payload > 1472) throw netlib::app::usage_error("--payload must be 18B to 1472B (one frame)");
-    if (f->deadline <= 0 || f->deadline > 600) throw netlib::app::usage_error("--deadline must be above 0 and at most 10min");
+    if (f->payload < 18 || f->payload > 1472)
+      throw netlib::app::usage_error("--payload must be 18B to 1472B (one frame)");
+    if (f->deadline <= 0 || f->deadline > 600)
+      throw netlib::app::usage_error("--deadline must be above 0 and at most 10min");
     if (!(f->fail_at >= 0) || f->fail_at > 1) throw netlib::app::usage_error("--fail-at must be 0% to 100%");
     return run(*f);
   });

@@ -30,7 +30,9 @@ std::string util_colour(double u) {
   return fmt::format("hsl({:.0f},80%,{}%)", hue, u >= 1 ? 32 : 40);
 }
 
-std::string percent(double u) { return fmt::format("{:.1f}%", 100 * u); }
+std::string percent(double u) {
+  return fmt::format("{:.1f}%", 100 * u);
+}
 
 // A short utilisation for a link's label: "24%", "3.5%", "0".
 std::string short_percent(double u) {
@@ -44,9 +46,12 @@ std::string short_percent(double u) {
 double text_width(const std::string& s, double font_px, bool bold = false) {
   double em = 0;
   for (char c : s) {
-    if (c == '%' || c == 'm' || c == 'w' || c == 'M' || c == 'W') em += 0.98;
-    else if (c == '.' || c == ',' || c == ':' || c == ' ' || c == 'i' || c == 'l') em += 0.36;
-    else em += 0.66;
+    if (c == '%' || c == 'm' || c == 'w' || c == 'M' || c == 'W')
+      em += 0.98;
+    else if (c == '.' || c == ',' || c == ':' || c == ' ' || c == 'i' || c == 'l')
+      em += 0.36;
+    else
+      em += 0.66;
   }
   return em * font_px * (bold ? 1.1 : 1.0);
 }
@@ -93,17 +98,19 @@ struct box {
 }  // namespace
 
 svg_document fabric_svg(const dc::topology& t, std::span<const double> arc_bytes, const dc::load_summary& s,
-                       const std::string& title, const std::string& subtitle) {
+                        const std::string& title, const std::string& subtitle) {
   const int tiers = t.max_tier() + 1;
   std::vector<std::vector<dc::node_id>> rows(static_cast<std::size_t>(tiers));
   for (dc::node_id v = 0; v < t.nodes().size(); ++v) rows[static_cast<std::size_t>(t.nodes()[v].tier)].push_back(v);
   double width = 760;
-  for (std::size_t r = 0; r < rows.size(); ++r) width = std::max(width, 80.0 + static_cast<double>(rows[r].size()) * (r == 0 ? 16.0 : 64.0));
+  for (std::size_t r = 0; r < rows.size(); ++r)
+    width = std::max(width, 80.0 + static_cast<double>(rows[r].size()) * (r == 0 ? 16.0 : 64.0));
   width = std::min(width, 6000.0);
   // The header: title, subtitle and MLU, wrapped to the width.
   std::string header;
   double y_text = 28;
-  y_text = text_lines(header, wrap(title, width - 40, 17, true), 20, y_text, 17, "class=\"title\" font-weight=\"bold\"");
+  y_text =
+      text_lines(header, wrap(title, width - 40, 17, true), 20, y_text, 17, "class=\"title\" font-weight=\"bold\"");
   y_text = text_lines(header, wrap(subtitle, width - 40, 12), 20, y_text + 2, 12, "class=\"subtitle\" fill=\"#444\"");
   y_text = text_lines(header, {fmt::format("MLU {} on {}", percent(s.mlu), t.arc_name(s.busiest))}, 20, y_text + 2, 14,
                       "class=\"mlu\" font-weight=\"bold\"");
@@ -171,8 +178,10 @@ svg_document fabric_svg(const dc::topology& t, std::span<const double> arc_bytes
     const std::string style = bytes > 0 ? fmt::format("stroke=\"{}\" stroke-width=\"{:.2f}\"", util_colour(u), w)
                                         : "stroke=\"#bbbbbb\" stroke-width=\"1\" stroke-dasharray=\"4 3\"";
     lines += fmt::format(
-        "<line class=\"arc\" data-arc=\"{}\" data-from=\"{}\" data-to=\"{}\" data-bytes=\"{:.0f}\" data-util=\"{:.6f}\" "
-        "x1=\"{:.1f}\" y1=\"{:.1f}\" x2=\"{:.1f}\" y2=\"{:.1f}\" {} stroke-linecap=\"butt\"><title>{} -&gt; {}: {}, {} of "
+        "<line class=\"arc\" data-arc=\"{}\" data-from=\"{}\" data-to=\"{}\" data-bytes=\"{:.0f}\" "
+        "data-util=\"{:.6f}\" "
+        "x1=\"{:.1f}\" y1=\"{:.1f}\" x2=\"{:.1f}\" y2=\"{:.1f}\" {} stroke-linecap=\"butt\"><title>{} -&gt; {}: {}, {} "
+        "of "
         "{}</title></line>\n",
         a, escape(t.nodes()[from].name), escape(t.nodes()[to].name), bytes, u, x[from] + ox, y[from] + oy, x[to] + ox,
         y[to] + oy, style, escape(t.nodes()[from].name), escape(t.nodes()[to].name), netlib::units::format_bytes(bytes),
@@ -184,15 +193,18 @@ svg_document fabric_svg(const dc::topology& t, std::span<const double> arc_bytes
     const double tw = text_width(text, 9) + 2, th = 12;
     bool placed = false;
     for (double f : {0.2, 0.28, 0.36, 0.44, 0.52, 0.14, 0.6, 0.68}) {
-      const double px = x[from] + (x[to] - x[from]) * f + nx * side * (offset + 3 + tw / 2 * std::abs(ny) + th / 2 * std::abs(nx));
-      const double py = y[from] + (y[to] - y[from]) * f + ny * side * (offset + 3 + tw / 2 * std::abs(ny) + th / 2 * std::abs(nx));
+      const double px =
+          x[from] + (x[to] - x[from]) * f + nx * side * (offset + 3 + tw / 2 * std::abs(ny) + th / 2 * std::abs(nx));
+      const double py =
+          y[from] + (y[to] - y[from]) * f + ny * side * (offset + 3 + tw / 2 * std::abs(ny) + th / 2 * std::abs(nx));
       const box b{px - tw / 2, py - th / 2, px + tw / 2, py + th / 2};
       if (b.x0 < 1 || b.x1 > width - 1 || b.y0 < top - 20 || b.y1 > height - legend_h) continue;
       if (std::any_of(taken.begin(), taken.end(), [&](const box& o) { return o.overlaps(b); })) continue;
       taken.push_back(b);
-      labels += fmt::format("<text class=\"num\" data-arc=\"{}\" x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"middle\" "
-                            "font-size=\"9\" fill=\"#222\">{}</text>\n",
-                            a, px, py + 3.3, text);
+      labels += fmt::format(
+          "<text class=\"num\" data-arc=\"{}\" x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"middle\" "
+          "font-size=\"9\" fill=\"#222\">{}</text>\n",
+          a, px, py + 3.3, text);
       placed = true;
       break;
     }
@@ -202,16 +214,20 @@ svg_document fabric_svg(const dc::topology& t, std::span<const double> arc_bytes
   for (dc::node_id v = 0; v < t.nodes().size(); ++v) {
     const auto& n = t.nodes()[v];
     if (n.kind == dc::node_kind::host) {
-      out += fmt::format("<g class=\"node host\"><circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"5\" fill=\"#334\"/>", x[v], y[v]);
+      out +=
+          fmt::format("<g class=\"node host\"><circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"5\" fill=\"#334\"/>", x[v], y[v]);
       if (host_labels) {
-        out += fmt::format("<text class=\"label\" x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"middle\" font-size=\"10\">{}</text>",
-                           x[v], y[v] + 18, escape(n.name));
+        out += fmt::format(
+            "<text class=\"label\" x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"middle\" font-size=\"10\">{}</text>", x[v],
+            y[v] + 18, escape(n.name));
       }
       out += "</g>\n";
     } else {
       out += fmt::format(
-          "<g class=\"node switch\"><rect x=\"{:.1f}\" y=\"{:.1f}\" width=\"52\" height=\"20\" rx=\"4\" fill=\"#e8eef8\" "
-          "stroke=\"#335\"/><text class=\"label\" x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"middle\" font-size=\"{}\">{}</text></g>\n",
+          "<g class=\"node switch\"><rect x=\"{:.1f}\" y=\"{:.1f}\" width=\"52\" height=\"20\" rx=\"4\" "
+          "fill=\"#e8eef8\" "
+          "stroke=\"#335\"/><text class=\"label\" x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"middle\" "
+          "font-size=\"{}\">{}</text></g>\n",
           x[v] - 26, y[v] - 10, x[v], y[v] + 4, n.name.size() > 8 ? 8 : 10, escape(n.name));
     }
   }
@@ -224,13 +240,16 @@ svg_document fabric_svg(const dc::topology& t, std::span<const double> arc_bytes
                        util_colour(i / 10.0));
   }
   out += fmt::format(
-      "\n<text x=\"100\" y=\"{0:.0f}\" font-size=\"10\">0%</text><text x=\"200\" y=\"{0:.0f}\" font-size=\"10\">50%</text>"
+      "\n<text x=\"100\" y=\"{0:.0f}\" font-size=\"10\">0%</text><text x=\"200\" y=\"{0:.0f}\" "
+      "font-size=\"10\">50%</text>"
       "<text x=\"300\" y=\"{0:.0f}\" font-size=\"10\">100%+</text>\n"
       "<line x1=\"360\" y1=\"{1:.0f}\" x2=\"400\" y2=\"{1:.0f}\" stroke=\"#bbbbbb\" stroke-dasharray=\"4 3\"/>"
       "<text x=\"408\" y=\"{2:.0f}\">unused</text>\n",
       ly + 12, ly - 5, ly);
   auto notes = legend_text;
-  if (left_out) notes.push_back(fmt::format("{} number{} left out for lack of room: hover a line", left_out, left_out == 1 ? "" : "s"));
+  if (left_out)
+    notes.push_back(
+        fmt::format("{} number{} left out for lack of room: hover a line", left_out, left_out == 1 ? "" : "s"));
   double ny = ly + 30;
   for (const auto& l : notes) {
     out += fmt::format("<text x=\"20\" y=\"{:.0f}\" fill=\"#444\">{}</text>\n", ny, escape(l));
@@ -243,7 +262,8 @@ svg_document fabric_svg(const dc::topology& t, std::span<const double> arc_bytes
     const auto old_size = fmt::format("height=\"{0:.0f}\" viewBox=\"0 0 {1:.0f} {0:.0f}\"", height, width);
     const auto at = out.find(old_size);
     if (at != std::string::npos) {
-      out.replace(at, old_size.size(), fmt::format("height=\"{0:.0f}\" viewBox=\"0 0 {1:.0f} {0:.0f}\"", full_height, width));
+      out.replace(at, old_size.size(),
+                  fmt::format("height=\"{0:.0f}\" viewBox=\"0 0 {1:.0f} {0:.0f}\"", full_height, width));
     }
   }
   return {out, width, full_height};
@@ -254,7 +274,8 @@ std::string fabrics_svg(const std::vector<svg_document>& documents, const std::s
   double total_w = 0;
   for (const auto& d : documents) total_w = std::max(total_w, d.width);
   std::string header;
-  const double below = text_lines(header, wrap(title, total_w - 40, 20, true), 20, 32, 20, "class=\"title\" font-weight=\"bold\"");
+  const double below =
+      text_lines(header, wrap(title, total_w - 40, 20, true), 20, 32, 20, "class=\"title\" font-weight=\"bold\"");
   double total_h = below + 4;
   for (const auto& d : documents) total_h += d.height + 10;
   std::string out = fmt::format(
@@ -283,7 +304,8 @@ std::string series_svg(const std::string& title, const std::string& subtitle, co
   static const char* markers[] = {"circle", "square", "diamond", "triangle", "cross", "circle", "square"};
   const double width = 820, left = 70, right = 190, bottom = 60;
   std::string header;
-  double y_text = text_lines(header, wrap(title, width - 40, 17, true), 20, 28, 17, "class=\"title\" font-weight=\"bold\"");
+  double y_text =
+      text_lines(header, wrap(title, width - 40, 17, true), 20, 28, 17, "class=\"title\" font-weight=\"bold\"");
   y_text = text_lines(header, wrap(subtitle, width - 40, 12), 20, y_text + 2, 12, "class=\"subtitle\" fill=\"#444\"");
   const double top = y_text + 20, ph = 340, height = top + ph + bottom;
   const double pw = width - left - right;
@@ -317,9 +339,10 @@ std::string series_svg(const std::string& title, const std::string& subtitle, co
         left, py(v), left + pw, left - 6, py(v) + 4, percent(v));
   }
   if (ytop >= 1) {
-    out += fmt::format("<line class=\"full\" x1=\"{0:.1f}\" y1=\"{1:.1f}\" x2=\"{2:.1f}\" y2=\"{1:.1f}\" stroke=\"#999\" "
-                       "stroke-dasharray=\"6 4\"/>\n",
-                       left, py(1), left + pw);
+    out += fmt::format(
+        "<line class=\"full\" x1=\"{0:.1f}\" y1=\"{1:.1f}\" x2=\"{2:.1f}\" y2=\"{1:.1f}\" stroke=\"#999\" "
+        "stroke-dasharray=\"6 4\"/>\n",
+        left, py(1), left + pw);
   }
   const std::size_t ticks = std::min<std::size_t>(x.size(), 12);
   for (std::size_t i = 0; i < ticks; ++i) {
@@ -339,23 +362,26 @@ std::string series_svg(const std::string& title, const std::string& subtitle, co
     const std::string kind = markers[i % std::size(markers)];
     const std::string cls = fmt::format("class=\"marker\" data-series=\"{}\" data-r=\"{:.1f}\"", i, r);
     if (kind == "circle") {
-      return fmt::format("<circle {} cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"{:.1f}\" fill=\"{}\">{}</circle>", cls, cx, cy, r, c, extra);
+      return fmt::format("<circle {} cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"{:.1f}\" fill=\"{}\">{}</circle>", cls, cx, cy, r,
+                         c, extra);
     }
     if (kind == "square") {
-      return fmt::format("<rect {} x=\"{:.1f}\" y=\"{:.1f}\" width=\"{:.1f}\" height=\"{:.1f}\" fill=\"{}\">{}</rect>", cls,
-                         cx - r, cy - r, 2 * r, 2 * r, c, extra);
+      return fmt::format("<rect {} x=\"{:.1f}\" y=\"{:.1f}\" width=\"{:.1f}\" height=\"{:.1f}\" fill=\"{}\">{}</rect>",
+                         cls, cx - r, cy - r, 2 * r, 2 * r, c, extra);
     }
     if (kind == "diamond") {
-      return fmt::format("<polygon {} points=\"{:.1f},{:.1f} {:.1f},{:.1f} {:.1f},{:.1f} {:.1f},{:.1f}\" fill=\"{}\">{}</polygon>",
-                         cls, cx, cy - r * 1.3, cx + r * 1.3, cy, cx, cy + r * 1.3, cx - r * 1.3, cy, c, extra);
+      return fmt::format(
+          "<polygon {} points=\"{:.1f},{:.1f} {:.1f},{:.1f} {:.1f},{:.1f} {:.1f},{:.1f}\" fill=\"{}\">{}</polygon>",
+          cls, cx, cy - r * 1.3, cx + r * 1.3, cy, cx, cy + r * 1.3, cx - r * 1.3, cy, c, extra);
     }
     if (kind == "triangle") {
-      return fmt::format("<polygon {} points=\"{:.1f},{:.1f} {:.1f},{:.1f} {:.1f},{:.1f}\" fill=\"{}\">{}</polygon>", cls, cx,
-                         cy - r * 1.3, cx + r * 1.2, cy + r, cx - r * 1.2, cy + r, c, extra);
+      return fmt::format("<polygon {} points=\"{:.1f},{:.1f} {:.1f},{:.1f} {:.1f},{:.1f}\" fill=\"{}\">{}</polygon>",
+                         cls, cx, cy - r * 1.3, cx + r * 1.2, cy + r, cx - r * 1.2, cy + r, c, extra);
     }
-    return fmt::format("<path {} d=\"M{:.1f},{:.1f} L{:.1f},{:.1f} M{:.1f},{:.1f} L{:.1f},{:.1f}\" stroke=\"{}\" "
-                       "stroke-width=\"2.5\" fill=\"none\">{}</path>",
-                       cls, cx - r, cy - r, cx + r, cy + r, cx - r, cy + r, cx + r, cy - r, c, extra);
+    return fmt::format(
+        "<path {} d=\"M{:.1f},{:.1f} L{:.1f},{:.1f} M{:.1f},{:.1f} L{:.1f},{:.1f}\" stroke=\"{}\" "
+        "stroke-width=\"2.5\" fill=\"none\">{}</path>",
+        cls, cx - r, cy - r, cx + r, cy + r, cx - r, cy + r, cx + r, cy - r, c, extra);
   };
   for (std::size_t i = 0; i < n; ++i) {
     const char* c = colours[i % std::size(colours)];
@@ -365,10 +391,11 @@ std::string series_svg(const std::string& title, const std::string& subtitle, co
     std::string points;
     const auto flush = [&] {
       if (!points.empty()) {
-        out += fmt::format("<polyline class=\"series\" data-name=\"{}\" data-series=\"{}\" fill=\"none\" stroke=\"{}\" "
-                           "stroke-width=\"{:.1f}\"{} points=\"{}\"/>\n",
-                           escape(lines[i].name), i, c, stroke,
-                           dash.empty() ? "" : fmt::format(" stroke-dasharray=\"{}\"", dash), points);
+        out += fmt::format(
+            "<polyline class=\"series\" data-name=\"{}\" data-series=\"{}\" fill=\"none\" stroke=\"{}\" "
+            "stroke-width=\"{:.1f}\"{} points=\"{}\"/>\n",
+            escape(lines[i].name), i, c, stroke, dash.empty() ? "" : fmt::format(" stroke-dasharray=\"{}\"", dash),
+            points);
       }
       points.clear();
     };
@@ -381,16 +408,18 @@ std::string series_svg(const std::string& title, const std::string& subtitle, co
       }
       points += fmt::format("{}{:.1f},{:.1f}", points.empty() ? "" : " ", px(x[k]), py(v));
       marks += marker(i, px(x[k]), py(v), r,
-                      fmt::format("<title>{} at {}: {}</title>", escape(lines[i].name), netlib::units::format_seconds(x[k]),
-                                  percent(v))) +
+                      fmt::format("<title>{} at {}: {}</title>", escape(lines[i].name),
+                                  netlib::units::format_seconds(x[k]), percent(v))) +
                "\n";
     }
     flush();
     out += marks;
     const double ly = top + 14 + 24 * static_cast<double>(i);
-    out += fmt::format("<line x1=\"{0:.1f}\" y1=\"{1:.1f}\" x2=\"{2:.1f}\" y2=\"{1:.1f}\" stroke=\"{3}\" stroke-width=\"{4:.1f}\"{5}/>",
-                       left + pw + 12, ly, left + pw + 48, c, std::min(stroke, 4.0),
-                       dash.empty() ? "" : fmt::format(" stroke-dasharray=\"{}\"", dash));
+    out += fmt::format(
+        "<line x1=\"{0:.1f}\" y1=\"{1:.1f}\" x2=\"{2:.1f}\" y2=\"{1:.1f}\" stroke=\"{3}\" "
+        "stroke-width=\"{4:.1f}\"{5}/>",
+        left + pw + 12, ly, left + pw + 48, c, std::min(stroke, 4.0),
+        dash.empty() ? "" : fmt::format(" stroke-dasharray=\"{}\"", dash));
     out += marker(i, left + pw + 30, ly, std::min(r, 5.0), "");
     out += fmt::format("<text class=\"legend\" x=\"{:.1f}\" y=\"{:.1f}\">{}</text>\n", left + pw + 54, ly + 4,
                        escape(lines[i].name));

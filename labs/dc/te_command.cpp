@@ -5,13 +5,13 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <functional>
-#include <memory>
-#include <thread>
 #include <fstream>
+#include <functional>
 #include <iostream>
+#include <memory>
 #include <set>
 #include <sstream>
+#include <thread>
 
 #include "commands.hpp"
 #include "netlib/app/program.hpp"
@@ -68,8 +68,12 @@ stats summarize(const std::vector<double>& v) {
   return s;
 }
 
-std::string pct(double v) { return std::isfinite(v) ? fmt::format("{:.1f}%", 100 * v) : "-"; }
-nlohmann::json number_or_null(double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(); }
+std::string pct(double v) {
+  return std::isfinite(v) ? fmt::format("{:.1f}%", 100 * v) : "-";
+}
+nlohmann::json number_or_null(double v) {
+  return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json();
+}
 
 // Progress on stderr for long runs: nothing during the first 2 s (most runs), then a line at most
 // every 2 s, and the last one.
@@ -80,7 +84,8 @@ std::function<void(std::size_t, std::size_t)> progress_printer() {
     const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     if (s < 2 || (s - *last < 2 && done < total)) return;
     *last = s;
-    std::cerr << fmt::format("{}: te: {} of {} matrices solved ({:.0f} s)\n", netlib::app::program_name(), done, total, s);
+    std::cerr << fmt::format("{}: te: {} of {} matrices solved ({:.0f} s)\n", netlib::app::program_name(), done, total,
+                             s);
   };
 }
 
@@ -102,11 +107,11 @@ int run_te(const te_flags& f) {
       matrices = dc::generate_matrices(t, f.gen);
       std::set<dc::node_id> ends;
       for (const auto& d : matrices.front().demands) ends.insert(d.src);
-      source = fmt::format("{} generated matrices every {} among {} switches: ECMP load {:.0f}% on the base, noise "
-                           "±{:.0f}%, {:.0f}% of pairs bursty (x{} with probability {:.0f}%), seed {}",
-                           matrices.size(), netlib::units::format_seconds(f.gen.interval_s), ends.size(),
-                           100 * f.gen.load, 100 * f.gen.noise, 100 * f.gen.bursty_share, f.gen.burst_factor,
-                           100 * f.gen.burst_probability, f.gen.seed);
+      source = fmt::format(
+          "{} generated matrices every {} among {} switches: ECMP load {:.0f}% on the base, noise "
+          "±{:.0f}%, {:.0f}% of pairs bursty (x{} with probability {:.0f}%), seed {}",
+          matrices.size(), netlib::units::format_seconds(f.gen.interval_s), ends.size(), 100 * f.gen.load,
+          100 * f.gen.noise, 100 * f.gen.bursty_share, f.gen.burst_factor, 100 * f.gen.burst_probability, f.gen.seed);
     } else {
       const auto text = read_input_file("--matrix", f.matrix, dc::matrix_limits{}.max_text);
       matrices = dc::parse_matrices(text, t);
@@ -115,8 +120,8 @@ int run_te(const te_flags& f) {
   } catch (const dc::te_error& e) {
     if (f.generate) throw netlib::app::usage_error(std::string("--generate: ") + e.what());
     if (privileged()) {
-      throw netlib::app::usage_error(fmt::format("{}: {} (lab-dc runs as root, so it shows no word of the file)", f.matrix,
-                                                 e.wordless()));
+      throw netlib::app::usage_error(
+          fmt::format("{}: {} (lab-dc runs as root, so it shows no word of the file)", f.matrix, e.wordless()));
     }
     throw netlib::app::usage_error(f.matrix + ": " + e.what());
   }
@@ -139,15 +144,16 @@ int run_te(const te_flags& f) {
   if (!f.svg.empty()) {
     std::vector<series> lines;
     for (std::size_t s = 0; s < schemes.size(); ++s) lines.push_back({dc::scheme_name(schemes[s]), per_scheme[s]});
-    write_text_file(f.svg, series_svg(fmt::format("MLU over time: {}", t.description()), source, "maximum link utilisation",
-                                      times, lines));
+    write_text_file(f.svg, series_svg(fmt::format("MLU over time: {}", t.description()), source,
+                                      "maximum link utilisation", times, lines));
   }
   if (f.json) {
     auto rows = nlohmann::json::array();
     for (std::size_t i = 0; i < matrices.size(); ++i) {
       nlohmann::json mlu = nlohmann::json::object();
       for (std::size_t s = 0; s < schemes.size(); ++s) {
-        mlu[dc::scheme_name(schemes[s])] = std::isfinite(ev.mlu[i][s]) ? nlohmann::json(ev.mlu[i][s]) : nlohmann::json();
+        mlu[dc::scheme_name(schemes[s])] =
+            std::isfinite(ev.mlu[i][s]) ? nlohmann::json(ev.mlu[i][s]) : nlohmann::json();
       }
       nlohmann::json row{{"time_s", matrices[i].time_s}, {"demands", matrices[i].demands.size()}, {"mlu", mlu}};
       if (f.generate) row["bursts"] = matrices[i].bursts;
@@ -158,7 +164,7 @@ int run_te(const te_flags& f) {
       const auto st = summarize(per_scheme[s]);
       summary[dc::scheme_name(schemes[s])] = {{"min", number_or_null(st.min)}, {"mean", number_or_null(st.mean)},
                                               {"p90", number_or_null(st.p90)}, {"max", number_or_null(st.max)},
-                                              {"over_100", st.over}, {"matrices", st.count}};
+                                              {"over_100", st.over},           {"matrices", st.count}};
     }
     netlib::app::print_json({{"topology", {{"description", t.description()}, {"links", t.links().size()}}},
                              {"source", source},
@@ -167,10 +173,11 @@ int run_te(const te_flags& f) {
                              {"summary", summary}});
     return netlib::app::exit_ok;
   }
-  std::cout << fmt::format("fabric:   {}\nmatrices: {}\nschemes:  predicted = the optimal split for the previous matrix; "
-                           "robust = tuned on the last {} (mean, plus {} x each pair's burst on its most exposed path); "
-                           "both the centre of their optimal splits (as even as the optimum allows)\n\n",
-                           t.description(), source, f.history, f.robustness);
+  std::cout << fmt::format(
+      "fabric:   {}\nmatrices: {}\nschemes:  predicted = the optimal split for the previous matrix; "
+      "robust = tuned on the last {} (mean, plus {} x each pair's burst on its most exposed path); "
+      "both the centre of their optimal splits (as even as the optimum allows)\n\n",
+      t.description(), source, f.history, f.robustness);
   std::cout << fmt::format("{:>10}", "time");
   if (f.generate) std::cout << fmt::format("{:>8}", "bursts");
   for (auto s : schemes) std::cout << fmt::format("{:>15}", dc::scheme_name(s));
@@ -184,7 +191,8 @@ int run_te(const te_flags& f) {
   std::cout << '\n';
   const auto line = [&](const char* label, auto value) {
     std::cout << fmt::format("{:>10}", label) << (f.generate ? std::string(8, ' ') : std::string());
-    for (std::size_t s = 0; s < schemes.size(); ++s) std::cout << fmt::format("{:>15}", value(summarize(per_scheme[s])));
+    for (std::size_t s = 0; s < schemes.size(); ++s)
+      std::cout << fmt::format("{:>15}", value(summarize(per_scheme[s])));
     std::cout << '\n';
   };
   line("min", [](const stats& s) { return pct(s.min); });
@@ -209,11 +217,13 @@ void add_te_command(CLI::App& app) {
       "lab-dc te --topology leaf-spine:4x2 --generate --matrices 24 --svg mlu.svg");
   add_fabric_flags(*cmd, f->fabric, "leaf-spine:4x2");
   add_fail_flag(*cmd, f->fail);
-  cmd->add_option("--matrix", f->matrix, "Traffic matrices: lines 'TIME SOURCE DESTINATION RATE' (e.g. '0s leaf1 leaf2 "
-                                         "4Gbps'); one matrix per time")
+  cmd->add_option("--matrix", f->matrix,
+                  "Traffic matrices: lines 'TIME SOURCE DESTINATION RATE' (e.g. '0s leaf1 leaf2 "
+                  "4Gbps'); one matrix per time")
       ->check(netlib::app::input_file());
   cmd->add_flag("--generate", f->generate, "Generate a series of matrices between the switches with hosts");
-  cmd->add_option("--matrices", f->gen.count, "With --generate: how many")->capture_default_str()
+  cmd->add_option("--matrices", f->gen.count, "With --generate: how many")
+      ->capture_default_str()
       ->check(CLI::Range(std::size_t{1}, std::size_t{10000}));
   netlib::app::add_quantity(*cmd, "--interval", f->gen.interval_s, netlib::units::parse_duration_s,
                             "With --generate: time between matrices (default 1s)");
@@ -229,7 +239,8 @@ void add_te_command(CLI::App& app) {
       ->check(CLI::Range(1.0, 1000.0));
   cmd->add_option("--matrix-seed", f->gen.seed, "With --generate: the seed")->capture_default_str();
   cmd->add_option("--schemes", f->schemes, "Schemes to compare (default all five)")->delimiter(',');
-  cmd->add_option("--history", f->history, "Matrices the robust scheme looks back over")->capture_default_str()
+  cmd->add_option("--history", f->history, "Matrices the robust scheme looks back over")
+      ->capture_default_str()
       ->check(CLI::Range(std::size_t{1}, std::size_t{1000}));
   cmd->add_option("--robustness", f->robustness,
                   "Weight of the burst term in the robust scheme (0: tune for the mean only)")

@@ -11,12 +11,12 @@
 #include <memory>
 
 #include "commands.hpp"
+#include "common/report.hpp"
 #include "netlib/app/json_stream.hpp"
 #include "netlib/app/program.hpp"
 #include "netlib/capture/tcp_replay.hpp"
 #include "netlib/core/units.hpp"
 #include "netlib/packet/packet_decoder.hpp"
-#include "common/report.hpp"
 #include "tcp_timing.hpp"
 
 namespace netlab::lab_delay {
@@ -37,9 +37,14 @@ nlohmann::json stats_json(const running_stats& s) {
 }
 
 nlohmann::json direction_json(const direction_timing& d) {
-  return {{"packets", d.packets}, {"bytes", d.bytes}, {"missing_bytes", d.missing_bytes}, {"data_segments", d.data_segments},
-          {"retransmitted_bytes", d.retransmitted_bytes}, {"duration_s", d.duration_s()},
-          {"goodput_bps", labs::or_null(d.goodput_bps())}, {"rtt", stats_json(d.rtt_s)},
+  return {{"packets", d.packets},
+          {"bytes", d.bytes},
+          {"missing_bytes", d.missing_bytes},
+          {"data_segments", d.data_segments},
+          {"retransmitted_bytes", d.retransmitted_bytes},
+          {"duration_s", d.duration_s()},
+          {"goodput_bps", labs::or_null(d.goodput_bps())},
+          {"rtt", stats_json(d.rtt_s)},
           {"interarrival", stats_json(d.interarrival_s)}};
 }
 
@@ -50,18 +55,21 @@ std::string stats_text(const running_stats& s) {
 }
 
 void print_direction(const char* name, const direction_timing& d, double rate) {
-  std::cout << fmt::format("  {}: {} in {} data segments ({} retransmitted bytes{})\n", name,
-                           netlib::units::format_bytes(double(d.bytes)), d.data_segments, d.retransmitted_bytes,
-                           d.missing_bytes > 0 ? fmt::format(", {} bytes missing from the capture", d.missing_bytes) : "");
+  std::cout << fmt::format(
+      "  {}: {} in {} data segments ({} retransmitted bytes{})\n", name, netlib::units::format_bytes(double(d.bytes)),
+      d.data_segments, d.retransmitted_bytes,
+      d.missing_bytes > 0 ? fmt::format(", {} bytes missing from the capture", d.missing_bytes) : "");
   if (d.data_segments == 0) return;
-  std::cout << fmt::format("    goodput        {}{}{}\n", d.goodput_bps() ? format_bps(*d.goodput_bps()) : "n/a",
-                           d.missing_bytes > 0 && d.goodput_bps() ? " (of the bytes captured only)" : "",
-                           rate > 0 && d.goodput_bps()
-                               ? fmt::format("   (model R·1448/1514 = {})", format_bps(rate * full_payload_bytes / full_frame_bytes))
-                               : "");
+  std::cout << fmt::format(
+      "    goodput        {}{}{}\n", d.goodput_bps() ? format_bps(*d.goodput_bps()) : "n/a",
+      d.missing_bytes > 0 && d.goodput_bps() ? " (of the bytes captured only)" : "",
+      rate > 0 && d.goodput_bps()
+          ? fmt::format("   (model R·1448/1514 = {})", format_bps(rate * full_payload_bytes / full_frame_bytes))
+          : "");
   std::cout << fmt::format("    RTT            {}\n", stats_text(d.rtt_s));
-  std::cout << fmt::format("    inter-arrival  {}{}\n", stats_text(d.interarrival_s),
-                           rate > 0 ? fmt::format("   (model 1514·8/R = {})", format_seconds(full_frame_bytes * 8 / rate)) : "");
+  std::cout << fmt::format(
+      "    inter-arrival  {}{}\n", stats_text(d.interarrival_s),
+      rate > 0 ? fmt::format("   (model 1514·8/R = {})", format_seconds(full_frame_bytes * 8 / rate)) : "");
 }
 
 int run_analyze(const analyze_flags& f) {
@@ -77,17 +85,25 @@ int run_analyze(const analyze_flags& f) {
   auto conns = timing.connections();
   std::stable_sort(conns.begin(), conns.end(), [](const auto& a, const auto& b) { return a.id < b.id; });
   if (f.json) {
-    nlohmann::json doc{{"capture", f.capture}, {"packets", stats.packets}, {"malformed_packets", malformed},
-                       {"ignored_packets", not_tcp}, {"connections", nlohmann::json::array()},
+    nlohmann::json doc{{"capture", f.capture},
+                       {"packets", stats.packets},
+                       {"malformed_packets", malformed},
+                       {"ignored_packets", not_tcp},
+                       {"connections", nlohmann::json::array()},
                        {"connections_not_kept", timing.dropped_connections()},
-                       {"truncated", stats.truncated_records > 0}, {"missing_bytes", stats.missing_bytes}};
+                       {"truncated", stats.truncated_records > 0},
+                       {"missing_bytes", stats.missing_bytes}};
     if (f.rate > 0)
-      doc["model"] = {{"rate_bps", f.rate}, {"goodput_bps", f.rate * full_payload_bytes / full_frame_bytes},
+      doc["model"] = {{"rate_bps", f.rate},
+                      {"goodput_bps", f.rate * full_payload_bytes / full_frame_bytes},
                       {"interarrival_s", full_frame_bytes * 8 / f.rate}};
     // Up to max_connections_kept connections: written one at a time, not built as one document.
     netlib::app::print_json_with_array(doc, "connections", conns.size(), [&](std::size_t i) {
       const auto& c = conns[i];
-      return nlohmann::json{{"id", c.id}, {"client", c.client}, {"server", c.server}, {"state", c.state},
+      return nlohmann::json{{"id", c.id},
+                            {"client", c.client},
+                            {"server", c.server},
+                            {"state", c.state},
                             {"handshake_rtt_s", labs::or_null(c.handshake_rtt_s())},
                             {"syn_to_synack_s", labs::or_null(c.syn_to_synack_s)},
                             {"synack_to_ack_s", labs::or_null(c.synack_to_ack_s)},
@@ -96,16 +112,16 @@ int run_analyze(const analyze_flags& f) {
     });
     return netlib::app::exit_ok;
   }
-  std::cout << fmt::format("{}: {} packets ({} malformed, {} not TCP), {} TCP connections{}\n", f.capture,
-                           stats.packets, malformed, not_tcp, stats.conversations,
-                           timing.dropped_connections() > 0
-                               ? fmt::format(" (the first {} to close are shown)", conns.size())
-                               : "");
+  std::cout << fmt::format(
+      "{}: {} packets ({} malformed, {} not TCP), {} TCP connections{}\n", f.capture, stats.packets, malformed, not_tcp,
+      stats.conversations,
+      timing.dropped_connections() > 0 ? fmt::format(" (the first {} to close are shown)", conns.size()) : "");
   for (const auto& c : conns) {
     std::cout << fmt::format("\nconnection {}: {} -> {} ({})\n", c.id, c.client, c.server, c.state);
     if (c.handshake_rtt_s())
-      std::cout << fmt::format("  handshake RTT  {} (SYN→SYN-ACK {}, SYN-ACK→ACK {})\n", format_seconds(*c.handshake_rtt_s()),
-                               format_seconds(*c.syn_to_synack_s), format_seconds(*c.synack_to_ack_s));
+      std::cout << fmt::format("  handshake RTT  {} (SYN→SYN-ACK {}, SYN-ACK→ACK {})\n",
+                               format_seconds(*c.handshake_rtt_s()), format_seconds(*c.syn_to_synack_s),
+                               format_seconds(*c.synack_to_ack_s));
     else
       std::cout << "  handshake RTT  not captured\n";
     print_direction("client -> server", c.to_server, f.rate);
@@ -120,9 +136,9 @@ int run_analyze(const analyze_flags& f) {
 
 void add_analyze_command(CLI::App& app) {
   auto f = std::make_shared<analyze_flags>();
-  auto* cmd = netlib::app::add_command(app, "analyze",
-                                       "Per TCP connection in a capture: handshake RTT, RTT samples, goodput, inter-arrival",
-                                       "lab-delay analyze transfer.pcapng --rate 10Mbps");
+  auto* cmd = netlib::app::add_command(
+      app, "analyze", "Per TCP connection in a capture: handshake RTT, RTT samples, goodput, inter-arrival",
+      "lab-delay analyze transfer.pcapng --rate 10Mbps");
   cmd->add_option("capture", f->capture, "A pcap or pcapng file")->required()->check(netlib::app::input_file());
   netlib::app::add_quantity(*cmd, "--rate", f->rate, netlib::units::parse_rate_bps,
                             "Bottleneck rate R, to print the model's goodput and spacing beside the measurements");

@@ -105,7 +105,8 @@ std::optional<double> probe(io::udp_socket& socket, const io::udp::endpoint& ser
     if (!d) continue;
     const auto t1 = steady::now();
     if (d->from == server && d->size == payload.size() &&
-        std::equal(payload.begin(), payload.end(), buffer.begin(), [](char c, std::byte b) { return std::byte(c) == b; }))
+        std::equal(payload.begin(), payload.end(), buffer.begin(),
+                   [](char c, std::byte b) { return std::byte(c) == b; }))
       return std::chrono::duration<double>(t1 - t0).count();
     ++strays;  // a late reply to an earlier probe, or someone else's datagram
   }
@@ -138,19 +139,28 @@ int run_ping(const ping_flags& f) {
     nlohmann::json probes = nlohmann::json::array();
     for (std::size_t i = 0; i < rtts.size(); ++i)
       probes.push_back({{"seq", i + 1}, {"rtt_s", rtts[i] ? nlohmann::json(*rtts[i]) : nlohmann::json(nullptr)}});
-    netlib::app::print_json({{"server", io::to_string(server)}, {"sent", s.sent}, {"received", s.received},
-                             {"lost", s.sent - s.received}, {"loss_rate", s.loss_rate()}, {"rtt_min_s", s.min_s},
-                             {"rtt_avg_s", s.avg_s}, {"rtt_max_s", s.max_s}, {"rtt_mdev_s", s.mdev_s},
-                             {"late_or_stray", strays}, {"timeout_s", f.timeout}, {"probes", probes}});
+    netlib::app::print_json({{"server", io::to_string(server)},
+                             {"sent", s.sent},
+                             {"received", s.received},
+                             {"lost", s.sent - s.received},
+                             {"loss_rate", s.loss_rate()},
+                             {"rtt_min_s", s.min_s},
+                             {"rtt_avg_s", s.avg_s},
+                             {"rtt_max_s", s.max_s},
+                             {"rtt_mdev_s", s.mdev_s},
+                             {"late_or_stray", strays},
+                             {"timeout_s", f.timeout},
+                             {"probes", probes}});
   } else {
     std::cout << fmt::format("--- {} ping statistics ---\n{} sent, {} received, {:.1f}% loss", io::to_string(server),
                              s.sent, s.received, 100 * s.loss_rate());
     if (s.received)
-      std::cout << fmt::format("\nrtt min/avg/max/mdev = {:.3f}/{:.3f}/{:.3f}/{:.3f} ms", s.min_s * 1e3,
-                               s.avg_s * 1e3, s.max_s * 1e3, s.mdev_s * 1e3);
+      std::cout << fmt::format("\nrtt min/avg/max/mdev = {:.3f}/{:.3f}/{:.3f}/{:.3f} ms", s.min_s * 1e3, s.avg_s * 1e3,
+                               s.max_s * 1e3, s.mdev_s * 1e3);
     std::cout << std::endl;
   }
-  if (s.received == 0) throw netlib::app::failure("no replies from " + io::to_string(server) + " (is the echo server running?)");
+  if (s.received == 0)
+    throw netlib::app::failure("no replies from " + io::to_string(server) + " (is the echo server running?)");
   return netlib::app::exit_ok;
 }
 
@@ -161,8 +171,10 @@ void add_live_commands(CLI::App& app) {
   auto* echo = netlib::app::add_command(app, "echo", "UDP echo server that can drop and delay datagrams on purpose",
                                         "lab-delay echo --listen 127.0.0.1:0 --loss 0.2 --delay 10ms --seed 7");
   netlib::app::add_listen_option(*echo, e->listen);
-  netlib::app::add_quantity(*echo, "--loss", e->loss, netlib::units::parse_fraction, "Fraction of datagrams dropped (0.2 or 20%)");
-  netlib::app::add_quantity(*echo, "--delay", e->delay, netlib::units::parse_duration_s, "Delay before each echo (10ms)");
+  netlib::app::add_quantity(*echo, "--loss", e->loss, netlib::units::parse_fraction,
+                            "Fraction of datagrams dropped (0.2 or 20%)");
+  netlib::app::add_quantity(*echo, "--delay", e->delay, netlib::units::parse_duration_s,
+                            "Delay before each echo (10ms)");
   echo->add_option("--seed", e->seed, "Seed of the loss decisions, one draw per datagram (default 1)");
   netlib::app::add_json_flag(*echo, e->json);
   netlib::app::set_action(*echo, [e] { return run_echo(*e); });
@@ -172,7 +184,8 @@ void add_live_commands(CLI::App& app) {
                                         "lab-delay ping --server 127.0.0.1:9000 --count 10 --timeout 1s");
   ping->add_option("--server", p->server, "Echo server HOST:PORT")->required();
   ping->add_option("--count", p->count, "Probes to send (default 10)")->check(CLI::Range(1LL, 1'000'000LL));
-  netlib::app::add_quantity(*ping, "--timeout", p->timeout, netlib::units::parse_duration_s, "Wait per probe (default 1s)");
+  netlib::app::add_quantity(*ping, "--timeout", p->timeout, netlib::units::parse_duration_s,
+                            "Wait per probe (default 1s)");
   netlib::app::add_quantity(*ping, "--interval", p->interval, netlib::units::parse_duration_s,
                             "Time from one probe to the next (default 0: as soon as the reply or timeout)");
   netlib::app::add_json_flag(*ping, p->json);

@@ -5,6 +5,7 @@
 #include <array>
 
 #include "commands.hpp"
+#include "common/report.hpp"
 #include "netlib/app/program.hpp"
 #include "netlib/calc/http_timing.hpp"
 #include "netlib/calc/prng.hpp"
@@ -12,7 +13,6 @@
 #include "netlib/calc/web_cache.hpp"
 #include "netlib/core/units.hpp"
 #include "quiz.hpp"
-#include "common/report.hpp"
 
 namespace netlab::lab_delay {
 
@@ -28,13 +28,16 @@ void switching_problem(prng& g, quiz_problem& p) {
   const double a = activity[std::size_t(g.between(0, 2))];
   const auto circuit = static_cast<long long>(l / u + 1e-9);
   // Choose N so that on average 30%..70% of the circuit capacity is active: an interesting tail.
-  const auto n = std::max(circuit + 1, static_cast<long long>(double(circuit) * double(g.between(3, 7)) / 10 / a + 0.5));
+  const auto n =
+      std::max(circuit + 1, static_cast<long long>(double(circuit) * double(g.between(3, 7)) / 10 / a + 0.5));
   const auto r = netlib::calc::circuit_vs_packet(l, u, a, n);
-  p.question = fmt::format("A {} link is shared by users who send at {} when active, and each user is active {:g}% of "
-                           "the time. How many users can circuit switching support? With packet switching and {} "
-                           "users, what is the probability that more than that many are active at once?",
-                           lt, ut, a * 100, n);
-  p.check_command = fmt::format("lab-throughput switching --link {} --user-rate {} --active {:g} --users {}", lt, ut, a, n);
+  p.question = fmt::format(
+      "A {} link is shared by users who send at {} when active, and each user is active {:g}% of "
+      "the time. How many users can circuit switching support? With packet switching and {} "
+      "users, what is the probability that more than that many are active at once?",
+      lt, ut, a * 100, n);
+  p.check_command =
+      fmt::format("lab-throughput switching --link {} --user-rate {} --active {:g} --users {}", lt, ut, a, n);
   p.given = {{"link_bps", l}, {"user_rate_bps", u}, {"active_probability", a}, {"users", n}};
   p.answer = {{"circuit_users", r.circuit_users}, {"probability_more_active", r.probability_more_active}};
   p.answer_text = fmt::format("{} users; P = {:.4g}", r.circuit_users, r.probability_more_active);
@@ -48,19 +51,25 @@ void http_problem(prng& g, quiz_problem& p) {
                          netlib::calc::http_mode::persistent, netlib::calc::http_mode::pipelined};
   const auto mode = modes[std::size_t(g.between(0, 3))];
   const auto parallel = g.between(2, 6);
-  const auto r = netlib::calc::http_response_time({.rtt_s = rtt_ms / 1e3, .dns_s = dns_ms / 1e3, .objects = objects,
-                                                   .mode = mode, .parallel = parallel});
-  const std::string how = mode == netlib::calc::http_mode::nonpersistent ? "non-persistent HTTP without parallel connections"
-                          : mode == netlib::calc::http_mode::parallel   ? fmt::format("non-persistent HTTP with {} parallel connections", parallel)
-                          : mode == netlib::calc::http_mode::persistent ? std::string("persistent HTTP without pipelining")
-                                                                        : std::string("persistent HTTP with pipelining");
-  p.question = fmt::format("A page references {} small objects on the same server. DNS resolution takes {:g} ms in all "
-                           "and the RTT to the server is {:g} ms; transmission times are negligible. With {}, how long "
-                           "from the click until the last object arrives?", objects, dns_ms, rtt_ms, how);
-  p.check_command = fmt::format("lab-throughput http --rtt {:g}ms --dns-rtt {:g}ms --objects {} --mode {}{}", rtt_ms, dns_ms,
-                                objects, netlib::calc::mode_name(mode),
-                                mode == netlib::calc::http_mode::parallel ? fmt::format(" --parallel {}", parallel) : "");
-  p.given = {{"rtt_s", rtt_ms / 1e3}, {"dns_s", dns_ms / 1e3}, {"objects", objects}, {"mode", netlib::calc::mode_name(mode)}};
+  const auto r = netlib::calc::http_response_time(
+      {.rtt_s = rtt_ms / 1e3, .dns_s = dns_ms / 1e3, .objects = objects, .mode = mode, .parallel = parallel});
+  const std::string how =
+      mode == netlib::calc::http_mode::nonpersistent ? "non-persistent HTTP without parallel connections"
+      : mode == netlib::calc::http_mode::parallel
+          ? fmt::format("non-persistent HTTP with {} parallel connections", parallel)
+      : mode == netlib::calc::http_mode::persistent ? std::string("persistent HTTP without pipelining")
+                                                    : std::string("persistent HTTP with pipelining");
+  p.question = fmt::format(
+      "A page references {} small objects on the same server. DNS resolution takes {:g} ms in all "
+      "and the RTT to the server is {:g} ms; transmission times are negligible. With {}, how long "
+      "from the click until the last object arrives?",
+      objects, dns_ms, rtt_ms, how);
+  p.check_command =
+      fmt::format("lab-throughput http --rtt {:g}ms --dns-rtt {:g}ms --objects {} --mode {}{}", rtt_ms, dns_ms, objects,
+                  netlib::calc::mode_name(mode),
+                  mode == netlib::calc::http_mode::parallel ? fmt::format(" --parallel {}", parallel) : "");
+  p.given = {
+      {"rtt_s", rtt_ms / 1e3}, {"dns_s", dns_ms / 1e3}, {"objects", objects}, {"mode", netlib::calc::mode_name(mode)}};
   if (mode == netlib::calc::http_mode::parallel) p.given["parallel"] = parallel;
   p.answer = {{"total_s", r.total_s}, {"rtts", r.rtts}};
   p.answer_text = fmt::format("DNS + {:g} RTT = {}", r.rtts, format_seconds(r.total_s));
@@ -72,15 +81,22 @@ void cache_problem(prng& g, quiz_problem& p) {
   const double access = double(g.between(3, 5)) * 5e6;  // 15, 20 or 25 Mbps
   const double internet = double(g.between(1, 3));
   const double hit = double(g.between(2, 6)) / 10;
-  const auto r = netlib::calc::web_cache({.request_rate = rate, .object_bits = object, .access_bps = access,
-                                          .internet_s = internet, .hit_rate = hit});
-  p.question = fmt::format("An institution's browsers request {:g} objects/s of 1 Mbit each over a {:g} Mbps access "
-                           "link; the Internet delay is {:g} s and the access delay is Δ/(1 - Δβ). What is the access "
-                           "link's intensity and the average response time without a cache, and with a cache whose hit "
-                           "rate is {:g} (hits take no time)?", rate, access / 1e6, internet, hit);
-  p.check_command = fmt::format("lab-throughput cache --request-rate {:g}/s --object-size 1Mb --access {:g}Mbps "
-                                "--internet-delay {:g}s --hit-rate {:g}", rate, access / 1e6, internet, hit);
-  p.given = {{"request_rate_per_s", rate}, {"object_bits", object}, {"access_bps", access}, {"internet_s", internet},
+  const auto r = netlib::calc::web_cache(
+      {.request_rate = rate, .object_bits = object, .access_bps = access, .internet_s = internet, .hit_rate = hit});
+  p.question = fmt::format(
+      "An institution's browsers request {:g} objects/s of 1 Mbit each over a {:g} Mbps access "
+      "link; the Internet delay is {:g} s and the access delay is Δ/(1 - Δβ). What is the access "
+      "link's intensity and the average response time without a cache, and with a cache whose hit "
+      "rate is {:g} (hits take no time)?",
+      rate, access / 1e6, internet, hit);
+  p.check_command = fmt::format(
+      "lab-throughput cache --request-rate {:g}/s --object-size 1Mb --access {:g}Mbps "
+      "--internet-delay {:g}s --hit-rate {:g}",
+      rate, access / 1e6, internet, hit);
+  p.given = {{"request_rate_per_s", rate},
+             {"object_bits", object},
+             {"access_bps", access},
+             {"internet_s", internet},
              {"hit_rate", hit}};
   p.answer = {{"access_intensity", r.without_cache.access_intensity},
               {"response_without_cache_s", labs::or_null(r.without_cache.response_s)},

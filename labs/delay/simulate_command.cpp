@@ -11,13 +11,13 @@
 #include <sstream>
 
 #include "commands.hpp"
+#include "common/report.hpp"
+#include "common/svg_plot.hpp"
 #include "netlib/app/program.hpp"
 #include "netlib/calc/input_error.hpp"
 #include "netlib/calc/queue_simulation.hpp"
 #include "netlib/calc/queueing.hpp"
 #include "netlib/core/units.hpp"
-#include "common/report.hpp"
-#include "common/svg_plot.hpp"
 
 namespace netlab::lab_delay {
 namespace {
@@ -76,7 +76,8 @@ std::vector<calc::trace_arrival> read_trace(const std::string& path) {
     double bytes = 0;
     if (!(fields >> a.time_s) || (!(fields >> bytes) && !fields.eof()) || a.time_s < 0 || bytes < 0 ||
         (!out.empty() && a.time_s < out.back().time_s))
-      throw netlib::app::usage_error(fmt::format("{}:{}: expected 'TIME_S [LENGTH_BYTES]' with times in order", path, n));
+      throw netlib::app::usage_error(
+          fmt::format("{}:{}: expected 'TIME_S [LENGTH_BYTES]' with times in order", path, n));
     a.length_bits = bytes * 8;
     out.push_back(a);
   }
@@ -114,21 +115,24 @@ void write_svg(const flags& f, const std::string& model, const std::string& size
   std::vector<plot_series> delay_series{sim, p99};
   std::vector<plot_series> loss_series{loss};
   std::vector<std::string> delay_notes, loss_notes;
-  if (!formula.x.empty()) delay_series.insert(delay_series.begin(), formula);
-  else delay_notes.push_back(model.empty() ? "no formula for this queue" : "no delay formula: " + model);
-  if (!loss_formula.x.empty()) loss_series.insert(loss_series.begin(), loss_formula);
-  else loss_notes.push_back(model.empty() ? "no formula for this queue" : "no loss formula: " + model);
+  if (!formula.x.empty())
+    delay_series.insert(delay_series.begin(), formula);
+  else
+    delay_notes.push_back(model.empty() ? "no formula for this queue" : "no delay formula: " + model);
+  if (!loss_formula.x.empty())
+    loss_series.insert(loss_series.begin(), loss_formula);
+  else
+    loss_notes.push_back(model.empty() ? "no formula for this queue" : "no loss formula: " + model);
   // Each "name = value" is kept on one line of the title (no-break spaces); the title wraps between them.
   const auto keep = [](std::string text) {
     std::string out;
     for (char c : text) out += c == ' ' ? std::string("\u00a0") : std::string(1, c);
     return out;
   };
-  const std::string title = fmt::format("FIFO queue: {}, {}, {}, {}, {}", keep(f.arrivals + " arrivals"),
-                                        keep(size_source + " sizes"),
-                                        keep("L = " + length_text(mean_length)),
-                                        keep("R = " + netlib::units::format_bps(f.rate)),
-                                        keep(fmt::format("K = {} packets", f.capacity)));
+  const std::string title =
+      fmt::format("FIFO queue: {}, {}, {}, {}, {}", keep(f.arrivals + " arrivals"), keep(size_source + " sizes"),
+                  keep("L = " + length_text(mean_length)), keep("R = " + netlib::units::format_bps(f.rate)),
+                  keep(fmt::format("K = {} packets", f.capacity)));
   const std::string svg =
       render_svg(title, {{"Queueing delay", "traffic intensity La/R", "ms", delay_series, 0, delay_notes},
                          {"Loss rate", "traffic intensity La/R", "fraction lost", loss_series, 0, loss_notes}});
@@ -150,13 +154,18 @@ bool draws_random_numbers(const calc::simulation_config& c) {
 }
 
 calc::simulation_config make_config(const flags& f) {
-  calc::simulation_config c{.rate_bps = f.rate, .mean_length_bits = f.length,
-                            .arrivals = f.arrivals == "poisson" ? calc::arrival_process::poisson
-                                        : f.arrivals == "deterministic" ? calc::arrival_process::deterministic
-                                                                        : calc::arrival_process::trace,
-                            .sizes = f.sizes == "fixed" ? calc::size_distribution::fixed : calc::size_distribution::exponential,
-                            .trace = {}, .buffer_packets = f.capacity - 1, .packets = f.packets,
-                            .warmup = f.warmup >= 0 ? f.warmup : std::min(1000LL, f.packets / 10), .seed = f.seed};
+  calc::simulation_config c{
+      .rate_bps = f.rate,
+      .mean_length_bits = f.length,
+      .arrivals = f.arrivals == "poisson"         ? calc::arrival_process::poisson
+                  : f.arrivals == "deterministic" ? calc::arrival_process::deterministic
+                                                  : calc::arrival_process::trace,
+      .sizes = f.sizes == "fixed" ? calc::size_distribution::fixed : calc::size_distribution::exponential,
+      .trace = {},
+      .buffer_packets = f.capacity - 1,
+      .packets = f.packets,
+      .warmup = f.warmup >= 0 ? f.warmup : std::min(1000LL, f.packets / 10),
+      .seed = f.seed};
   if (c.warmup >= c.packets) throw netlib::app::usage_error("--warmup must be smaller than --packets");
   if (c.arrivals != calc::arrival_process::trace && f.trace_opt->count() > 0)
     throw netlib::app::usage_error("--trace is only read with --arrivals trace");
@@ -180,11 +189,17 @@ calc::simulation_config make_config(const flags& f) {
 
 nlohmann::json point_json(double x, const calc::simulation_config& c, const calc::simulation_result& r,
                           const prediction& p) {
-  return {{"traffic_intensity", x}, {"arrival_rate_per_s", c.arrival_rate},
-          {"mean_queueing_s", r.mean_queueing_s}, {"ci95_half_width_s", r.ci95_half_width_s},
-          {"p95_queueing_s", r.p95_queueing_s}, {"p99_queueing_s", r.p99_queueing_s},
-          {"loss_rate", r.loss_rate}, {"utilisation", r.utilisation}, {"arrived", r.arrived},
-          {"dropped", r.dropped}, {"formula_queueing_s", labs::or_null(p.queueing_s)},
+  return {{"traffic_intensity", x},
+          {"arrival_rate_per_s", c.arrival_rate},
+          {"mean_queueing_s", r.mean_queueing_s},
+          {"ci95_half_width_s", r.ci95_half_width_s},
+          {"p95_queueing_s", r.p95_queueing_s},
+          {"p99_queueing_s", r.p99_queueing_s},
+          {"loss_rate", r.loss_rate},
+          {"utilisation", r.utilisation},
+          {"arrived", r.arrived},
+          {"dropped", r.dropped},
+          {"formula_queueing_s", labs::or_null(p.queueing_s)},
           {"formula_loss", labs::or_null(p.loss)}};
 }
 
@@ -192,12 +207,15 @@ nlohmann::json point_json(double x, const calc::simulation_config& c, const calc
 std::string render_table(const nlohmann::json& points) {
   double largest = 0;
   for (const auto& p : points) {
-    for (const char* key : {"mean_queueing_s", "p95_queueing_s", "p99_queueing_s"}) largest = std::max(largest, p[key].get<double>());
+    for (const char* key : {"mean_queueing_s", "p95_queueing_s", "p99_queueing_s"})
+      largest = std::max(largest, p[key].get<double>());
     if (!p["formula_queueing_s"].is_null()) largest = std::max(largest, p["formula_queueing_s"].get<double>());
   }
   const labs::time_column t(largest);
   const std::string u = " (" + t.unit + ")";
-  labs::table out{{"I", "sim mean" + u, "±95% CI" + u, "formula" + u, "sim p95" + u, "sim p99" + u, "sim loss", "formula loss"}, {}};
+  labs::table out{
+      {"I", "sim mean" + u, "±95% CI" + u, "formula" + u, "sim p95" + u, "sim p99" + u, "sim loss", "formula loss"},
+      {}};
   for (const auto& p : points) {
     const auto& f = p["formula_queueing_s"];
     out.rows.push_back({fmt::format("{:.2f}", p["traffic_intensity"].get<double>()), t(p["mean_queueing_s"]),
@@ -230,22 +248,26 @@ int run(const flags& f) {
   if (!f.svg_file.empty()) write_svg(f, model, size_source, mean_length, xs, points);
   if (f.json) {
     nlohmann::json doc{{"model", model.empty() ? nlohmann::json(nullptr) : nlohmann::json(model)},
-                       {"arrivals", f.arrivals}, {"sizes", size_source}};
+                       {"arrivals", f.arrivals},
+                       {"sizes", size_source}};
     if (!trace_sizes) doc["length_bits"] = f.length;
-    doc.update({{"mean_length_bits", mean_length}, {"rate_bps", f.rate}, {"capacity_packets", f.capacity},
-                {"packets", f.packets}, {"warmup", c.warmup}});
+    doc.update({{"mean_length_bits", mean_length},
+                {"rate_bps", f.rate},
+                {"capacity_packets", f.capacity},
+                {"packets", f.packets},
+                {"warmup", c.warmup}});
     if (draws_random_numbers(c)) doc["seed"] = f.seed;
     doc["points"] = points;
     netlib::app::print_json(doc);
     return netlib::app::exit_ok;
   }
   std::cout << render_table(points);
-  std::cout << fmt::format("\nformula: {}; K = {} packets in the system (the one being sent and {} waiting); "
-                           "E[L] = {}{}; {} per point{}\n",
-                           model.empty() ? "none for this combination" : model, f.capacity, f.capacity - 1,
-                           length_text(mean_length), trace_sizes ? " (the trace's lengths)" : "",
-                           calc::count_of(f.packets, "packet", "packets"),
-                           draws_random_numbers(c) ? fmt::format(", seed {}", f.seed) : std::string());
+  std::cout << fmt::format(
+      "\nformula: {}; K = {} packets in the system (the one being sent and {} waiting); "
+      "E[L] = {}{}; {} per point{}\n",
+      model.empty() ? "none for this combination" : model, f.capacity, f.capacity - 1, length_text(mean_length),
+      trace_sizes ? " (the trace's lengths)" : "", calc::count_of(f.packets, "packet", "packets"),
+      draws_random_numbers(c) ? fmt::format(", seed {}", f.seed) : std::string());
   if (!f.svg_file.empty()) std::cout << "plot written to " << f.svg_file << '\n';
   return netlib::app::exit_ok;
 }
@@ -256,9 +278,11 @@ void add_simulate_command(CLI::App& app) {
   auto f = std::make_shared<flags>();
   auto* cmd = netlib::app::add_command(
       app, "simulate", "Discrete-event simulation of one FIFO queue with a finite buffer, beside the formula",
-      "lab-delay simulate --length 1500B --rate 10Mbps --arrivals poisson --sizes exponential --buffer 50 --svg sweep.svg");
-  f->length_opt = netlib::app::add_quantity(*cmd, "--length", f->length, netlib::units::parse_bits,
-                                            "(Mean) packet length L (default 1500B; a trace's own lengths take its place)");
+      "lab-delay simulate --length 1500B --rate 10Mbps --arrivals poisson --sizes exponential --buffer 50 --svg "
+      "sweep.svg");
+  f->length_opt =
+      netlib::app::add_quantity(*cmd, "--length", f->length, netlib::units::parse_bits,
+                                "(Mean) packet length L (default 1500B; a trace's own lengths take its place)");
   netlib::app::add_quantity(*cmd, "--rate", f->rate, netlib::units::parse_rate_bps, "Link rate R (default 10Mbps)");
   cmd->add_option("--arrivals", f->arrivals, "poisson (default), deterministic, or trace")
       ->check(CLI::IsMember({"poisson", "deterministic", "trace"}));
@@ -270,11 +294,16 @@ void add_simulate_command(CLI::App& app) {
   cmd->add_option("--buffer", f->capacity,
                   "K: packets the system holds, the one being sent included (M/M/1/K; default 100)")
       ->check(CLI::Range(1LL, 10'000'000LL));
-  cmd->add_option("--packets", f->packets, "Arrivals simulated per intensity (default 100000)")->check(CLI::Range(100LL, 20'000'000LL));
-  cmd->add_option("--warmup", f->warmup, "Arrivals not measured at the start (default: a tenth of --packets, at most 1000)")->check(CLI::Range(0LL, 10'000'000LL));
+  cmd->add_option("--packets", f->packets, "Arrivals simulated per intensity (default 100000)")
+      ->check(CLI::Range(100LL, 20'000'000LL));
+  cmd->add_option("--warmup", f->warmup,
+                  "Arrivals not measured at the start (default: a tenth of --packets, at most 1000)")
+      ->check(CLI::Range(0LL, 10'000'000LL));
   f->seed_opt = cmd->add_option("--seed", f->seed, "Random seed (default 1)");
-  cmd->add_option("--intensity", f->intensities, "Traffic intensity La/R to simulate; repeat (default 0.1 to 1.2 by 0.1)")
-      ->delimiter(',')->check(CLI::Range(0.001, 100.0));
+  cmd->add_option("--intensity", f->intensities,
+                  "Traffic intensity La/R to simulate; repeat (default 0.1 to 1.2 by 0.1)")
+      ->delimiter(',')
+      ->check(CLI::Range(0.001, 100.0));
   cmd->add_option("--svg", f->svg_file, "Also draw the sweep as an SVG plot in FILE");
   netlib::app::add_json_flag(*cmd, f->json);
   netlib::app::set_action(*cmd, labs::calc_action([f] { return run(*f); }));

@@ -15,9 +15,15 @@ namespace {
 using netlib::packet::tcp_direction;
 namespace flag = netlib::packet::tcp_flag;
 
-bool seq_before(std::uint32_t a, std::uint32_t b) { return static_cast<std::int32_t>(a - b) < 0; }
-double seconds(netlib::duration d) { return netlib::to_seconds(d); }
-int index_of(tcp_direction d) { return d == tcp_direction::client_to_server ? 0 : 1; }
+bool seq_before(std::uint32_t a, std::uint32_t b) {
+  return static_cast<std::int32_t>(a - b) < 0;
+}
+double seconds(netlib::duration d) {
+  return netlib::to_seconds(d);
+}
+int index_of(tcp_direction d) {
+  return d == tcp_direction::client_to_server ? 0 : 1;
+}
 
 }  // namespace
 
@@ -78,7 +84,8 @@ void tcp_timing::on_segment(const netlib::packet::tcp_conversation& c, tcp_direc
   // Without state, a captured client SYN is the opening one: only a connection opened by a SYN
   // is still in syn_sent when another SYN comes (a retransmission).
   live& l = found != nullptr ? *found
-                             : get(c, c.handshake_seen && (!client_syn || c.state == netlib::packet::tcp_conversation_state::syn_sent));
+                             : get(c, c.handshake_seen &&
+                                          (!client_syn || c.state == netlib::packet::tcp_conversation_state::syn_sent));
   // Handshake: SYN (client), SYN-ACK (server), then the client's first ACK.
   if (client_syn && !l.syn) l.syn = ts;
   if (syn && ack && i == 1 && l.syn && !l.synack) {

@@ -12,9 +12,9 @@
 #include <cstdint>
 #include <map>
 #include <memory>
-#include <unordered_map>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "netlib/packet/tcp_reassembler.hpp"
@@ -33,8 +33,8 @@ struct direction_timing {
   std::uint64_t packets = 0, bytes = 0, retransmitted_bytes = 0, data_segments = 0;
   std::uint64_t missing_bytes = 0;  // payload the capture never saw (gaps): not in `bytes`
   std::optional<netlib::time_point> first_data, last_data;
-  running_stats rtt_s;          // samples of data sent in this direction
-  running_stats interarrival_s; // between data segments of this direction
+  running_stats rtt_s;           // samples of data sent in this direction
+  running_stats interarrival_s;  // between data segments of this direction
   [[nodiscard]] double duration_s() const;
   [[nodiscard]] std::optional<double> goodput_bps() const;
 };

@@ -9,18 +9,22 @@
 
 #include <fmt/format.h>
 
-#include "netlib/ftp_capture/ftp_sessions.hpp"
 #include "netlib/app/program.hpp"
 #include "netlib/capture/packet_record.hpp"
 #include "netlib/core/units.hpp"
+#include "netlib/ftp_capture/ftp_sessions.hpp"
 
 namespace lab_ftp {
 namespace {
 
 nlohmann::json to_json(const std::string& path, const netlib::capture::ftp_capture_report& r) {
-  nlohmann::json doc{{"capture", path}, {"packets", r.packets}, {"tcp_conversations", r.conversations},
-                     {"decode_errors", r.decode_errors}, {"sessions", nlohmann::json::array()},
-                     {"truncated", r.stats.truncated_records > 0}, {"missing_bytes", r.stats.missing_bytes}};
+  nlohmann::json doc{{"capture", path},
+                     {"packets", r.packets},
+                     {"tcp_conversations", r.conversations},
+                     {"decode_errors", r.decode_errors},
+                     {"sessions", nlohmann::json::array()},
+                     {"truncated", r.stats.truncated_records > 0},
+                     {"missing_bytes", r.stats.missing_bytes}};
   for (const auto& s : r.sessions) {
     nlohmann::json session{{"client", s.control.client.to_string()},
                            {"server", s.control.server.to_string()},
@@ -30,18 +34,27 @@ nlohmann::json to_json(const std::string& path, const netlib::capture::ftp_captu
                            {"data_connections_not_captured", s.setups_without_data},
                            {"malformed_lines", s.malformed_lines}};
     for (const auto& c : s.commands) {
-      session["commands"].push_back({{"verb", c.verb},
-                                     {"argument", c.argument},
-                                     {"reply_code", c.reply_code ? nlohmann::json(*c.reply_code) : nlohmann::json(nullptr)}});
+      session["commands"].push_back(
+          {{"verb", c.verb},
+           {"argument", c.argument},
+           {"reply_code", c.reply_code ? nlohmann::json(*c.reply_code) : nlohmann::json(nullptr)}});
     }
     for (const auto& t : s.transfers) {
       session["transfers"].push_back(
-          {{"command", t.command}, {"path", t.path}, {"bytes", t.bytes}, {"sha256", t.sha256},
-           {"mode", t.passive ? "passive" : "active"}, {"setup", t.setup}, {"direction", t.direction},
+          {{"command", t.command},
+           {"path", t.path},
+           {"bytes", t.bytes},
+           {"sha256", t.sha256},
+           {"mode", t.passive ? "passive" : "active"},
+           {"setup", t.setup},
+           {"direction", t.direction},
            {"reply_code", t.reply_code ? nlohmann::json(*t.reply_code) : nlohmann::json(nullptr)},
-           {"gap_bytes", t.gap_bytes}, {"duration_s", t.seconds},
-           {"throughput_bps", t.seconds > 0 ? nlohmann::json(static_cast<double>(t.bytes) * 8 / t.seconds) : nlohmann::json(nullptr)},
-           {"data_client", t.data_client}, {"data_server", t.data_server}});
+           {"gap_bytes", t.gap_bytes},
+           {"duration_s", t.seconds},
+           {"throughput_bps",
+            t.seconds > 0 ? nlohmann::json(static_cast<double>(t.bytes) * 8 / t.seconds) : nlohmann::json(nullptr)},
+           {"data_client", t.data_client},
+           {"data_server", t.data_server}});
     }
     doc["sessions"].push_back(std::move(session));
   }
@@ -67,8 +80,8 @@ void print_text(const netlib::capture::ftp_capture_report& r) {
                                              : std::string("one segment");
       std::cout << fmt::format("  data: {} {} via {} ({}), {} {} B in {} ({}), sha256 {}{}\n", t.command, t.path,
                                t.setup, t.passive ? "passive" : "active", t.direction, t.bytes,
-                               netlib::units::format_seconds(t.seconds), rate,
-                               t.sha256, t.gap_bytes ? fmt::format(", {} B missing", t.gap_bytes) : "");
+                               netlib::units::format_seconds(t.seconds), rate, t.sha256,
+                               t.gap_bytes ? fmt::format(", {} B missing", t.gap_bytes) : "");
       std::cout << fmt::format("        {} -> {}\n", t.data_client, t.data_server);
     }
     if (s.setups_without_data) {
@@ -101,8 +114,10 @@ void add_analyze_command(CLI::App& app) {
     }
     if (const auto note = netlib::capture::damage_note(*path, r.stats))
       std::cerr << netlib::app::program_name() << ": warning: " << *note << '\n';
-    if (*json) netlib::app::print_json(to_json(*path, r));
-    else print_text(r);
+    if (*json)
+      netlib::app::print_json(to_json(*path, r));
+    else
+      print_text(r);
     return netlib::app::exit_ok;
   });
 }

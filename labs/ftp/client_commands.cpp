@@ -81,8 +81,10 @@ int run_get(const common_options& o, const std::string& url, std::string output)
   transfer_stats s;
   try {
     s = c->retrieve(u.path, [&](std::string_view piece) {
-      if (to_stdout) std::cout.write(piece.data(), static_cast<std::streamsize>(piece.size()));
-      else file.write(piece.data(), static_cast<std::streamsize>(piece.size()));
+      if (to_stdout)
+        std::cout.write(piece.data(), static_cast<std::streamsize>(piece.size()));
+      else
+        file.write(piece.data(), static_cast<std::streamsize>(piece.size()));
     });
   } catch (...) {
     if (!to_stdout) std::filesystem::remove(temp);
@@ -167,12 +169,14 @@ void add_client_commands(CLI::App& app) {
   auto it_timeout = std::make_shared<double>(20);
   auto target = std::make_shared<std::string>();
   auto* client = netlib::app::add_command(
-      app, "client", "Interactive client: open user ls cd pwd get put mkdir delete passive binary ascii quote feat quit",
+      app, "client",
+      "Interactive client: open user ls cd pwd get put mkdir delete passive binary ascii quote feat quit",
       "lab-ftp client 127.0.0.1:2121 --trace   (then: user anonymous x, ls, get big.bin, put ~/notes.txt, feat, quit)");
   client->add_option("HOST[:PORT]", *target, "Open this server at start");
   client->add_flag("--trace", *it_trace, "Show the control dialogue");
   netlib::app::add_duration(*client, "--timeout", *it_timeout, "Time any step may take (default 20s)", 0.001, 3600);
-  netlib::app::set_action(*client, [it_trace, it_timeout, target] { return run_interactive(*it_trace, *it_timeout, *target); });
+  netlib::app::set_action(*client,
+                          [it_trace, it_timeout, target] { return run_interactive(*it_trace, *it_timeout, *target); });
 }
 
 }  // namespace lab_ftp

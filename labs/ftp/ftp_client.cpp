@@ -23,7 +23,7 @@ using netlib::app::failure;
 using netlib::ftp::reply;
 
 struct ftp_client::data_channel {
-  std::optional<netlib::io::tcp_client> connected;   // passive: connected before the command
+  std::optional<netlib::io::tcp_client> connected;     // passive: connected before the command
   std::unique_ptr<netlib::io::tcp_listener> listener;  // active: accepted after the 150
   std::string command;
   netlib::io::tcp_client take() {
@@ -95,7 +95,9 @@ reply ftp_client::final_reply() {
 
 void ftp_client::send_line(const std::string& verb, const std::string& argument) {
   if (!connected_) throw failure("not connected (use open HOST [PORT])");
-  if (trace_) *trace_ << "> " << verb << (argument.empty() ? "" : " ") << (verb == "PASS" ? "****" : argument) << '\n' << std::flush;
+  if (trace_)
+    *trace_ << "> " << verb << (argument.empty() ? "" : " ") << (verb == "PASS" ? "****" : argument) << '\n'
+            << std::flush;
   try {
     control_.write(session_.send({verb, argument}));
   } catch (const std::exception& e) {

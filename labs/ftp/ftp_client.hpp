@@ -51,7 +51,7 @@ class ftp_client {
  private:
   struct data_channel;
   netlib::ftp::client_event next_event();  // the next reply, preliminary or final
-  netlib::ftp::reply final_reply();       // skips preliminary replies
+  netlib::ftp::reply final_reply();        // skips preliminary replies
   void send_line(const std::string& verb, const std::string& argument);
   data_channel open_data();
   transfer_stats transfer(const std::string& verb, const std::string& arg,

@@ -22,7 +22,8 @@ std::string decode(std::string_view s, const std::string& url) {
     if (i + 2 >= s.size() + 0 || std::from_chars(s.data() + i + 1, s.data() + i + 3, v, 16).ptr != s.data() + i + 3) {
       throw netlib::app::usage_error(fmt::format("{}: bad %-escape", url));
     }
-    if (v == 0 || v == '\r' || v == '\n') throw netlib::app::usage_error(fmt::format("{}: %00, CR and LF are not allowed", url));
+    if (v == 0 || v == '\r' || v == '\n')
+      throw netlib::app::usage_error(fmt::format("{}: %00, CR and LF are not allowed", url));
     out += static_cast<char>(v);
     i += 2;
   }

@@ -9,7 +9,7 @@ struct ftp_url {
   std::string password = "netlab@example.org";
   std::string host;
   unsigned short port = 21;
-  std::string path;  // as sent to the server ("" for the login directory); leading '/' removed
+  std::string path;        // as sent to the server ("" for the login directory); leading '/' removed
   bool directory = false;  // the URL ends with '/'
 };
 

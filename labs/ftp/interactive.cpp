@@ -78,7 +78,8 @@ struct shell {
     if (w.size() < 2) throw failure("usage: open HOST [PORT]");
     std::string host = w[1];
     unsigned port = 21;
-    if (w.size() > 2) port = static_cast<unsigned>(std::stoul(w[2]));
+    if (w.size() > 2)
+      port = static_cast<unsigned>(std::stoul(w[2]));
     else if (auto colon = host.rfind(':'); colon != std::string::npos && host.find(':') == colon) {
       port = static_cast<unsigned>(std::stoul(host.substr(colon + 1)));
       host = host.substr(0, colon);
@@ -98,14 +99,16 @@ struct shell {
     if (!out) throw failure("cannot write " + local);
     transfer_stats s;
     try {
-      s = client().retrieve(w[1], [&](std::string_view p) { out.write(p.data(), static_cast<std::streamsize>(p.size())); });
+      s = client().retrieve(w[1],
+                            [&](std::string_view p) { out.write(p.data(), static_cast<std::streamsize>(p.size())); });
     } catch (...) {
       std::filesystem::remove(local + ".part");
       throw;
     }
     out.close();
     std::filesystem::rename(local + ".part", local);
-    std::cout << fmt::format("{} bytes received in {} ({})\n", s.bytes, netlib::units::format_seconds(s.seconds), s.data_command);
+    std::cout << fmt::format("{} bytes received in {} ({})\n", s.bytes, netlib::units::format_seconds(s.seconds),
+                             s.data_command);
   }
 
   void put(const std::vector<std::string>& w) {
@@ -114,7 +117,8 @@ struct shell {
     std::ifstream in(local, std::ios::binary);
     if (!in) throw failure("cannot read " + local);
     const auto s = client().store(w.size() > 2 ? w[2] : std::filesystem::path(local).filename().string(), in);
-    std::cout << fmt::format("{} bytes sent in {} ({})\n", s.bytes, netlib::units::format_seconds(s.seconds), s.data_command);
+    std::cout << fmt::format("{} bytes sent in {} ({})\n", s.bytes, netlib::units::format_seconds(s.seconds),
+                             s.data_command);
   }
 
   // Sends one raw command line and shows the reply as the server wrote it.
@@ -139,7 +143,8 @@ struct shell {
       if (c) c->quit();
       return false;
     }
-    if (v == "open") open(w);
+    if (v == "open")
+      open(w);
     else if (v == "user") {
       if (w.size() < 2) throw failure("usage: user NAME [PASSWORD]");
       client().login(w[1], w.size() > 2 ? w[2] : "netlab@example.org");
@@ -148,14 +153,22 @@ struct shell {
       std::string listing;
       client().list(arg, false, listing);
       std::cout << listing;
-    } else if (v == "cd") client().expect_ok("CWD", arg);
-    else if (v == "pwd") std::cout << client().pwd() << "\n";
-    else if (v == "get") get(w);
-    else if (v == "put") put(w);
-    else if (v == "quote") quote(after_first_word(line));
-    else if (v == "feat") quote("FEAT");
-    else if (v == "mkdir") client().expect_ok("MKD", arg);
-    else if (v == "delete" || v == "rm") client().expect_ok("DELE", arg);
+    } else if (v == "cd")
+      client().expect_ok("CWD", arg);
+    else if (v == "pwd")
+      std::cout << client().pwd() << "\n";
+    else if (v == "get")
+      get(w);
+    else if (v == "put")
+      put(w);
+    else if (v == "quote")
+      quote(after_first_word(line));
+    else if (v == "feat")
+      quote("FEAT");
+    else if (v == "mkdir")
+      client().expect_ok("MKD", arg);
+    else if (v == "delete" || v == "rm")
+      client().expect_ok("DELE", arg);
     else if (v == "passive") {
       passive = arg.empty() ? !passive : arg == "on";
       if (c) c->set_passive(passive);

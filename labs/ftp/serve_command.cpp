@@ -57,7 +57,9 @@ std::pair<unsigned short, unsigned short> parse_range(const std::string& text) {
   return {static_cast<unsigned short>(a), static_cast<unsigned short>(b)};
 }
 
-std::chrono::milliseconds ms(double seconds) { return std::chrono::milliseconds(static_cast<long long>(seconds * 1000)); }
+std::chrono::milliseconds ms(double seconds) {
+  return std::chrono::milliseconds(static_cast<long long>(seconds * 1000));
+}
 
 int run_serve(const serve_options& o) {
   auto so = netlib::server_cli::make_server_options(o.server);
@@ -89,9 +91,8 @@ int run_serve(const serve_options& o) {
     };
   }
   settings.data.tls = so.tls;
-  netlib::io::tcp_server server(so, [&settings](netlib::io::connection& c) {
-    return netlib::io::ftp_handle_control(c, settings);
-  });
+  netlib::io::tcp_server server(
+      so, [&settings](netlib::io::connection& c) { return netlib::io::ftp_handle_control(c, settings); });
   server.run();
   return netlib::app::exit_ok;
 }
@@ -108,22 +109,25 @@ void add_serve_command(CLI::App& app) {
       ->required()
       ->check(netlib::app::input_folder());
   netlib::server_cli::add_server_flags(*cmd, o->server,
-                                      {.max_connections_flag = "--max-sessions",
-                                       .max_connections = "Control connections at once (421 beyond)",
-                                       .idle_timeout = "Seconds a control connection may stay idle",
-                                       .tls_cert = "PEM certificate: offer AUTH TLS (explicit FTPS, RFC 4217)"});
+                                       {.max_connections_flag = "--max-sessions",
+                                        .max_connections = "Control connections at once (421 beyond)",
+                                        .idle_timeout = "Seconds a control connection may stay idle",
+                                        .tls_cert = "PEM certificate: offer AUTH TLS (explicit FTPS, RFC 4217)"});
   cmd->add_option("--users", o->users_file, "File of name:password lines")->check(netlib::app::input_file());
   cmd->add_flag("--anonymous", o->anonymous, "Admit 'anonymous' and 'ftp' with any password");
   cmd->add_flag("--write", o->writable,
-                "Allow STOR APPE MKD RMD DELE RNFR/RNTO (read-only otherwise); anonymous users may only upload new files and make folders");
+                "Allow STOR APPE MKD RMD DELE RNFR/RNTO (read-only otherwise); anonymous users may only upload new "
+                "files and make folders");
   cmd->add_flag("--anonymous-full-write", o->anonymous_full_write,
-                "With --anonymous --write: anonymous users may also delete, rename, remove folders and overwrite (like named users)");
+                "With --anonymous --write: anonymous users may also delete, rename, remove folders and overwrite (like "
+                "named users)");
   cmd->add_option("--pasv-ports", o->pasv_ports, "Passive data ports A-B (default: any free port)");
   netlib::app::add_duration(*cmd, "--data-timeout", o->data_timeout_s,
                             "Time a data connection may stall (and wait to be opened; default 30s)", 0.001, 86400);
   netlib::app::add_duration(*cmd, "--login-delay", o->login_delay_s,
                             "Delay before the n-th failed login's 530, times n (default 1s)", 0, 60);
-  cmd->add_option("--max-failed-logins", o->max_failed_logins, "Failed logins before 421 and close")->capture_default_str();
+  cmd->add_option("--max-failed-logins", o->max_failed_logins, "Failed logins before 421 and close")
+      ->capture_default_str();
   netlib::server_cli::add_auth_flags(*cmd, o->auth, "USER/PASS");
   cmd->add_flag("--verbose", o->verbose, "Log replies and transfers on stderr");
   netlib::app::set_action(*cmd, [o] { return run_serve(*o); });

@@ -51,7 +51,8 @@ struct http_consumer final : netlib::capture::stream_consumer {
   }
   void on_end_of_stream(packet::tcp_direction d, netlib::time_point ts) override {
     if (!analyzer) return;  // no byte: nothing to end
-    d == packet::tcp_direction::server_to_client ? analyzer->server_end_of_stream(ts) : analyzer->client_end_of_stream(ts);
+    d == packet::tcp_direction::server_to_client ? analyzer->server_end_of_stream(ts)
+                                                 : analyzer->client_end_of_stream(ts);
   }
   void on_close(const packet::tcp_conversation&) override {
     if (!analyzer || !analyzer->is_http()) return;
@@ -77,18 +78,27 @@ report analyze(const std::string& path) {
   return r;
 }
 
-double since(netlib::time_point t, netlib::time_point base) { return netlib::to_seconds(t - base); }
+double since(netlib::time_point t, netlib::time_point base) {
+  return netlib::to_seconds(t - base);
+}
 
 nlohmann::json transaction_json(const http::http_transaction& t, netlib::time_point first_ts) {
-  nlohmann::json j{{"method", t.method}, {"target", t.target},
+  nlohmann::json j{{"method", t.method},
+                   {"target", t.target},
                    {"status", t.status ? nlohmann::json(*t.status) : nlohmann::json(nullptr)},
-                   {"body_bytes", t.response_body_bytes}, {"connection", t.connection},
-                   {"request_header_bytes", t.request_header_bytes}, {"request_body_bytes", t.request_body_bytes},
-                   {"response_header_bytes", t.response_header_bytes}, {"interim", t.interim},
-                   {"transfer", t.transfer}, {"complete", t.response_complete},
+                   {"body_bytes", t.response_body_bytes},
+                   {"connection", t.connection},
+                   {"request_header_bytes", t.request_header_bytes},
+                   {"request_body_bytes", t.request_body_bytes},
+                   {"response_header_bytes", t.response_header_bytes},
+                   {"interim", t.interim},
+                   {"transfer", t.transfer},
+                   {"complete", t.response_complete},
                    {"request_time_s", since(t.request_ts, first_ts)},
-                   {"conditional", t.conditional}, {"not_modified", t.status == 304},
-                   {"cookies_sent", t.cookies_sent}, {"cookies_set", t.cookies_set}};
+                   {"conditional", t.conditional},
+                   {"not_modified", t.status == 304},
+                   {"cookies_sent", t.cookies_sent},
+                   {"cookies_set", t.cookies_set}};
   if (t.status) {
     j["wait_s"] = since(t.response_ts, t.request_ts);
     if (t.response_complete) j["total_s"] = since(t.response_end_ts, t.request_ts);
@@ -98,11 +108,17 @@ nlohmann::json transaction_json(const http::http_transaction& t, netlib::time_po
 
 // The document without its transactions (written one at a time by print_json_with_array).
 nlohmann::json to_json(const std::string& path, const report& r) {
-  return {{"capture", path}, {"packets", r.stats.packets}, {"tcp_conversations", r.stats.conversations},
-          {"http_connections", r.http_connections}, {"transactions", nlohmann::json::array()},
-          {"malformed_requests", r.totals.malformed_requests}, {"malformed_responses", r.totals.malformed_responses},
-          {"responses_without_request", r.totals.responses_without_request}, {"gaps", r.totals.gaps},
-          {"decode_errors", r.stats.decode_errors}, {"truncated", r.stats.truncated_records > 0},
+  return {{"capture", path},
+          {"packets", r.stats.packets},
+          {"tcp_conversations", r.stats.conversations},
+          {"http_connections", r.http_connections},
+          {"transactions", nlohmann::json::array()},
+          {"malformed_requests", r.totals.malformed_requests},
+          {"malformed_responses", r.totals.malformed_responses},
+          {"responses_without_request", r.totals.responses_without_request},
+          {"gaps", r.totals.gaps},
+          {"decode_errors", r.stats.decode_errors},
+          {"truncated", r.stats.truncated_records > 0},
           {"missing_bytes", r.stats.missing_bytes}};
 }
 
@@ -119,12 +135,14 @@ void print_text(const report& r) {
                              since(t.request_ts, r.stats.first_ts), t.method, t.target,
                              t.status ? std::to_string(*t.status) : "(no response)", t.request_header_bytes,
                              t.response_header_bytes, t.response_body_bytes, t.transfer.empty() ? "-" : t.transfer,
-                             t.status ? fmt::format(" wait {:.3f} ms", since(t.response_ts, t.request_ts) * 1e3) : "", notes);
+                             t.status ? fmt::format(" wait {:.3f} ms", since(t.response_ts, t.request_ts) * 1e3) : "",
+                             notes);
   }
   const auto& k = r.totals;
   if (k.malformed_requests || k.malformed_responses || k.responses_without_request || k.gaps)
-    std::cout << fmt::format("malformed requests {}, malformed responses {}, responses without their request {}, gaps {}\n",
-                             k.malformed_requests, k.malformed_responses, k.responses_without_request, k.gaps);
+    std::cout << fmt::format(
+        "malformed requests {}, malformed responses {}, responses without their request {}, gaps {}\n",
+        k.malformed_requests, k.malformed_responses, k.responses_without_request, k.gaps);
 }
 
 }  // namespace

@@ -17,7 +17,8 @@ namespace lab_http {
 client_cache::client_cache(std::string dir) : dir_(std::move(dir)) {
   std::error_code ec;
   std::filesystem::create_directories(dir_, ec);
-  if (!std::filesystem::is_directory(dir_)) throw netlib::app::usage_error("--cache " + dir_ + ": cannot create the folder");
+  if (!std::filesystem::is_directory(dir_))
+    throw netlib::app::usage_error("--cache " + dir_ + ": cannot create the folder");
 }
 
 std::string client_cache::stem(const std::string& url) const {
@@ -33,10 +34,14 @@ std::optional<cache_entry> client_cache::find(const std::string& url) const {
   for (std::string line; std::getline(meta, line);) {
     const auto sp = line.find(' ');
     const std::string key = line.substr(0, sp), value = sp == std::string::npos ? "" : line.substr(sp + 1);
-    if (key == "url") e.url = value;
-    else if (key == "etag") e.etag = value;
-    else if (key == "last-modified") e.last_modified = value;
-    else if (key == "content-type") e.content_type = value;
+    if (key == "url")
+      e.url = value;
+    else if (key == "etag")
+      e.etag = value;
+    else if (key == "last-modified")
+      e.last_modified = value;
+    else if (key == "content-type")
+      e.content_type = value;
   }
   if (e.url != url) return std::nullopt;
   std::ifstream body(stem(url) + ".body", std::ios::binary);
@@ -47,7 +52,8 @@ std::optional<cache_entry> client_cache::find(const std::string& url) const {
   return e;
 }
 
-bool client_cache::store(const std::string& url, const netlib::http::response_head& head, const std::string& body) const {
+bool client_cache::store(const std::string& url, const netlib::http::response_head& head,
+                         const std::string& body) const {
   if (head.status != 200 || head.fields.has_token("Cache-Control", "no-store")) return false;
   const auto etag = head.fields.get("ETag");
   const auto lm = head.fields.get("Last-Modified");
@@ -57,8 +63,8 @@ bool client_cache::store(const std::string& url, const netlib::http::response_he
     std::ofstream b(base + ".body.tmp", std::ios::binary);
     b << body;
     std::ofstream m(base + ".meta.tmp");
-    m << "url " << url << "\netag " << etag.value_or("") << "\nlast-modified " << lm.value_or("")
-      << "\ncontent-type " << head.fields.get("Content-Type").value_or("") << "\n";
+    m << "url " << url << "\netag " << etag.value_or("") << "\nlast-modified " << lm.value_or("") << "\ncontent-type "
+      << head.fields.get("Content-Type").value_or("") << "\n";
     if (!b || !m) return false;
   }
   std::filesystem::rename(base + ".body.tmp", base + ".body");
@@ -67,7 +73,7 @@ bool client_cache::store(const std::string& url, const netlib::http::response_he
 }
 
 void client_cache::add_conditions(const cache_entry& e, netlib::http::request_head& request) {
-  if (!e.etag.empty()) request.fields.set("If-None-Match", e.etag);                  // RFC 9110 §13.1.2
+  if (!e.etag.empty()) request.fields.set("If-None-Match", e.etag);                        // RFC 9110 §13.1.2
   if (!e.last_modified.empty()) request.fields.set("If-Modified-Since", e.last_modified);  // §13.1.3
 }
 

@@ -67,7 +67,8 @@ void fetch_session::absorb(const http::url& u, received_response& r, object_resu
   out.reason = r.head.reason;
   if (jar_)
     for (const auto& f : r.head.fields.lines())
-      if (http::iequals(f.name, "Set-Cookie")) jar_->set_from_header(u, f.value, netlib::io::read_clock().wall_seconds());
+      if (http::iequals(f.name, "Set-Cookie"))
+        jar_->set_from_header(u, f.value, netlib::io::read_clock().wall_seconds());
   if (cache_ && r.head.status == 304) {
     if (auto e = cache_->find(u.to_string())) {
       r.body = e->body;  // RFC 9111 §4.3.4: the stored response, freshened

@@ -20,12 +20,12 @@ struct object_result {
   int status = 0;
   std::string reason;
   std::uint64_t body_bytes = 0;
-  double start_s = 0;   // since the fetch started
+  double start_s = 0;  // since the fetch started
   double end_s = 0;
-  int connection = 0;   // 1-based index of the TCP connection that carried it
-  std::string cache;    // "", "stored", "revalidated"
+  int connection = 0;  // 1-based index of the TCP connection that carried it
+  std::string cache;   // "", "stored", "revalidated"
   std::string error;
-  std::string body;     // kept for the base page (links, -o)
+  std::string body;  // kept for the base page (links, -o)
 };
 
 struct fetch_settings {
@@ -62,8 +62,8 @@ class fetch_session {
 std::unique_ptr<origin_connection> fetch_persistent(fetch_session& s, const std::vector<netlib::http::url>& urls,
                                                     std::vector<object_result>& results,
                                                     std::unique_ptr<origin_connection> reuse, int& index);
-void fetch_non_persistent(fetch_session& s, const std::vector<netlib::http::url>& urls, std::vector<object_result>& results,
-                          unsigned parallel);
+void fetch_non_persistent(fetch_session& s, const std::vector<netlib::http::url>& urls,
+                          std::vector<object_result>& results, unsigned parallel);
 std::unique_ptr<origin_connection> fetch_pipelined(fetch_session& s, const std::vector<netlib::http::url>& urls,
                                                    std::vector<object_result>& results,
                                                    std::unique_ptr<origin_connection> reuse, int& index);

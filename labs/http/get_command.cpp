@@ -66,26 +66,39 @@ void write_output(const std::string& path, const std::string& body) {
 }
 
 nlohmann::json object_json(const object_result& r) {
-  nlohmann::json j{{"url", r.url}, {"status", r.status}, {"body_bytes", r.body_bytes}, {"start_s", r.start_s},
-                   {"end_s", r.end_s}, {"elapsed_s", r.end_s - r.start_s}, {"connection", r.connection}};
+  nlohmann::json j{{"url", r.url},
+                   {"status", r.status},
+                   {"body_bytes", r.body_bytes},
+                   {"start_s", r.start_s},
+                   {"end_s", r.end_s},
+                   {"elapsed_s", r.end_s - r.start_s},
+                   {"connection", r.connection}};
   if (!r.cache.empty()) j["cache"] = r.cache;
   if (!r.error.empty()) j["error"] = r.error;
   return j;
 }
 
 // The RTT the model is given: the kernel's handshake sample, else the connect() call.
-double rtt_of(const connect_timing& t) { return t.handshake_rtt_s.value_or(t.connect_call_s); }
+double rtt_of(const connect_timing& t) {
+  return t.handshake_rtt_s.value_or(t.connect_call_s);
+}
 
 void print_report(const get_options& o, const std::vector<object_result>& all, double total, const connect_timing& rtt,
                   const calc::http_timing_result& model, int connections) {
   if (o.json) {
     nlohmann::json objs = nlohmann::json::array();
     for (const auto& r : all) objs.push_back(object_json(r));
-    netlib::app::print_json({{"url", o.url}, {"mode", std::string(calc::mode_name(mode_of(o)))},
-                             {"objects", objs}, {"referenced_objects", all.size() - 1}, {"connections", connections},
-                             {"rtt_s", rtt_of(rtt)}, {"rtt_source", rtt.handshake_rtt_s ? "tcp_handshake" : "connect_call"},
-                             {"connect_call_s", rtt.connect_call_s}, {"total_s", total},
-                             {"model", {{"total_s", model.total_s}, {"rtts", model.rtts}, {"explanation", model.explanation}}}});
+    netlib::app::print_json(
+        {{"url", o.url},
+         {"mode", std::string(calc::mode_name(mode_of(o)))},
+         {"objects", objs},
+         {"referenced_objects", all.size() - 1},
+         {"connections", connections},
+         {"rtt_s", rtt_of(rtt)},
+         {"rtt_source", rtt.handshake_rtt_s ? "tcp_handshake" : "connect_call"},
+         {"connect_call_s", rtt.connect_call_s},
+         {"total_s", total},
+         {"model", {{"total_s", model.total_s}, {"rtts", model.rtts}, {"explanation", model.explanation}}}});
     return;
   }
   // With the body on stdout (-o -), the report goes to stderr.
@@ -96,14 +109,16 @@ void print_report(const get_options& o, const std::vector<object_result>& all, d
       continue;
     }
     fmt::print(out, "{:<50} {} {:>9} conn {} {:>10} -> {:>10}{}\n", r.url, r.status,
-               netlib::units::format_bytes(double(r.body_bytes)), r.connection, netlib::units::format_seconds(r.start_s),
-               netlib::units::format_seconds(r.end_s), r.cache.empty() ? "" : " (" + r.cache + ")");
+               netlib::units::format_bytes(double(r.body_bytes)), r.connection,
+               netlib::units::format_seconds(r.start_s), netlib::units::format_seconds(r.end_s),
+               r.cache.empty() ? "" : " (" + r.cache + ")");
   }
   fmt::print(out, "mode {}, {} referenced objects, {} TCP connection(s)\n", calc::mode_name(mode_of(o)), all.size() - 1,
              connections);
   if (rtt.handshake_rtt_s)
-    fmt::print(out, "measured RTT {} (the first TCP handshake, SYN to SYN-ACK, as the kernel timed it: TCP_INFO); "
-                    "the whole connect() call took {}\n",
+    fmt::print(out,
+               "measured RTT {} (the first TCP handshake, SYN to SYN-ACK, as the kernel timed it: TCP_INFO); "
+               "the whole connect() call took {}\n",
                netlib::units::format_seconds(*rtt.handshake_rtt_s), netlib::units::format_seconds(rtt.connect_call_s));
   else
     fmt::print(out, "measured RTT {} (the whole connect() call: the kernel gave no handshake sample)\n",
@@ -142,17 +157,27 @@ int run_get(const get_options& o) {
   std::vector<object_result> results(1);
   int index = 0;
   std::unique_ptr<origin_connection> conn;
-  if (reuse) conn = fetch_persistent(session, {*base}, results, nullptr, index);
-  else fetch_non_persistent(session, {*base}, results, 1);
+  if (reuse)
+    conn = fetch_persistent(session, {*base}, results, nullptr, index);
+  else
+    fetch_non_persistent(session, {*base}, results, 1);
   if (!results[0].error.empty()) throw netlib::app::failure(results[0].error);
   std::vector<http::url> objects;
   if (o.objects) objects = same_server_objects(*base, results[0].body);
   std::vector<object_result> rest(objects.size());
   switch (mode) {
-    case calc::http_mode::persistent: conn = fetch_persistent(session, objects, rest, std::move(conn), index); break;
-    case calc::http_mode::pipelined: conn = fetch_pipelined(session, objects, rest, std::move(conn), index); break;
-    case calc::http_mode::nonpersistent: fetch_non_persistent(session, objects, rest, 1); break;
-    case calc::http_mode::parallel: fetch_non_persistent(session, objects, rest, o.parallel); break;
+    case calc::http_mode::persistent:
+      conn = fetch_persistent(session, objects, rest, std::move(conn), index);
+      break;
+    case calc::http_mode::pipelined:
+      conn = fetch_pipelined(session, objects, rest, std::move(conn), index);
+      break;
+    case calc::http_mode::nonpersistent:
+      fetch_non_persistent(session, objects, rest, 1);
+      break;
+    case calc::http_mode::parallel:
+      fetch_non_persistent(session, objects, rest, o.parallel);
+      break;
   }
   const double total = session.elapsed();
   if (conn) conn->close();
@@ -177,7 +202,8 @@ int run_get(const get_options& o) {
   if (refused.empty() || refused.front() != &results[0]) write_output(o.output, results[0].body);
   if (!refused.empty()) {
     const auto& first = *refused.front();
-    const std::string more = refused.size() > 1 ? fmt::format("; {} more with an error status", refused.size() - 1) : "";
+    const std::string more =
+        refused.size() > 1 ? fmt::format("; {} more with an error status", refused.size() - 1) : "";
     throw netlib::app::failure(
         fmt::format("{}: the server answered {} {} (--fail{})", first.url, first.status, first.reason, more));
   }
@@ -203,13 +229,14 @@ void add_get_command(CLI::App& app) {
   cmd->add_flag("--pipelined", o->pipelined, "One persistent connection, all object requests sent back to back");
   cmd->add_option("--cookie-jar", o->cookie_jar, "Read and update cookies in this file (Netscape format)");
   cmd->add_option("--cache", o->cache_dir, "Keep a local cache in this folder and revalidate with it");
-  cmd->add_option("-o,--output", o->output, "Write the base page's body to FILE ('-': stdout, and the report to stderr)");
+  cmd->add_option("-o,--output", o->output,
+                  "Write the base page's body to FILE ('-': stdout, and the report to stderr)");
   cmd->add_flag("-f,--fail", o->fail,
                 "Exit 1 when the server answers an error status (400 or above) for the page or an object, "
                 "as curl --fail does; an error page's body is not written to -o (without --fail the status "
                 "is only reported, and the exit code is 0)");
-  netlib::app::add_duration(*cmd, "--timeout", o->timeout_s, "Time allowed for each connect, read and write (default 10s)",
-                            0.001, 3600);
+  netlib::app::add_duration(*cmd, "--timeout", o->timeout_s,
+                            "Time allowed for each connect, read and write (default 10s)", 0.001, 3600);
   cmd->add_option("--cacert", o->ca_file, "Trust this PEM certificate for https (e.g. a self-signed one)")
       ->check(netlib::app::input_file());
   cmd->add_flag("-k,--insecure", o->insecure, "Do not verify the https server's certificate");

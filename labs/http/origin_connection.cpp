@@ -53,15 +53,18 @@ received_response origin_connection::receive() {
     http::parse_step step = buffer_.empty() && peer_closed_ ? parser_.receive_eof() : parser_.next(buffer_.data());
     buffer_.consume(step.consumed);
     if (auto* e = std::get_if<http::parse_error>(&step.event))
-      throw netlib::app::failure("bad response from " + origin_.authority() + ": " + http::make_error_code(e->code).message());
+      throw netlib::app::failure("bad response from " + origin_.authority() + ": " +
+                                 http::make_error_code(e->code).message());
     if (std::holds_alternative<http::head_complete>(step.event)) {
       if (http::is_interim(parser_.head().status)) continue;
     } else if (auto* d = std::get_if<http::body_data>(&step.event)) {
-      if (out.body.size() + d->bytes.size() > (std::size_t{256} << 20)) throw netlib::app::failure("response body over 256 MiB");
+      if (out.body.size() + d->bytes.size() > (std::size_t{256} << 20))
+        throw netlib::app::failure("response body over 256 MiB");
       out.body.append(netlib::as_chars(d->bytes));
     } else if (std::holds_alternative<http::message_complete>(step.event)) {
       out.head = parser_.head();
-      out.connection_closes = !http::wants_keep_alive(out.head) || parser_.framing().how == http::body_framing::kind::until_close;
+      out.connection_closes =
+          !http::wants_keep_alive(out.head) || parser_.framing().how == http::body_framing::kind::until_close;
       if (out.connection_closes) close();
       return out;
     } else if (peer_closed_) {

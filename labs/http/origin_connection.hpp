@@ -18,8 +18,8 @@ namespace lab_http {
 
 struct received_response {
   netlib::http::response_head head;
-  std::string body;                 // chunked framing removed
-  bool connection_closes = false;   // the server closes after it (or it was close-delimited)
+  std::string body;                // chunked framing removed
+  bool connection_closes = false;  // the server closes after it (or it was close-delimited)
 };
 
 // The round-trip time of a TCP handshake, as the kernel measured it (TCP_INFO right after the

@@ -30,7 +30,8 @@ std::size_t bytes_option(const std::string& text, const char* flag) {
     if (v < 1024) throw std::invalid_argument("too small");
     return static_cast<std::size_t>(v);
   } catch (const std::exception&) {
-    throw netlib::app::usage_error(fmt::format("{} {}: expected a size such as 64MB or 512KiB (at least 1KiB)", flag, text));
+    throw netlib::app::usage_error(
+        fmt::format("{} {}: expected a size such as 64MB or 512KiB (at least 1KiB)", flag, text));
   }
 }
 
@@ -48,15 +49,16 @@ int run_proxy(const proxy_options& o) {
     throw netlib::app::usage_error(
         fmt::format("--allow-ports {}: expected ports and ranges such as 80,1025-65535 (1..65535)", o.allow_ports));
   core.allowed_ports = *ports;
-  netlib::io::proxy_context ctx(bytes_option(o.cache_size, "--cache-size"), bytes_option(o.max_object, "--max-object-size"),
-                                std::move(core));
+  netlib::io::proxy_context ctx(bytes_option(o.cache_size, "--cache-size"),
+                                bytes_option(o.max_object, "--max-object-size"), std::move(core));
   auto so = netlib::server_cli::make_server_options(o.server);
   so.busy_reply = netlib::http::make_text_response(503, "503 Service Unavailable: too many connections\n", true,
                                                    netlib::io::read_clock(), "netlab-proxy");
   so.per_address_reply = netlib::http::make_text_response(
       503, "503 Service Unavailable: too many connections from your address (--max-per-address)\n", true,
       netlib::io::read_clock(), "netlab-proxy");
-  netlib::io::tcp_server server(so, [&ctx](netlib::io::connection& c) { return netlib::io::run_proxy_connection(c, ctx); });
+  netlib::io::tcp_server server(so,
+                                [&ctx](netlib::io::connection& c) { return netlib::io::run_proxy_connection(c, ctx); });
   server.run();
   const auto& n = ctx.shared.counters;
   std::cerr << fmt::format("lab-http proxy: {} hits, {} misses, {} revalidated, {} origin errors\n", n.hits, n.misses,
@@ -74,9 +76,9 @@ void add_proxy_command(CLI::App& app) {
       "  curl -x http://127.0.0.1:3128 http://127.0.0.1:8080/index.html -D -   # X-Cache: MISS, then HIT\n"
       "  curl http://127.0.0.1:3128/netlab-proxy/stats                          # hit/miss counters (JSON)");
   netlib::server_cli::add_server_flags(*cmd, o->server,
-                                      {.max_connections = "Client connections at once",
-                                       .idle_timeout = "Seconds a client connection may stay idle",
-                                       .tls = false});
+                                       {.max_connections = "Client connections at once",
+                                        .idle_timeout = "Seconds a client connection may stay idle",
+                                        .tls = false});
   cmd->add_option("--cache-size", o->cache_size, "Total size of cached responses")->capture_default_str();
   cmd->add_option("--max-object-size", o->max_object, "Largest response that is cached (larger ones stream through)")
       ->capture_default_str();

@@ -35,16 +35,20 @@ struct serve_options {
 };
 
 // 128 random bits as hex: session ids must not be guessable.
-std::string random_id() { return netlib::app::random_hex(16); }
+std::string random_id() {
+  return netlib::app::random_hex(16);
+}
 
 // The rule protects the folder by its name and, when that name is a symbolic link, where it
 // really is; every file served is checked on its resolved path too (static_site).
-std::optional<netlib::http::basic_auth_rule> auth_rule(const serve_options& o, const netlib::io::http_disk_files& files) {
+std::optional<netlib::http::basic_auth_rule> auth_rule(const serve_options& o,
+                                                       const netlib::io::http_disk_files& files) {
   if (o.auth_dir.empty() && o.auth_users.empty()) return std::nullopt;
   if (o.auth_dir.empty() || o.auth_users.empty())
     throw netlib::app::usage_error("--auth-dir and --auth-users go together");
   const auto decoded = netlib::http::decode_target("/" + o.auth_dir);
-  if (!decoded.value || decoded.value->path.empty()) throw netlib::app::usage_error("--auth-dir " + o.auth_dir + ": not a folder path");
+  if (!decoded.value || decoded.value->path.empty())
+    throw netlib::app::usage_error("--auth-dir " + o.auth_dir + ": not a folder path");
   netlib::http::basic_auth_rule rule{decoded.value->path, "netlab",
                                      netlib::server_cli::load_users(o.auth_users, "--auth-users")};
   if (auto real = files.real_folder(rule.prefix); real && *real != rule.prefix) rule.real_prefix = *real;
@@ -74,7 +78,8 @@ std::unique_ptr<netlib::io::http_serve_context> make_context(const serve_options
   site.cookies = o.cookies;
   if (o.cookies)
     ctx->sessions = std::make_unique<netlib::http::session_store>(
-        std::chrono::duration_cast<netlib::duration>(std::chrono::duration<double>(o.session_ttl_s)), 100000, random_id);
+        std::chrono::duration_cast<netlib::duration>(std::chrono::duration<double>(o.session_ttl_s)), 100000,
+        random_id);
   ctx->site = std::make_unique<netlib::http::static_site>(site, *ctx->files, ctx->sessions.get());
   ctx->log = std::make_unique<netlib::io::http_access_log>(o.access_log);
   ctx->head_timeout = std::chrono::milliseconds(static_cast<long long>(o.head_timeout_s * 1000));
@@ -102,7 +107,8 @@ int run_serve(const serve_options& o) {
       503, "503 Service Unavailable: too many connections from your address (--max-per-address)\n", true,
       netlib::io::read_clock(), "netlab-http");
   auto* raw = ctx.get();
-  netlib::io::tcp_server server(so, [raw](netlib::io::connection& c) { return netlib::io::http_handle_connection(c, *raw); });
+  netlib::io::tcp_server server(
+      so, [raw](netlib::io::connection& c) { return netlib::io::http_handle_connection(c, *raw); });
   server.run();
   return netlib::app::exit_ok;
 }
@@ -120,9 +126,9 @@ void add_serve_command(CLI::App& app) {
       ->required()
       ->check(netlib::app::input_folder());
   netlib::server_cli::add_server_flags(*cmd, o->server,
-                                      {.max_connections = "Connections served at once (503 beyond)",
-                                       .idle_timeout = "Seconds a keep-alive connection may stay idle",
-                                       .tls_cert = "PEM certificate chain: serve HTTPS"});
+                                       {.max_connections = "Connections served at once (503 beyond)",
+                                        .idle_timeout = "Seconds a keep-alive connection may stay idle",
+                                        .tls_cert = "PEM certificate chain: serve HTTPS"});
   cmd->add_flag("--cookies", o->cookies, "Cookie lab: session cookie and a visit counter at /visits");
   cmd->add_option("--auth-dir", o->auth_dir, "Folder under the root that needs Basic authentication (e.g. private)");
   cmd->add_option("--auth-users", o->auth_users, "File of user:password lines for --auth-dir")
@@ -142,11 +148,13 @@ void add_serve_command(CLI::App& app) {
       ->default_str("16MiB");
   netlib::app::add_duration(*cmd, "--file-cache-valid", o->file_cache_valid_s,
                             "How long a cached file is served before one stat checks it again (0: on every "
-                            "request; default " + netlib::units::format_seconds(o->file_cache_valid_s) + ")",
+                            "request; default " +
+                                netlib::units::format_seconds(o->file_cache_valid_s) + ")",
                             0, 3600);
   netlib::app::add_duration(*cmd, "--file-cache-settle", o->file_cache_settle_s,
                             "Time since a file's last change before it is cached (coarse file-system clocks; "
-                            "default " + netlib::units::format_seconds(o->file_cache_settle_s) + ")",
+                            "default " +
+                                netlib::units::format_seconds(o->file_cache_settle_s) + ")",
                             0, 3600);
   netlib::app::set_action(*cmd, [o] { return run_serve(*o); });
 }

@@ -29,7 +29,10 @@ nlohmann::json to_json(const found_session& f) {
   nlohmann::json commands = nlohmann::json::array();
   nlohmann::json messages = nlohmann::json::array();
   for (const auto& c : s.commands) {
-    commands.push_back({{"verb", c.verb}, {"argument", c.argument}, {"status", optional_json(c.status)}, {"text", c.text},
+    commands.push_back({{"verb", c.verb},
+                        {"argument", c.argument},
+                        {"status", optional_json(c.status)},
+                        {"text", c.text},
                         {"body_bytes", optional_json(c.body_bytes)}});
     if (c.verb == "RETR" && c.status == "+OK" && c.body_bytes)
       messages.push_back({{"number", c.argument}, {"bytes", *c.body_bytes}});
@@ -57,13 +60,12 @@ void print_text(const found_session& f) {
 }  // namespace
 
 void add_analyze(CLI::App& app) {
-  netlib::app::add_sessions_command(app,
-                                    {"Show every POP3 session of a capture: dialogue, answers, sizes",
-                                     "lab-pop3 analyze captures/mail/pop3-session.pcap --json",
-                                     "Server port(s) to treat as POP3 (default: 110, 1110 and any +OK greeting)",
-                                     "POP3"},
-                                    netlib::capture::sessions_of<netlib::pop3::session_analyzer>, looks_like_pop3, to_json,
-                                    print_text);
+  netlib::app::add_sessions_command(
+      app,
+      {"Show every POP3 session of a capture: dialogue, answers, sizes",
+       "lab-pop3 analyze captures/mail/pop3-session.pcap --json",
+       "Server port(s) to treat as POP3 (default: 110, 1110 and any +OK greeting)", "POP3"},
+      netlib::capture::sessions_of<netlib::pop3::session_analyzer>, looks_like_pop3, to_json, print_text);
 }
 
 }  // namespace lab_pop3

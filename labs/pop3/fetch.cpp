@@ -92,7 +92,8 @@ void add_fetch(CLI::App& app) {
   cmd->add_option("--ca-file", o->ca_file, "With --stls: verify the server against this PEM CA file")
       ->check(netlib::app::input_file());
   cmd->add_flag("--trace", o->trace, "Show the POP3 dialogue on stderr (C: client, S: server)");
-  netlib::app::add_duration(*cmd, "--timeout", o->timeout_s, "Time to wait for each response (default 30s)", 0.001, 3600);
+  netlib::app::add_duration(*cmd, "--timeout", o->timeout_s, "Time to wait for each response (default 30s)", 0.001,
+                            3600);
   netlib::app::add_json_flag(*cmd, o->json);
 }
 

@@ -32,7 +32,8 @@ int serve(const serve_options& o) {
   opts.listening_on_stderr = o.json;  // stdout: the JSON document only
   opts.busy_reply = "-ERR [SYS/TEMP] too many connections, try again later\r\n";
   opts.per_address_reply = "-ERR [SYS/TEMP] too many connections from your address, try again later\r\n";
-  netlib::io::tcp_server server(opts, [&service](netlib::io::connection& c) { return netlib::io::serve_pop3(c, service); });
+  netlib::io::tcp_server server(opts,
+                                [&service](netlib::io::connection& c) { return netlib::io::serve_pop3(c, service); });
   server.run();
   if (o.json) netlib::app::print_json({{"connections_accepted", server.total_accepted()}});
   return netlib::app::exit_ok;
@@ -46,12 +47,14 @@ void add_serve(CLI::App& app) {
                                        "lab-pop3 serve --maildir mail --users users.txt --listen 127.0.0.1:1110",
                                        [o] { return serve(*o); });
   cmd->add_option("--maildir", o->maildir, "Mail folder: user NAME's Maildir is DIR/NAME")->required();
-  cmd->add_option("--users", o->users, "Users file, one name:password per line")->required()->check(netlib::app::input_file());
+  cmd->add_option("--users", o->users, "Users file, one name:password per line")
+      ->required()
+      ->check(netlib::app::input_file());
   cmd->add_option("--hostname", o->hostname, "Server name in the greeting")->capture_default_str();
   netlib::server_cli::add_server_flags(*cmd, o->server,
-                                      {.max_connections = "Connection cap",
-                                       .idle_timeout = "Seconds a client may stay silent (RFC 1939: 600)",
-                                       .tls_cert = "PEM certificate: enables STLS (RFC 2595)"});
+                                       {.max_connections = "Connection cap",
+                                        .idle_timeout = "Seconds a client may stay silent (RFC 1939: 600)",
+                                        .tls_cert = "PEM certificate: enables STLS (RFC 2595)"});
   netlib::server_cli::add_auth_flags(*cmd, o->auth, "USER/PASS");
   netlib::app::add_json_flag(*cmd, o->json);
 }

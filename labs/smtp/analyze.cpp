@@ -23,18 +23,22 @@ using found_session = netlib::capture::captured_session<netlib::smtp::session_an
 bool looks_like_smtp(const found_session& f) {
   if (netlib::smtp::is_smtp_port(f.conversation.server.port)) return true;
   const auto& s = f.session;
-  return s.greeting_code == 220 && !s.commands.empty() && (s.commands[0].verb == "EHLO" || s.commands[0].verb == "HELO");
+  return s.greeting_code == 220 && !s.commands.empty() &&
+         (s.commands[0].verb == "EHLO" || s.commands[0].verb == "HELO");
 }
 
 nlohmann::json to_json(const found_session& f) {
   const auto& s = f.session;
   nlohmann::json commands = nlohmann::json::array();
   for (const auto& c : s.commands)
-    commands.push_back({{"verb", c.verb}, {"argument", c.argument}, {"reply_code", netlib::app::optional_json(c.reply_code)},
+    commands.push_back({{"verb", c.verb},
+                        {"argument", c.argument},
+                        {"reply_code", netlib::app::optional_json(c.reply_code)},
                         {"reply_text", c.reply_text}});
   nlohmann::json messages = nlohmann::json::array();
   for (const auto& m : s.messages)
-    messages.push_back({{"from", m.from}, {"to", m.to}, {"bytes", m.bytes}, {"reply_code", netlib::app::optional_json(m.reply_code)}});
+    messages.push_back(
+        {{"from", m.from}, {"to", m.to}, {"bytes", m.bytes}, {"reply_code", netlib::app::optional_json(m.reply_code)}});
   nlohmann::json j = netlib::app::session_json(f);
   j["greeting_code"] = netlib::app::optional_json(s.greeting_code);
   j["commands"] = commands;
@@ -60,13 +64,12 @@ void print_text(const found_session& f) {
 }  // namespace
 
 void add_analyze(CLI::App& app) {
-  netlib::app::add_sessions_command(app,
-                                    {"Show every SMTP session of a capture: dialogue, reply codes, envelopes, sizes",
-                                     "lab-smtp analyze captures/mail/smtp-starttls.pcap --json",
-                                     "Server port(s) to treat as SMTP (default: 25, 587, 2525 and any 220+EHLO dialogue)",
-                                     "SMTP"},
-                                    netlib::capture::sessions_of<netlib::smtp::session_analyzer>, looks_like_smtp, to_json,
-                                    print_text);
+  netlib::app::add_sessions_command(
+      app,
+      {"Show every SMTP session of a capture: dialogue, reply codes, envelopes, sizes",
+       "lab-smtp analyze captures/mail/smtp-starttls.pcap --json",
+       "Server port(s) to treat as SMTP (default: 25, 587, 2525 and any 220+EHLO dialogue)", "SMTP"},
+      netlib::capture::sessions_of<netlib::smtp::session_analyzer>, looks_like_smtp, to_json, print_text);
 }
 
 }  // namespace lab_smtp

@@ -40,7 +40,9 @@ struct send_options {
   bool json = false;
 };
 
-std::string random_token() { return netlib::app::random_hex(8); }
+std::string random_token() {
+  return netlib::app::random_hex(8);
+}
 
 // Far above any server's SIZE (lab-smtp serve takes 10 MiB).
 constexpr std::size_t max_attachment_bytes = 64 << 20;
@@ -73,7 +75,8 @@ void check_addresses(const send_options& o) {
   if (o.insecure && !o.ca_file.empty())
     throw netlib::app::usage_error("--insecure verifies nothing, so --ca-file would not be used: give one of them");
   if (o.raw && (!o.attach.empty() || !o.subject.empty()))
-    throw netlib::app::usage_error("--raw sends stdin as the whole message; it cannot be combined with --subject or --attach");
+    throw netlib::app::usage_error(
+        "--raw sends stdin as the whole message; it cannot be combined with --subject or --attach");
 }
 
 int send(const send_options& o) {
@@ -94,11 +97,17 @@ int send(const send_options& o) {
   const auto r = netlib::io::smtp_send(ep, co, {o.from, o.to}, message);
   if (o.json) {
     nlohmann::json rejected = nlohmann::json::array();
-    for (const auto& [who, why] : r.rejected) rejected.push_back({{"address", who}, {"reply_code", why.code}, {"reply", why.text()}});
-    netlib::app::print_json({{"delivered", r.delivered}, {"accepted", r.accepted}, {"rejected", rejected},
-                             {"message_bytes", message.size()}, {"server_reply", r.queue_reply}, {"error", r.error}});
+    for (const auto& [who, why] : r.rejected)
+      rejected.push_back({{"address", who}, {"reply_code", why.code}, {"reply", why.text()}});
+    netlib::app::print_json({{"delivered", r.delivered},
+                             {"accepted", r.accepted},
+                             {"rejected", rejected},
+                             {"message_bytes", message.size()},
+                             {"server_reply", r.queue_reply},
+                             {"error", r.error}});
   } else if (r.delivered) {
-    std::cout << fmt::format("sent {} bytes to {} recipient(s): {}\n", message.size(), r.accepted.size(), r.queue_reply);
+    std::cout << fmt::format("sent {} bytes to {} recipient(s): {}\n", message.size(), r.accepted.size(),
+                             r.queue_reply);
   }
   if (!r.error.empty()) throw netlib::app::failure(r.error);
   return netlib::app::exit_ok;
@@ -108,10 +117,10 @@ int send(const send_options& o) {
 
 void add_send(CLI::App& app) {
   auto o = std::make_shared<send_options>();
-  auto* cmd = netlib::app::add_command(
-      app, "send", "Send one message (body on stdin) through an SMTP server",
-      "echo 'Hello Bob' | lab-smtp send --server 127.0.0.1:2525 --from alice@example.org --to bob@example.org --subject Hi --trace",
-      [o] { return send(*o); });
+  auto* cmd = netlib::app::add_command(app, "send", "Send one message (body on stdin) through an SMTP server",
+                                       "echo 'Hello Bob' | lab-smtp send --server 127.0.0.1:2525 --from "
+                                       "alice@example.org --to bob@example.org --subject Hi --trace",
+                                       [o] { return send(*o); });
   cmd->add_option("--server", o->server, "SMTP server HOST:PORT")->capture_default_str();
   cmd->add_option("--from", o->from, "Envelope sender and From: address")->required();
   cmd->add_option("--to", o->to, "Recipient (repeat for more)")->required();

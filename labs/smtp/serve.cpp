@@ -27,8 +27,7 @@ struct serve_options {
 
 int serve(const serve_options& o) {
   auto opts = netlib::server_cli::make_server_options(o.server);
-  if (o.require_tls && !opts.tls)
-    throw netlib::app::usage_error("--require-tls needs --tls-cert and --tls-key");
+  if (o.require_tls && !opts.tls) throw netlib::app::usage_error("--require-tls needs --tls-cert and --tls-key");
   const auto users = netlib::server_cli::load_users(o.users, "--users");
   for (const char* bad : {"@", " ", "/"})
     if (o.domain.empty() || o.domain.find(bad) != std::string::npos)
@@ -50,7 +49,8 @@ int serve(const serve_options& o) {
   opts.listening_on_stderr = o.json;  // stdout: the JSON document only
   opts.busy_reply = "421 4.3.2 Too many connections, try again later\r\n";
   opts.per_address_reply = "421 4.7.0 Too many connections from your address, try again later\r\n";
-  netlib::io::tcp_server server(opts, [&service](netlib::io::connection& c) { return netlib::io::serve_smtp(c, service); });
+  netlib::io::tcp_server server(opts,
+                                [&service](netlib::io::connection& c) { return netlib::io::serve_smtp(c, service); });
   server.run();
   if (o.json)
     netlib::app::print_json({{"connections_accepted", server.total_accepted()},
@@ -70,17 +70,20 @@ void add_serve(CLI::App& app) {
       [o] { return serve(*o); });
   cmd->add_option("--maildir", o->maildir, "Mail folder: user NAME's Maildir is DIR/NAME/{tmp,new,cur}")->required();
   cmd->add_option("--domain", o->domain, "Local mail domain: mail to NAME@DOMAIN is delivered")->required();
-  cmd->add_option("--users", o->users, "Users file, one name:password per line")->required()->check(netlib::app::input_file());
+  cmd->add_option("--users", o->users, "Users file, one name:password per line")
+      ->required()
+      ->check(netlib::app::input_file());
   cmd->add_option("--hostname", o->hostname, "Server name in the greeting and Received: (default: the domain)");
   netlib::server_cli::add_server_flags(*cmd, o->server,
-                                      {.max_connections = "Connection cap (421 above it)",
-                                       .idle_timeout = "Seconds a client may stay silent (RFC 5321: 300)",
-                                       .tls_cert = "PEM certificate: enables STARTTLS (and AUTH over TLS)"});
+                                       {.max_connections = "Connection cap (421 above it)",
+                                        .idle_timeout = "Seconds a client may stay silent (RFC 5321: 300)",
+                                        .tls_cert = "PEM certificate: enables STARTTLS (and AUTH over TLS)"});
   netlib::server_cli::add_auth_flags(*cmd, o->auth, "AUTH");
   cmd->add_flag("--require-tls", o->require_tls, "Refuse MAIL/RCPT/DATA until the client used STARTTLS (530)");
   netlib::app::add_byte_count(*cmd, "--max-size", o->max_size, "Largest message (SIZE, 552 above it; default 10MiB)");
   cmd->add_option("--postmaster", o->postmaster,
-                  "User who receives mail for postmaster@DOMAIN when no user is called postmaster (default: the first user of the users file)");
+                  "User who receives mail for postmaster@DOMAIN when no user is called postmaster (default: the first "
+                  "user of the users file)");
   netlib::app::add_json_flag(*cmd, o->json);
 }
 

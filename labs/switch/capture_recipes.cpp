@@ -109,7 +109,10 @@ capture_recipe aging_gap() {
 // Ports 0 and 2 are access ports in VLAN 10, port 1 in VLAN 20, port 3 a trunk carrying both
 // (hosts 3 and 5 sit behind it, sending tagged frames).
 capture_recipe vlans() {
-  capture_recipe r{"vlans", "VLANs 10 and 20 on access ports 0,1,2 and trunk port 3 (use vlans.vlan.conf)", 4, {},
+  capture_recipe r{"vlans",
+                   "VLANs 10 and 20 on access ports 0,1,2 and trunk port 3 (use vlans.vlan.conf)",
+                   4,
+                   {},
                    "# lab-switch VLAN configuration for vlans.pcapng\n"
                    "port 0 access 10\n"
                    "port 1 access 20\n"
@@ -155,12 +158,12 @@ capture_recipe edge_cases() {
   bpdu.resize(3 + 35);
   rec.send(1, l2::build_ethernet(l2::mac_address{{0x01, 0x80, 0xc2, 0, 0, 0}}, bridge, 38, bpdu));
   // LLDP (IEEE 802.1AB) to the nearest-bridge address 01:80:c2:00:00:0e: chassis, port, TTL, end
-  const auto lldp = bytes_of({0x02, 0x07, 0x04, 0x02, 0, 0, 0, 0, 0x03, 0x04, 0x03, 0x05, 0x70, 0x31, 0x06, 0x02,
-                              0x00, 0x78, 0x00, 0x00});
+  const auto lldp = bytes_of(
+      {0x02, 0x07, 0x04, 0x02, 0, 0, 0, 0, 0x03, 0x04, 0x03, 0x05, 0x70, 0x31, 0x06, 0x02, 0x00, 0x78, 0x00, 0x00});
   const l2::mac_address lldp_agent{{0x02, 0, 0, 0, 0, 0xbb}};
   rec.send(2, l2::build_ethernet(l2::mac_address{{0x01, 0x80, 0xc2, 0, 0, 0x0e}}, lldp_agent, 0x88cc, lldp));
   rec.send(1, bytes_of({0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x02, 0, 0, 0}));  // a 10-byte runt
-  rec.arp_request(h3, h1);  // host 3 shares port 1 with host 2
+  rec.arp_request(h3, h1);                                                     // host 3 shares port 1 with host 2
   rec.send(h2.port, l2::build_icmp_echo(h2.mac, h3.mac, h2.ip, h3.ip, 1, 1, false));  // filtered
   rec.send(h1.port, l2::build_ethernet(l2::mac_address{{0x01, 0x00, 0x5e, 0, 0, 0xfb}}, h1.mac, 0x0800,
                                        bytes_of({0x45, 0, 0, 20})));  // IPv4 multicast: flooded
@@ -214,7 +217,8 @@ std::vector<std::string> write_recipe(const capture_recipe& r, const std::string
   std::vector<std::string> written;
   const auto path = std::filesystem::path(dir) / (r.name + ".pcapng");
   auto out = netlib::capture::capture_writer::create(path);
-  for (std::size_t p = 0; p < r.port_count; ++p) out.add_interface(netlib::packet::link_type::ethernet, fmt::format("port{}", p));
+  for (std::size_t p = 0; p < r.port_count; ++p)
+    out.add_interface(netlib::packet::link_type::ethernet, fmt::format("port{}", p));
   for (const auto& f : r.frames) out.write(f.port, f.ts, f.bytes);
   out.flush();
   written.push_back(path.string());

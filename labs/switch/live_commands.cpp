@@ -64,15 +64,21 @@ void add_live_options(CLI::App& cmd, live_options& o) {
 void print_summary(const netlib::l2::learning_switch& sw, const live_totals& t, const live_options& o,
                    const nlohmann::json& ready) {
   if (o.json_lines) {
-    nlohmann::json j{{"event", "summary"}, {"summary", summary_json(sw, t.frames, 0)}, {"table", table_json(sw)},
-                     {"own_frames_ignored", t.own_ignored}, {"inject_errors", t.inject_errors}};
+    nlohmann::json j{{"event", "summary"},
+                     {"summary", summary_json(sw, t.frames, 0)},
+                     {"table", table_json(sw)},
+                     {"own_frames_ignored", t.own_ignored},
+                     {"inject_errors", t.inject_errors}};
     std::puts(netlib::app::tidy_numbers(j).dump().c_str());
   } else if (o.json) {
     nlohmann::json doc = ready;
     doc.erase("event");
-    doc.update({{"records", t.records}, {"records_truncated", t.records_truncated},
-                {"summary", summary_json(sw, t.frames, 0)}, {"table", table_json(sw)},
-                {"own_frames_ignored", t.own_ignored}, {"inject_errors", t.inject_errors}});
+    doc.update({{"records", t.records},
+                {"records_truncated", t.records_truncated},
+                {"summary", summary_json(sw, t.frames, 0)},
+                {"table", table_json(sw)},
+                {"own_frames_ignored", t.own_ignored},
+                {"inject_errors", t.inject_errors}});
     netlib::app::print_json(doc);
   } else {
     std::fputs(format_summary(sw, t.frames, 0).c_str(), stdout);
@@ -108,8 +114,10 @@ int switch_on(const std::vector<std::string>& interfaces, const live_options& o,
 // traffic, both directions, and is no segment a switch could join).
 void check_ports(const std::vector<std::string>& ports) {
   if (ports.size() < 2) {
-    throw netlib::app::usage_error(fmt::format("a switch needs at least two ports (got {}): give --port IFACE for "
-                                               "each interface, e.g. --port veth1 --port veth2", ports.size()));
+    throw netlib::app::usage_error(
+        fmt::format("a switch needs at least two ports (got {}): give --port IFACE for "
+                    "each interface, e.g. --port veth1 --port veth2",
+                    ports.size()));
   }
   for (std::size_t i = 0; i < ports.size(); ++i) {
     for (std::size_t j = 0; j < i; ++j) {
@@ -118,9 +126,10 @@ void check_ports(const std::vector<std::string>& ports) {
       }
     }
     if (is_loopback(ports[i])) {
-      throw netlib::app::usage_error(fmt::format("--port {}: a loopback interface cannot be a switch port (it "
-                                                 "carries this host's own traffic); use veth or Ethernet interfaces",
-                                                 ports[i]));
+      throw netlib::app::usage_error(
+          fmt::format("--port {}: a loopback interface cannot be a switch port (it "
+                      "carries this host's own traffic); use veth or Ethernet interfaces",
+                      ports[i]));
     }
   }
 }
@@ -142,8 +151,9 @@ int run_topology(const live_options& o) {
   }
   netlib::catch_stop_signals();
   topology topo(o.prefix, o.hosts);
-  std::string text = fmt::format("ready: {} hosts on a live switch; try: ip netns exec {} ping {}", o.hosts,
-                                 topo.hosts()[0].netns, topo.hosts().size() > 1 ? topo.hosts()[1].ip : topo.hosts()[0].ip);
+  std::string text =
+      fmt::format("ready: {} hosts on a live switch; try: ip netns exec {} ping {}", o.hosts, topo.hosts()[0].netns,
+                  topo.hosts().size() > 1 ? topo.hosts()[1].ip : topo.hosts()[0].ip);
   nlohmann::json hosts = nlohmann::json::array();
   for (std::size_t i = 0; i < topo.hosts().size(); ++i) {
     const auto& h = topo.hosts()[i];
@@ -161,7 +171,8 @@ void add_live_commands(CLI::App& app) {
   auto* cmd = netlib::app::add_command(
       app, "run", "A live switch over real interfaces (libpcap capture and injection; root needed)",
       "sudo lab-switch run --port veth1 --port veth2 --port veth3 --table\n"
-      "  sudo lab-switch run --port veth1 --port veth2 --duration 30s --json > run.json", [run] { return run_switch(*run); });
+      "  sudo lab-switch run --port veth1 --port veth2 --duration 30s --json > run.json",
+      [run] { return run_switch(*run); });
   cmd->add_option("--port", run->ports, "Interface that becomes the next port (0, 1, ...); repeatable")->required();
   add_live_options(*cmd, *run);
 

@@ -115,7 +115,9 @@ void handle_port_failure(live_state& st, const captured& c) {
   fmt::print(stderr, "lab-switch: port {} is down: {}\n", c.port, c.failure);
   if (!st.out.quiet) {
     if (st.out.json || st.out.json_lines) {
-      emit_json(st, {{"event", "port_down"}, {"port", c.port}, {"time_s", netlib::to_seconds(now - st.start)},
+      emit_json(st, {{"event", "port_down"},
+                     {"port", c.port},
+                     {"time_s", netlib::to_seconds(now - st.start)},
                      {"reason", c.failure}});
     } else {
       std::puts(fmt::format("   {:.6f} port {} down", netlib::to_seconds(now - st.start), c.port).c_str());
@@ -175,8 +177,10 @@ live_totals run_live(l2::learning_switch& sw, const std::vector<std::string>& in
     rx.push_back(open_port(iface, true));
     tx.push_back(open_port(iface, false));
     if (!rx.back().inbound_only()) {
-      fmt::print(stderr, "lab-switch: {}: cannot capture inbound frames only; frames this host sends out of it "
-                         "will be switched too\n", iface);
+      fmt::print(stderr,
+                 "lab-switch: {}: cannot capture inbound frames only; frames this host sends out of it "
+                 "will be switched too\n",
+                 iface);
     }
     if (rx.back().link() != netlib::packet::link_type::ethernet) {
       throw netlib::app::failure(fmt::format("{} is not an Ethernet interface", iface));
@@ -189,7 +193,8 @@ live_totals run_live(l2::learning_switch& sw, const std::vector<std::string>& in
     threads.emplace_back([&, p] {
       while (!done.load()) {
         try {
-          if (auto rec = rx[p].next()) queue.push({static_cast<l2::port_id>(p), {rec->data.begin(), rec->data.end()}, {}});
+          if (auto rec = rx[p].next())
+            queue.push({static_cast<l2::port_id>(p), {rec->data.begin(), rec->data.end()}, {}});
         } catch (const std::exception& e) {
           queue.push({static_cast<l2::port_id>(p), {}, e.what()});  // the port is down; the others go on
           return;
@@ -200,7 +205,8 @@ live_totals run_live(l2::learning_switch& sw, const std::vector<std::string>& in
   live_state st{sw, out, tx, l2::transmit_guard{}, {}, netlib::from_steady(std::chrono::steady_clock::now())};
   on_ready();
   const auto deadline = std::chrono::steady_clock::now() + duration.value_or(std::chrono::hours(24 * 365));
-  while (!netlib::stop_requested() && std::chrono::steady_clock::now() < deadline && (!frames || st.totals.frames < *frames)) {
+  while (!netlib::stop_requested() && std::chrono::steady_clock::now() < deadline &&
+         (!frames || st.totals.frames < *frames)) {
     if (auto c = queue.pop(100ms)) handle_frame(st, *c);
     if (ports_down(sw) == rx.size()) break;  // nothing left to switch
     const auto now = netlib::from_steady(std::chrono::steady_clock::now());

@@ -26,11 +26,10 @@ struct live_totals {
   std::uint64_t own_ignored = 0;  // our own transmissions handed back by a capture
   std::uint64_t inject_errors = 0;
   nlohmann::json records = nlohmann::json::array();  // --json: frames and events, in order
-  bool records_truncated = false;                      // more than max_records happened
+  bool records_truncated = false;                    // more than max_records happened
 };
 
 inline constexpr std::size_t max_records = 100000;
-
 
 // Runs the switch on `interfaces` (port i = interfaces[i]) until a signal, `duration` or `frames`
 // frames. `on_ready` runs once every capture is open. Throws netlib::capture::capture_error.

@@ -3,8 +3,9 @@
 #include "netlib/app/program.hpp"
 
 int main(int argc, char** argv) {
-  auto app = netlib::app::make_app("lab-switch", "Learning switch (IEEE 802.1D): replay recorded ports, or switch live between real interfaces",
-                                   "lab-switch replay captures/switch/four_hosts.pcapng --table");
+  auto app = netlib::app::make_app(
+      "lab-switch", "Learning switch (IEEE 802.1D): replay recorded ports, or switch live between real interfaces",
+      "lab-switch replay captures/switch/four_hosts.pcapng --table");
   app->require_subcommand(1, 1);
   netlab::lab_switch::add_replay_command(*app);
   netlab::lab_switch::add_make_captures_command(*app);

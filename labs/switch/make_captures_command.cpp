@@ -27,7 +27,9 @@ void add_make_captures_command(CLI::App& app) {
         for (const auto& r : all_recipes()) {
           for (const auto& path : write_recipe(r, opts->dir)) {
             if (path.ends_with(".pcapng")) {
-              files.push_back({{"path", path}, {"frames", r.frames.size()}, {"ports", r.port_count},
+              files.push_back({{"path", path},
+                               {"frames", r.frames.size()},
+                               {"ports", r.port_count},
                                {"description", r.description}});
             } else {
               files.push_back({{"path", path}, {"vlan_config_for", r.name + ".pcapng"}});

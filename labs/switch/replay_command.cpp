@@ -47,7 +47,8 @@ std::vector<port_change> parse_port_changes(const replay_options& o) {
   const auto parse = [&](const std::string& spec, bool up) {
     const auto at = spec.find('@');
     const auto bad = [&] {
-      return usage_error(fmt::format("--port-{} '{}': expected PORT@TIME, e.g. 1@5s or 1@500ms", up ? "up" : "down", spec));
+      return usage_error(
+          fmt::format("--port-{} '{}': expected PORT@TIME, e.g. 1@5s or 1@500ms", up ? "up" : "down", spec));
     };
     if (at == std::string::npos) throw bad();
     unsigned port = 0;
@@ -79,9 +80,10 @@ std::vector<port_file> parse_port_files(const std::vector<std::string>& specs) {
     }
     for (const auto& earlier : out) {
       if (earlier.port == port) {
-        throw usage_error(fmt::format("--port {} is given twice ({}={} and {}): one file per port; merge the "
-                                      "files first (mergecap) or give the second another port",
-                                      port, port, earlier.path, spec));
+        throw usage_error(
+            fmt::format("--port {} is given twice ({}={} and {}): one file per port; merge the "
+                        "files first (mergecap) or give the second another port",
+                        port, port, earlier.path, spec));
       }
     }
     out.push_back(port_file{static_cast<l2::port_id>(port), spec.substr(eq + 1)});
@@ -106,7 +108,8 @@ class port_writers {
     }
   }
   void write(const input_frame& f, const l2::forwarding_decision& d) {
-    if (writers_.empty() || !d.header) [[likely]] return;
+    if (writers_.empty() || !d.header) [[likely]]
+      return;
     for (const auto& e : d.out) writers_[e.port]->write(0, f.ts, l2::egress_frame(f.data, *d.header, e));
   }
 
@@ -123,7 +126,8 @@ class replay_run {
         writers_(o.write_out, sw_.config().port_count),
         changes_(parse_port_changes(o)) {
     for (const auto& c : changes_) {
-      if (c.port >= sw_.config().port_count) throw usage_error(fmt::format("--port-{}: no port {}", c.up ? "up" : "down", c.port));
+      if (c.port >= sw_.config().port_count)
+        throw usage_error(fmt::format("--port-{}: no port {}", c.up ? "up" : "down", c.port));
     }
   }
 

@@ -22,7 +22,9 @@ std::string ports_text(const l2::forwarding_decision& d) {
   return s;
 }
 
-std::string vlan_text(std::optional<l2::vlan_id> v) { return v ? std::to_string(*v) : "-"; }
+std::string vlan_text(std::optional<l2::vlan_id> v) {
+  return v ? std::to_string(*v) : "-";
+}
 
 // mac, vlan and port(s) of any event.
 struct event_fields {
@@ -53,7 +55,8 @@ std::string decision_text(const l2::forwarding_decision& d) {
 }  // namespace
 
 std::string format_frame(const frame_report& f) {
-  if (!f.skipped.empty()) return fmt::format("#{} {:.6f} port {} skipped ({})", f.number, f.time_s, f.in_port, f.skipped);
+  if (!f.skipped.empty())
+    return fmt::format("#{} {:.6f} port {} skipped ({})", f.number, f.time_s, f.in_port, f.skipped);
   const auto& d = *f.decision;
   if (!d.header) return fmt::format("#{} {:.6f} port {} {}", f.number, f.time_s, f.in_port, decision_text(d));
   return fmt::format("#{} {:.6f} port {} {} > {} vlan {} {} -> {}", f.number, f.time_s, f.in_port, d.header->src,
@@ -88,16 +91,16 @@ std::string format_summary(const l2::learning_switch& sw, std::uint64_t frames, 
       "events learn {} move {} age {} evict {} flush {} refuse {}\n"
       "table {} entries ({} dynamic)\n",
       frames, skipped, d.forward, d.flood, d.filter, d.drop, d.drop_malformed, d.drop_link_local, d.drop_port_down,
-      d.drop_vlan, d.drop_invalid_source, ev.learned, ev.moved, ev.aged, ev.evicted, ev.flushed, ev.learn_refused, sw.table().size(),
-      sw.table().dynamic_size());
+      d.drop_vlan, d.drop_invalid_source, ev.learned, ev.moved, ev.aged, ev.evicted, ev.flushed, ev.learn_refused,
+      sw.table().size(), sw.table().dynamic_size());
 }
 
 std::string format_port_counters(const l2::learning_switch& sw) {
   std::string out;
   for (std::size_t p = 0; p < sw.counters().ports.size(); ++p) {
     const auto& c = sw.counters().ports[p];
-    out += fmt::format("port {} rx {} frames {} bytes (dropped {}, filtered {}) tx {} frames {} bytes\n", p, c.rx_frames,
-                       c.rx_bytes, c.rx_dropped, c.rx_filtered, c.tx_frames, c.tx_bytes);
+    out += fmt::format("port {} rx {} frames {} bytes (dropped {}, filtered {}) tx {} frames {} bytes\n", p,
+                       c.rx_frames, c.rx_bytes, c.rx_dropped, c.rx_filtered, c.tx_frames, c.tx_bytes);
   }
   return out;
 }
@@ -113,8 +116,13 @@ json event_json(const l2::fdb_event& e, bool vlan_aware) {
 json frame_json(const frame_report& f, bool vlan_aware) {
   json j{{"frame", f.number}, {"time_s", f.time_s}, {"in_port", f.in_port}};
   if (!f.skipped.empty()) {
-    j.update({{"src", nullptr}, {"dst", nullptr}, {"vlan", nullptr}, {"decision", "drop"}, {"reason", f.skipped},
-              {"out_ports", json::array()}, {"events", json::array()}});
+    j.update({{"src", nullptr},
+              {"dst", nullptr},
+              {"vlan", nullptr},
+              {"decision", "drop"},
+              {"reason", f.skipped},
+              {"out_ports", json::array()},
+              {"events", json::array()}});
     return j;
   }
   const auto& d = *f.decision;
@@ -122,7 +130,8 @@ json frame_json(const frame_report& f, bool vlan_aware) {
   j["dst"] = d.header ? json(d.header->dst.to_string()) : json(nullptr);
   j["vlan"] = d.vlan ? json(*d.vlan) : json(nullptr);
   j["decision"] = l2::to_string(d.kind);
-  if (d.kind == l2::decision::drop) j["reason"] = d.malformed ? d.malformed->message() : std::string(l2::to_string(d.reason));
+  if (d.kind == l2::decision::drop)
+    j["reason"] = d.malformed ? d.malformed->message() : std::string(l2::to_string(d.reason));
   json ports = json::array();
   for (const auto& e : d.out) ports.push_back(e.port);
   j["out_ports"] = ports;
@@ -148,8 +157,13 @@ json ports_json(const l2::learning_switch& sw) {
   json ports = json::array();
   for (std::size_t p = 0; p < sw.counters().ports.size(); ++p) {
     const auto& c = sw.counters().ports[p];
-    ports.push_back({{"port", p}, {"rx_frames", c.rx_frames}, {"rx_bytes", c.rx_bytes}, {"rx_dropped", c.rx_dropped},
-                     {"rx_filtered", c.rx_filtered}, {"tx_frames", c.tx_frames}, {"tx_bytes", c.tx_bytes}});
+    ports.push_back({{"port", p},
+                     {"rx_frames", c.rx_frames},
+                     {"rx_bytes", c.rx_bytes},
+                     {"rx_dropped", c.rx_dropped},
+                     {"rx_filtered", c.rx_filtered},
+                     {"tx_frames", c.tx_frames},
+                     {"tx_bytes", c.tx_bytes}});
   }
   return ports;
 }
@@ -162,10 +176,17 @@ json summary_json(const l2::learning_switch& sw, std::uint64_t frames, std::uint
           {"skipped", skipped},
           {"decisions", {{"forward", d.forward}, {"flood", d.flood}, {"filter", d.filter}, {"drop", d.drop}}},
           {"drops",
-           {{"malformed", d.drop_malformed}, {"link_local", d.drop_link_local}, {"port_down", d.drop_port_down},
-            {"vlan", d.drop_vlan}, {"invalid_source", d.drop_invalid_source}}},
+           {{"malformed", d.drop_malformed},
+            {"link_local", d.drop_link_local},
+            {"port_down", d.drop_port_down},
+            {"vlan", d.drop_vlan},
+            {"invalid_source", d.drop_invalid_source}}},
           {"events",
-           {{"learn", ev.learned}, {"move", ev.moved}, {"age", ev.aged}, {"evict", ev.evicted}, {"flush", ev.flushed},
+           {{"learn", ev.learned},
+            {"move", ev.moved},
+            {"age", ev.aged},
+            {"evict", ev.evicted},
+            {"flush", ev.flushed},
             {"refuse", ev.learn_refused}}},
           {"table_size", sw.table().size()},
           {"ports", ports_json(sw)}};

@@ -18,7 +18,8 @@ using netlib::app::usage_error;
 namespace l2 = netlib::l2;
 
 void add_switch_options(CLI::App& cmd, switch_options& opts) {
-  cmd.add_option("--aging", opts.aging, "Aging time of learned entries, e.g. 300s, 5min (a bare number is seconds); 0 = never")
+  cmd.add_option("--aging", opts.aging,
+                 "Aging time of learned entries, e.g. 300s, 5min (a bare number is seconds); 0 = never")
       ->capture_default_str();
   cmd.add_option("--capacity", opts.capacity, "Most learned (dynamic) entries, all VLANs together")
       ->capture_default_str();

@@ -45,7 +45,8 @@ program_result run_program(const std::vector<std::string>& argv) {
     return r;
   }
   std::array<char, 4096> buf{};
-  for (ssize_t n; (n = read(pipe_fd[0], buf.data(), buf.size())) > 0;) r.err.append(buf.data(), static_cast<std::size_t>(n));
+  for (ssize_t n; (n = read(pipe_fd[0], buf.data(), buf.size())) > 0;)
+    r.err.append(buf.data(), static_cast<std::size_t>(n));
   close(pipe_fd[0]);
   int status = 0;
   waitpid(pid, &status, 0);
@@ -77,7 +78,9 @@ topology::topology(const std::string& prefix, std::size_t hosts) {
   }
 }
 
-topology::~topology() { tear_down(); }
+topology::~topology() {
+  tear_down();
+}
 
 void topology::build_host(std::size_t i) {
   const auto& h = hosts_[i];

@@ -42,18 +42,22 @@ void add_path(CLI::App& app) {
     CLI::Option *shared_opt = nullptr, *file_opt = nullptr, *flows_opt = nullptr;
   };
   auto f = std::make_shared<flags>();
-  auto* cmd = netlib::app::add_command(app, "path", "Throughput of a path: its bottleneck, fair share min(Rs, Rc, R/N)",
-                                       "lab-throughput path --link 2Mbps --link 1Mbps --shared 5Mbps --flows 10 --file 32Mb --explain");
+  auto* cmd = netlib::app::add_command(
+      app, "path", "Throughput of a path: its bottleneck, fair share min(Rs, Rc, R/N)",
+      "lab-throughput path --link 2Mbps --link 1Mbps --shared 5Mbps --flows 10 --file 32Mb --explain");
   cmd->add_option("--link", f->links, "Rate of one link of the flow's own path (repeat per link)")->type_name("RATE");
-  f->shared_opt = add_quantity(*cmd, "--shared", f->shared, units::parse_rate_bps, "Rate R of a link shared fairly by --flows flows");
+  f->shared_opt = add_quantity(*cmd, "--shared", f->shared, units::parse_rate_bps,
+                               "Rate R of a link shared fairly by --flows flows");
   f->flows_opt = cmd->add_option("--flows", f->flows, "Flows N sharing the --shared link (default 1; needs --shared)")
                      ->check(CLI::Range(1LL, 1'000'000'000LL));
-  f->file_opt = add_quantity(*cmd, "--file", f->file, units::parse_bits, "Also give the time to transfer a file of this size");
+  f->file_opt =
+      add_quantity(*cmd, "--file", f->file, units::parse_bits, "Also give the time to transfer a file of this size");
   f->add(*cmd);
   netlib::app::set_action(*cmd, labs::calc_action([f] {
     if (f->flows_opt->count() > 0 && f->shared_opt->count() == 0)
-      throw netlib::app::usage_error("--flows is not used without --shared: the flows share the --shared link "
-                                     "(e.g. --shared 5Mbps --flows 10)");
+      throw netlib::app::usage_error(
+          "--flows is not used without --shared: the flows share the --shared link "
+          "(e.g. --shared 5Mbps --flows 10)");
     std::vector<double> rates;
     for (const auto& t : f->links) rates.push_back(units::parse_rate_bps(t));
     std::optional<netlib::calc::shared_link> shared;
@@ -68,7 +72,8 @@ void add_path(CLI::App& app) {
                 {"shared_utilisation", labs::or_null(r.shared_utilisation)},
                 {"transfer_s", labs::or_null(r.transfer_s)}};
     out.row("throughput", format_bps(r.throughput_bps));
-    out.row("bottleneck", r.bottleneck < 0 ? "the shared link" : fmt::format("link {} (index {})", r.bottleneck + 1, r.bottleneck));
+    out.row("bottleneck",
+            r.bottleneck < 0 ? "the shared link" : fmt::format("link {} (index {})", r.bottleneck + 1, r.bottleneck));
     for (std::size_t i = 0; i < r.link_utilisation.size(); ++i)
       out.row(fmt::format("link {} utilisation", i + 1), fmt::format("{:.3g}%", 100 * r.link_utilisation[i]));
     if (r.shared_utilisation) out.row("shared link utilisation", fmt::format("{:.3g}%", 100 * *r.shared_utilisation));
@@ -84,12 +89,16 @@ void add_switching(CLI::App& app) {
     long long users = 0;
   };
   auto f = std::make_shared<flags>();
-  auto* cmd = netlib::app::add_command(app, "switching", "Circuit versus packet switching: users supported, exact binomial",
-                                       "lab-throughput switching --link 1Mbps --user-rate 100kbps --active 0.1 --users 35 --explain");
+  auto* cmd = netlib::app::add_command(
+      app, "switching", "Circuit versus packet switching: users supported, exact binomial",
+      "lab-throughput switching --link 1Mbps --user-rate 100kbps --active 0.1 --users 35 --explain");
   add_quantity(*cmd, "--link", f->link, units::parse_rate_bps, "Link rate R")->required();
   add_quantity(*cmd, "--user-rate", f->user, units::parse_rate_bps, "Rate r of an active user")->required();
-  add_quantity(*cmd, "--active", f->active, units::parse_fraction, "Probability p that a user is active (0.1 or 10%)")->required();
-  cmd->add_option("--users", f->users, "Users N sharing the link with packet switching")->required()->check(CLI::Range(0LL, 10'000'000LL));
+  add_quantity(*cmd, "--active", f->active, units::parse_fraction, "Probability p that a user is active (0.1 or 10%)")
+      ->required();
+  cmd->add_option("--users", f->users, "Users N sharing the link with packet switching")
+      ->required()
+      ->check(CLI::Range(0LL, 10'000'000LL));
   f->add(*cmd);
   netlib::app::set_action(*cmd, labs::calc_action([f] {
     const auto r = netlib::calc::circuit_vs_packet(f->link, f->user, f->active, f->users);
@@ -98,7 +107,8 @@ void add_switching(CLI::App& app) {
                 {"probability_more_active", r.probability_more_active},
                 {"expected_active", r.expected_active}};
     out.row("circuit switching supports", units::format_count(r.circuit_users, "user", "users"));
-    out.row(fmt::format("P(more than {} of {} active)", r.circuit_users, f->users), fmt::format("{:.6g}", r.probability_more_active));
+    out.row(fmt::format("P(more than {} of {} active)", r.circuit_users, f->users),
+            fmt::format("{:.6g}", r.probability_more_active));
     out.row("expected active users", fmt::format("{:.6g}", r.expected_active));
     out.explanation = r.explanation;
     return labs::emit(out, f->json, f->explain);
@@ -112,16 +122,18 @@ void add_http(CLI::App& app) {
     CLI::Option *base_opt = nullptr, *object_opt = nullptr, *rate_opt = nullptr, *parallel_opt = nullptr;
   };
   auto f = std::make_shared<flags>();
-  auto* cmd = netlib::app::add_command(app, "http", "HTTP response time: DNS, non-persistent, parallel, persistent, pipelined",
-                                       "lab-throughput http --rtt 24ms --dns-rtt 4ms --objects 2 --mode pipelined --explain");
+  auto* cmd =
+      netlib::app::add_command(app, "http", "HTTP response time: DNS, non-persistent, parallel, persistent, pipelined",
+                               "lab-throughput http --rtt 24ms --dns-rtt 4ms --objects 2 --mode pipelined --explain");
   add_quantity(*cmd, "--rtt", f->in.rtt_s, units::parse_duration_s, "Round-trip time to the server")->required();
   add_quantity(*cmd, "--dns-rtt", f->in.dns_s, units::parse_duration_s, "The whole DNS resolution time (default 0)");
   cmd->add_option("--objects", f->in.objects, "Objects referenced by the base page (the page not counted)")
       ->check(CLI::Range(0LL, 1'000'000LL));
   cmd->add_option("--mode", f->mode, "nonpersistent (default), parallel, persistent (no pipelining), pipelined")
       ->check(CLI::IsMember({"nonpersistent", "parallel", "persistent", "pipelined"}));
-  f->parallel_opt = cmd->add_option("--parallel", f->in.parallel, "Parallel connections P for --mode parallel (default 1)")
-                        ->check(CLI::Range(1LL, 1'000'000LL));
+  f->parallel_opt =
+      cmd->add_option("--parallel", f->in.parallel, "Parallel connections P for --mode parallel (default 1)")
+          ->check(CLI::Range(1LL, 1'000'000LL));
   f->base_opt = add_quantity(*cmd, "--base-size", f->in.base_bits, units::parse_bits,
                              "Size of the base page (for transmission time, with --rate)");
   f->object_opt = add_quantity(*cmd, "--object-size", f->in.object_bits, units::parse_bits,
@@ -135,15 +147,19 @@ void add_http(CLI::App& app) {
       throw netlib::app::usage_error(std::string(f->base_opt->count() > 0 ? "--base-size" : "--object-size") +
                                      " is not used without --rate: the transmission time is size / --rate");
     if (!sizes && f->rate_opt->count() > 0)
-      throw netlib::app::usage_error("--rate is not used without --base-size or --object-size: the transmission "
-                                     "time is size / --rate");
+      throw netlib::app::usage_error(
+          "--rate is not used without --base-size or --object-size: the transmission "
+          "time is size / --rate");
     if (f->parallel_opt->count() > 0 && f->mode != "parallel")
       throw netlib::app::usage_error("--parallel is only used with --mode parallel");
     auto in = f->in;
     in.mode = *netlib::calc::parse_http_mode(f->mode);
     const auto r = netlib::calc::http_response_time(in);
     report out;
-    out.json = {{"mode", f->mode}, {"total_s", r.total_s}, {"rtts", r.rtts}, {"dns_s", r.dns_s},
+    out.json = {{"mode", f->mode},
+                {"total_s", r.total_s},
+                {"rtts", r.rtts},
+                {"dns_s", r.dns_s},
                 {"transmission_s", r.transmission_s}};
     out.row("mode", f->mode);
     out.row("round trips after DNS", fmt::format("{:.6g}", r.rtts));
@@ -160,12 +176,16 @@ void add_cache(CLI::App& app) {
     netlib::calc::web_cache_input in;
   };
   auto f = std::make_shared<flags>();
-  auto* cmd = netlib::app::add_command(app, "cache", "Web cache: access-link intensity and response time with and without",
-                                       "lab-throughput cache --request-rate 16/s --object-size 850000b --access 15Mbps --internet-delay 3s --hit-rate 0.4 --explain");
-  add_quantity(*cmd, "--request-rate", f->in.request_rate, units::parse_per_second, "Requests per second β")->required();
+  auto* cmd =
+      netlib::app::add_command(app, "cache", "Web cache: access-link intensity and response time with and without",
+                               "lab-throughput cache --request-rate 16/s --object-size 850000b --access 15Mbps "
+                               "--internet-delay 3s --hit-rate 0.4 --explain");
+  add_quantity(*cmd, "--request-rate", f->in.request_rate, units::parse_per_second, "Requests per second β")
+      ->required();
   add_quantity(*cmd, "--object-size", f->in.object_bits, units::parse_bits, "Average object size L")->required();
   add_quantity(*cmd, "--access", f->in.access_bps, units::parse_rate_bps, "Access link rate R")->required();
-  add_quantity(*cmd, "--internet-delay", f->in.internet_s, units::parse_duration_s, "Internet delay (router to origin and back)");
+  add_quantity(*cmd, "--internet-delay", f->in.internet_s, units::parse_duration_s,
+               "Internet delay (router to origin and back)");
   add_quantity(*cmd, "--hit-rate", f->in.hit_rate, units::parse_fraction, "Fraction of requests the cache satisfies");
   add_quantity(*cmd, "--lan-delay", f->in.lan_s, units::parse_duration_s, "Response time of a cache hit (default 0)");
   add_quantity(*cmd, "--lan", f->in.lan_bps, units::parse_rate_bps, "LAN rate, for the LAN intensity");
@@ -173,11 +193,14 @@ void add_cache(CLI::App& app) {
   netlib::app::set_action(*cmd, labs::calc_action([f] {
     const auto r = netlib::calc::web_cache(f->in);
     auto side = [](const netlib::calc::web_cache_side& s) {
-      return nlohmann::json{{"access_intensity", s.access_intensity}, {"access_delay_s", labs::or_null(s.access_delay_s)},
-                            {"response_s", labs::or_null(s.response_s)}, {"unbounded", !s.response_s.has_value()}};
+      return nlohmann::json{{"access_intensity", s.access_intensity},
+                            {"access_delay_s", labs::or_null(s.access_delay_s)},
+                            {"response_s", labs::or_null(s.response_s)},
+                            {"unbounded", !s.response_s.has_value()}};
     };
     report out;
-    out.json = {{"lan_intensity", labs::or_null(r.lan_intensity)}, {"without_cache", side(r.without_cache)},
+    out.json = {{"lan_intensity", labs::or_null(r.lan_intensity)},
+                {"without_cache", side(r.without_cache)},
                 {"with_cache", side(r.with_cache)}};
     auto time = [](const std::optional<double>& t) { return t ? format_seconds(*t) : std::string("unbounded"); };
     if (r.lan_intensity) out.row("LAN intensity", fmt::format("{:.3g}", *r.lan_intensity));

@@ -67,13 +67,14 @@ measurements measure_path(const flags& f, const netns_path& path, double bytes) 
                       "ping");
   }
   check_interrupted();
-  netlib::app::process serve(concat(path.exec_in(path.server_ns()), {bin + "/lab-throughput", "serve", "--listen", listen}));
+  netlib::app::process serve(
+      concat(path.exec_in(path.server_ns()), {bin + "/lab-throughput", "serve", "--listen", listen}));
   const auto at = serve.wait_listening();
   check_interrupted();
-  m.transfer = run_json(concat(path.exec_in(path.client_ns()),
-                               {bin + "/lab-throughput", "measure", "--server", at, "--bytes",
-                                fmt::format("{}B", std::llround(bytes)), "--timeout", "30s", "--json"}),
-                        "measure");
+  m.transfer = run_json(
+      concat(path.exec_in(path.client_ns()), {bin + "/lab-throughput", "measure", "--server", at, "--bytes",
+                                              fmt::format("{}B", std::llround(bytes)), "--timeout", "30s", "--json"}),
+      "measure");
   return m;
 }
 
@@ -97,15 +98,28 @@ comparison compare(const flags& f, const measurements& m) {
 }
 
 void print_json_report(const flags& f, const netns_path& path, const measurements& m, const comparison& c) {
-  netlib::app::print_json(
-      {{"delay_s", f.delay}, {"rate_bps", f.rate}, {"delay_injected_by", path.netem() ? "netem" : "echo_server"},
-       {"rtt", {{"predicted_s", c.rtt_predicted}, {"measured_avg_s", c.rtt_measured}, {"measured_min_s", m.ping["rtt_min_s"]},
-                {"measured_max_s", m.ping["rtt_max_s"]}, {"loss_rate", m.ping["loss_rate"]}, {"error", c.rtt_error},
-                {"tolerance", f.rtt_tolerance}, {"within_tolerance", c.rtt_ok}}},
-       {"throughput", {{"predicted_bps", c.goodput_predicted}, {"measured_bps", c.goodput_measured},
-                       {"bytes", m.transfer["bytes_received"]}, {"duration_s", m.transfer["duration_s"]},
-                       {"error", c.rate_error}, {"tolerance", f.rate_tolerance}, {"within_tolerance", c.rate_ok}}},
-       {"namespaces", {path.server_ns(), path.client_ns()}}, {"within_tolerance", c.rtt_ok && c.rate_ok}});
+  netlib::app::print_json({{"delay_s", f.delay},
+                           {"rate_bps", f.rate},
+                           {"delay_injected_by", path.netem() ? "netem" : "echo_server"},
+                           {"rtt",
+                            {{"predicted_s", c.rtt_predicted},
+                             {"measured_avg_s", c.rtt_measured},
+                             {"measured_min_s", m.ping["rtt_min_s"]},
+                             {"measured_max_s", m.ping["rtt_max_s"]},
+                             {"loss_rate", m.ping["loss_rate"]},
+                             {"error", c.rtt_error},
+                             {"tolerance", f.rtt_tolerance},
+                             {"within_tolerance", c.rtt_ok}}},
+                           {"throughput",
+                            {{"predicted_bps", c.goodput_predicted},
+                             {"measured_bps", c.goodput_measured},
+                             {"bytes", m.transfer["bytes_received"]},
+                             {"duration_s", m.transfer["duration_s"]},
+                             {"error", c.rate_error},
+                             {"tolerance", f.rate_tolerance},
+                             {"within_tolerance", c.rate_ok}}},
+                           {"namespaces", {path.server_ns(), path.client_ns()}},
+                           {"within_tolerance", c.rtt_ok && c.rate_ok}});
 }
 
 void print_table(const flags& f, const netns_path& path, const measurements& m, const comparison& c) {
@@ -138,11 +152,12 @@ int report_tolerance(const flags& f, const netns_path& path, const comparison& c
                                  100 * f.rtt_tolerance));
   }
   if (!c.rate_ok) {
-    const char* why = c.rate_error < 0 ? (path.netem() ? "a short transfer spends much of its time in TCP's slow start "
-                                                         "and the handshake: try more --bytes"
-                                                       : "the path or the machine is slower than R: try more --bytes or "
-                                                         "a lower --rate")
-                                       : "the shaper let more than R through";
+    const char* why = c.rate_error < 0
+                          ? (path.netem() ? "a short transfer spends much of its time in TCP's slow start "
+                                            "and the handshake: try more --bytes"
+                                          : "the path or the machine is slower than R: try more --bytes or "
+                                            "a lower --rate")
+                          : "the shaper let more than R through";
     misses.push_back(fmt::format("the goodput {} is {:.1f}% {} the prediction {} (tolerance ±{:g}%): {}",
                                  format_bps(c.goodput_measured), 100 * std::abs(c.rate_error),
                                  c.rate_error < 0 ? "below" : "above", format_bps(c.goodput_predicted),
@@ -150,16 +165,17 @@ int report_tolerance(const flags& f, const netns_path& path, const comparison& c
   }
   for (const auto& m : misses) std::cerr << "lab-throughput: outside tolerance: " << m << '\n';
   if (!misses.empty() && f.strict)
-    throw netlib::app::failure(fmt::format("{} outside tolerance (--strict)",
-                                           netlib::units::format_count(static_cast<long long>(misses.size()),
-                                                                       "measurement", "measurements")));
+    throw netlib::app::failure(
+        fmt::format("{} outside tolerance (--strict)",
+                    netlib::units::format_count(static_cast<long long>(misses.size()), "measurement", "measurements")));
   return netlib::app::exit_ok;
 }
 
 int run(const flags& f) {
   if (geteuid() != 0)
-    throw netlib::app::failure("the experiment needs root to create network namespaces (ip netns) and shape "
-                               "traffic (tc): run it with sudo");
+    throw netlib::app::failure(
+        "the experiment needs root to create network namespaces (ip netns) and shape "
+        "traffic (tc): run it with sudo");
   const double bytes = f.bytes > 0 ? f.bytes : std::max(1e5, f.rate / 8 * 3);  // about 3 s of data
   catch_stop_signals();
   netns_path::remove_stale(f.verbose);
@@ -184,12 +200,17 @@ void add_experiment_command(CLI::App& app) {
       "sudo lab-throughput experiment --delay 10ms --rate 10Mbps\n\n"
       "A measurement outside its tolerance is reported on stderr (\"outside tolerance: ...\") and as\n"
       "within_tolerance: false in --json; --strict also makes the exit code 1.");
-  netlib::app::add_quantity(*cmd, "--delay", f->delay, netlib::units::parse_duration_s, "One-way delay d of the path (default 10ms)");
-  netlib::app::add_quantity(*cmd, "--rate", f->rate, netlib::units::parse_rate_bps, "Rate R of the path, each way (default 10Mbps)");
-  netlib::app::add_quantity(*cmd, "--bytes", f->bytes, netlib::units::parse_bytes, "Bytes to transfer (default: 3 s at the rate)");
+  netlib::app::add_quantity(*cmd, "--delay", f->delay, netlib::units::parse_duration_s,
+                            "One-way delay d of the path (default 10ms)");
+  netlib::app::add_quantity(*cmd, "--rate", f->rate, netlib::units::parse_rate_bps,
+                            "Rate R of the path, each way (default 10Mbps)");
+  netlib::app::add_quantity(*cmd, "--bytes", f->bytes, netlib::units::parse_bytes,
+                            "Bytes to transfer (default: 3 s at the rate)");
   cmd->add_option("--count", f->count, "Pings (default 10)")->check(CLI::Range(1LL, 1000LL));
-  netlib::app::add_quantity(*cmd, "--rtt-tolerance", f->rtt_tolerance, netlib::units::parse_fraction, "Allowed RTT error (default 20%)");
-  netlib::app::add_quantity(*cmd, "--rate-tolerance", f->rate_tolerance, netlib::units::parse_fraction, "Allowed goodput error (default 15%)");
+  netlib::app::add_quantity(*cmd, "--rtt-tolerance", f->rtt_tolerance, netlib::units::parse_fraction,
+                            "Allowed RTT error (default 20%)");
+  netlib::app::add_quantity(*cmd, "--rate-tolerance", f->rate_tolerance, netlib::units::parse_fraction,
+                            "Allowed goodput error (default 15%)");
   cmd->add_flag("--verbose", f->verbose, "Print each ip/tc command on stderr");
   cmd->add_flag("--strict", f->strict,
                 "Exit 1 when a measurement is outside its tolerance (without it: exit 0, and one line on stderr "

@@ -27,7 +27,9 @@ using steady = std::chrono::steady_clock;
 constexpr std::size_t chunk_size = 64 * 1024;
 constexpr std::size_t max_series = 10000;
 
-double seconds(steady::duration d) { return std::chrono::duration<double>(d).count(); }
+double seconds(steady::duration d) {
+  return std::chrono::duration<double>(d).count();
+}
 
 struct serve_flags {
   netlib::app::host_port listen;
@@ -63,7 +65,8 @@ io::awaitable<void> serve_one(io::connection& c, std::uint64_t max_bytes, bool j
               << std::endl;
   else
     std::cout << fmt::format("sent {} to {} in {}", netlib::units::format_bytes(double(request.bytes)),
-                             io::to_string(c.remote_endpoint()), netlib::units::format_seconds(took)) << std::endl;
+                             io::to_string(c.remote_endpoint()), netlib::units::format_seconds(took))
+              << std::endl;
   c.shutdown_send();
   while (co_await c.read_some(in) > 0) {
   }
@@ -129,15 +132,18 @@ transfer_result transfer(const measure_flags& f, const netlib::app::host_port& h
     if (r.got == 0) t_first = now;
     r.got += n;
     t_last = now;
-    const auto bucket = std::min<std::size_t>(static_cast<std::size_t>(seconds(now - t_connected) / f.interval), max_series - 1);
+    const auto bucket =
+        std::min<std::size_t>(static_cast<std::size_t>(seconds(now - t_connected) / f.interval), max_series - 1);
     while (r.series.size() <= bucket) r.series.push_back({double(r.series.size() + 1) * f.interval, f.interval, 0});
     if (progress && r.series[bucket].bytes == 0)  // once per bucket
       std::cerr << fmt::format("\rreceived {} of {}", netlib::units::format_bytes(double(r.got)),
-                               netlib::units::format_bytes(double(r.want))) << std::flush;
+                               netlib::units::format_bytes(double(r.want)))
+                << std::flush;
     r.series[bucket].bytes += n;
   }
   if (progress) std::cerr << '\n';
-  if (r.got != r.want) throw netlib::app::failure(fmt::format("the transfer ended after {} of {} bytes", r.got, r.want));
+  if (r.got != r.want)
+    throw netlib::app::failure(fmt::format("the transfer ended after {} of {} bytes", r.got, r.want));
   r.connect_s = seconds(t_connected - t0);
   r.first_byte_s = seconds(t_first - t0);
   r.duration_s = seconds(t_last - t_connected);
@@ -162,9 +168,15 @@ void print_transfer(const measure_flags& f, const transfer_result& r) {
                         {"width_s", p.width_s},
                         {"bytes", p.bytes},
                         {"goodput_bps", 8.0 * double(p.bytes) / p.width_s}});
-    netlib::app::print_json({{"server", f.server}, {"bytes_requested", r.want}, {"bytes_received", r.got},
-                             {"connect_s", r.connect_s}, {"first_byte_s", r.first_byte_s}, {"duration_s", r.duration_s},
-                             {"goodput_bps", r.goodput_bps}, {"interval_s", f.interval}, {"series", points}});
+    netlib::app::print_json({{"server", f.server},
+                             {"bytes_requested", r.want},
+                             {"bytes_received", r.got},
+                             {"connect_s", r.connect_s},
+                             {"first_byte_s", r.first_byte_s},
+                             {"duration_s", r.duration_s},
+                             {"goodput_bps", r.goodput_bps},
+                             {"interval_s", f.interval},
+                             {"series", points}});
     return;
   }
   std::cout << fmt::format(
@@ -207,10 +219,12 @@ void add_live_commands(CLI::App& app) {
   netlib::app::set_action(*serve, [s] { return run_serve(*s); });
 
   auto m = std::make_shared<measure_flags>();
-  auto* measure = netlib::app::add_command(app, "measure", "Download N bytes from a serve instance: goodput and time series",
-                                           "lab-throughput measure --server 127.0.0.1:9000 --bytes 100MB");
+  auto* measure =
+      netlib::app::add_command(app, "measure", "Download N bytes from a serve instance: goodput and time series",
+                               "lab-throughput measure --server 127.0.0.1:9000 --bytes 100MB");
   measure->add_option("--server", m->server, "Server HOST:PORT")->required();
-  netlib::app::add_quantity(*measure, "--bytes", m->bytes, netlib::units::parse_bytes, "Bytes to transfer (default 100MB)");
+  netlib::app::add_quantity(*measure, "--bytes", m->bytes, netlib::units::parse_bytes,
+                            "Bytes to transfer (default 100MB)");
   netlib::app::add_quantity(*measure, "--interval", m->interval, netlib::units::parse_duration_s,
                             "Width of each time-series bucket (default 100ms)");
   netlib::app::add_quantity(*measure, "--timeout", m->timeout, netlib::units::parse_duration_s,

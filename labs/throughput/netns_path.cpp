@@ -36,8 +36,9 @@ void netns_path::shape(const std::string& ns, const std::string& dev, const path
   const auto burst = fmt::format("{}", tbf_burst_bytes);
   std::vector<std::string> tbf{"tbf", "rate", kbit, "burst", burst, "latency", "50ms"};
   if (s.one_way_delay_s > 0) {
-    netem_ = netem_ && set_.try_step({tc_, "-n", ns, "qdisc", "add", "dev", dev, "root", "handle", "1:", "netem", "delay",
-                                      fmt::format("{}us", std::llround(s.one_way_delay_s * 1e6)), "limit", "100000"});
+    netem_ =
+        netem_ && set_.try_step({tc_, "-n", ns, "qdisc", "add", "dev", dev, "root", "handle", "1:", "netem", "delay",
+                                 fmt::format("{}us", std::llround(s.one_way_delay_s * 1e6)), "limit", "100000"});
     if (netem_) {
       std::vector<std::string> argv{tc_, "-n", ns, "qdisc", "add", "dev", dev, "parent", "1:1", "handle", "10:"};
       argv.insert(argv.end(), tbf.begin(), tbf.end());

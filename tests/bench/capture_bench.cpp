@@ -128,7 +128,8 @@ measure decode(const std::string& path, std::uint64_t file_bytes) {
   m.frames = stats.packets;
   m.bytes = file_bytes;  // replaced by the captured bytes (the bare loop's count) by the caller
   m.payload = v.bytes;
-  if (stats.tcp_packets != stats.packets || stats.decode_errors != 0) throw std::runtime_error("decode errors in the capture");
+  if (stats.tcp_packets != stats.packets || stats.decode_errors != 0)
+    throw std::runtime_error("decode errors in the capture");
   return m;
 }
 
@@ -224,7 +225,8 @@ int main(int argc, char** argv) {
     const measure core = switching(path, counts);
     measure cli = replay(lab_switch, path, dir, frames, counts);
     cli.bytes = core.bytes;
-    std::cout << fmt::format("capture: {} frames of 70 B on 4 interfaces, {:.2f} GB pcapng\n", frames, file_bytes / 1e9);
+    std::cout << fmt::format("capture: {} frames of 70 B on 4 interfaces, {:.2f} GB pcapng\n", frames,
+                             file_bytes / 1e9);
     for (const auto& m : {b, dec, core, cli}) {
       std::cout << fmt::format("  {:<28} {:>6.2f} M frames/s  {:>6.3f} GB/s  {:.2f} x bare", m.name,
                                m.frames / m.seconds / 1e6, m.bytes / m.seconds / 1e9, b.seconds / m.seconds);

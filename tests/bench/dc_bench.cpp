@@ -58,10 +58,14 @@ int main(int argc, char** argv) {
       continue;
     }
     const auto v = std::strtoull(argv[i + 1], nullptr, 10);
-    if (flag == "--flows") flows_n = v;
-    else if (flag == "--passes") passes = v;
-    else if (flag == "--k") k = v;
-    else if (flag == "--lp") lp = v;
+    if (flag == "--flows")
+      flows_n = v;
+    else if (flag == "--passes")
+      passes = v;
+    else if (flag == "--k")
+      k = v;
+    else if (flag == "--lp")
+      lp = v;
   }
   const auto t = dc::fat_tree(k, k / 2, 10e9, 10e9);
   const dc::routes r(t);
@@ -75,9 +79,10 @@ int main(int argc, char** argv) {
     const char* hash;
     dc::seed_mode seeds;
   };
-  for (const auto& [hash, seeds] : {config{"crc16", dc::seed_mode::same}, config{"crc16", dc::seed_mode::per_switch},
-                                    config{"crc32", dc::seed_mode::per_switch}, config{"xor", dc::seed_mode::per_switch},
-                                    config{"toeplitz", dc::seed_mode::per_switch}, config{"linux", dc::seed_mode::per_switch}}) {
+  for (const auto& [hash, seeds] :
+       {config{"crc16", dc::seed_mode::same}, config{"crc16", dc::seed_mode::per_switch},
+        config{"crc32", dc::seed_mode::per_switch}, config{"xor", dc::seed_mode::per_switch},
+        config{"toeplitz", dc::seed_mode::per_switch}, config{"linux", dc::seed_mode::per_switch}}) {
     if (!only.empty() && only != std::string(hash) + (seeds == dc::seed_mode::same ? "-same" : "-per-switch")) continue;
     auto cfg = *dc::parse_hash(hash);
     cfg.seeds = seeds;

@@ -9,9 +9,9 @@
 // A measuring prototype, not a server to use: the hook writes what the core planned the way
 // run_session writes (one send_bytes of the head and a body in memory; a file part by a task after
 // it), and has none of lab-http's head deadlines, pacing or access log.
+#include <unistd.h>
 #include <cstdio>
 #include <string>
-#include <unistd.h>
 
 #include "netlib/http/serializer.hpp"
 #include "netlib/http/site_session.hpp"
@@ -61,9 +61,8 @@ int main(int argc, char** argv) {
   io::server_options o;
   o.idle_timeout = std::chrono::seconds(15);
   o.defer_accept = true;
-  io::tcp_server server(o, [&](io::connection& c) {
-    return io::run_session(c, http::site_session({}, site), site_hooks{files});
-  });
+  io::tcp_server server(
+      o, [&](io::connection& c) { return io::run_session(c, http::site_session({}, site), site_hooks{files}); });
   server.run();
   return 0;
 }

@@ -16,9 +16,11 @@ int main(int argc, char** argv) {
   }
   try {
     const auto count = std::stoull(argv[3]);
-    if (kind == "syn-only") netlab::test::write_syn_only(argv[2], count);
-    else netlab::test::write_closed_connections(argv[2], count, std::chrono::microseconds(500), 100,
-                                                argc > 4 && std::string(argv[4]) == "http");
+    if (kind == "syn-only")
+      netlab::test::write_syn_only(argv[2], count);
+    else
+      netlab::test::write_closed_connections(argv[2], count, std::chrono::microseconds(500), 100,
+                                             argc > 4 && std::string(argv[4]) == "http");
   } catch (const std::exception& e) {
     std::cerr << "bench_make_capture: " << e.what() << '\n';
     return 1;

@@ -37,8 +37,12 @@ struct counters {
 counters local{};
 counters* shared = &local;  // the mapped file once the constructor ran
 
-void count_allocation() { __atomic_fetch_add(&shared->allocations, 1, __ATOMIC_RELAXED); }
-void count_release() { __atomic_fetch_add(&shared->releases, 1, __ATOMIC_RELAXED); }
+void count_allocation() {
+  __atomic_fetch_add(&shared->allocations, 1, __ATOMIC_RELAXED);
+}
+void count_release() {
+  __atomic_fetch_add(&shared->releases, 1, __ATOMIC_RELAXED);
+}
 
 __attribute__((constructor)) void map_counters() {
   const char* path = nullptr;

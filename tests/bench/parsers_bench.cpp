@@ -14,13 +14,13 @@
 #include <vector>
 
 #include "browser_requests.hpp"
+#include "netlib/core/users_table.hpp"
 #include "netlib/ftp/command.hpp"
 #include "netlib/ftp/reply.hpp"
 #include "netlib/http/chunked_decoder.hpp"
 #include "netlib/http/request_parser.hpp"
 #include "netlib/http/response_parser.hpp"
 #include "netlib/mail/mail_store.hpp"
-#include "netlib/core/users_table.hpp"
 #include "netlib/packet/packet_decoder.hpp"
 #include "netlib/smtp/server_session.hpp"
 #include "netlib/smtp/store_delivery.hpp"
@@ -79,7 +79,8 @@ std::string response_stream(std::size_t body, std::size_t& count) {
       "ETag: \"5f3e-1a2b3c4d\"\r\n"
       "Content-Type: text/html; charset=utf-8\r\n"
       "Cache-Control: max-age=3600\r\n"
-      "Content-Length: " + std::to_string(body) + "\r\n\r\n" + std::string(body, 'x');
+      "Content-Length: " +
+      std::to_string(body) + "\r\n\r\n" + std::string(body, 'x');
   std::string s = repeat(one, 256 * 1024);
   count = s.size() / one.size();
   return s;
@@ -209,8 +210,10 @@ void bm_smtp_data(benchmark::State& state) {
   std::string body;
   for (std::size_t i = 0; body.size() < 64 * 1024; ++i)
     body += (i % 8 == 0 ? ".." : "") + std::string(74, static_cast<char>('a' + i % 26)) + "\r\n";
-  const std::string input = "EHLO client.example\r\nMAIL FROM:<bob@example.org>\r\nRCPT TO:<alice@lab.test>\r\n"
-                            "DATA\r\nSubject: bench\r\n\r\n" + body + ".\r\nQUIT\r\n";
+  const std::string input =
+      "EHLO client.example\r\nMAIL FROM:<bob@example.org>\r\nRCPT TO:<alice@lab.test>\r\n"
+      "DATA\r\nSubject: bench\r\n\r\n" +
+      body + ".\r\nQUIT\r\n";
   const auto users = netlib::users_table::parse("alice:secret\n");
   netlib::smtp::server_config config;
   config.domain = "lab.test";
@@ -245,10 +248,28 @@ std::vector<std::uint8_t> ipv4_tcp_frame(std::size_t payload, bool vlan) {
   if (vlan) append(f, {0x81, 0x00, 0x00, 0x0a});
   append(f, {0x08, 0x00});
   const auto total = static_cast<std::uint16_t>(20 + 20 + 12 + payload);
-  append(f, {0x45, 0, static_cast<std::uint8_t>(total >> 8), static_cast<std::uint8_t>(total & 0xff), 0, 1, 0x40, 0,
-                     64, 6, 0, 0, 10, 0, 0, 1, 10, 0, 0, 2});
-  append(f, {0xc3, 0x50, 0x00, 0x50, 0, 0, 0, 1, 0, 0, 0, 1, 0x80, 0x18, 0xff, 0xff, 0, 0, 0, 0,
-                     1, 1, 8, 10, 0, 0, 0, 1, 0, 0, 0, 2});  // NOP NOP timestamps
+  append(f, {0x45,
+             0,
+             static_cast<std::uint8_t>(total >> 8),
+             static_cast<std::uint8_t>(total & 0xff),
+             0,
+             1,
+             0x40,
+             0,
+             64,
+             6,
+             0,
+             0,
+             10,
+             0,
+             0,
+             1,
+             10,
+             0,
+             0,
+             2});
+  append(f, {0xc3, 0x50, 0x00, 0x50, 0, 0, 0, 1,  0, 0, 0, 1, 0x80, 0x18, 0xff, 0xff,
+             0,    0,    0,    0,    1, 1, 8, 10, 0, 0, 0, 1, 0,    0,    0,    2});  // NOP NOP timestamps
   f.resize(f.size() + payload, 0x61);
   return f;
 }
@@ -267,8 +288,8 @@ std::vector<std::uint8_t> ipv6_udp_frame(std::size_t payload) {
 
 // A mix of frames as a capture holds them: small and full-size TCP, VLAN-tagged, IPv6 UDP.
 void bm_packet_decode(benchmark::State& state) {
-  const std::vector<std::vector<std::uint8_t>> frames = {
-      ipv4_tcp_frame(0, false), ipv4_tcp_frame(1448, false), ipv4_tcp_frame(100, true), ipv6_udp_frame(60)};
+  const std::vector<std::vector<std::uint8_t>> frames = {ipv4_tcp_frame(0, false), ipv4_tcp_frame(1448, false),
+                                                         ipv4_tcp_frame(100, true), ipv6_udp_frame(60)};
   std::size_t frame_bytes = 0, decoded = 0;
   for (const auto& f : frames) frame_bytes += f.size();
   for (auto _ : state) {

@@ -65,7 +65,8 @@ const corpus& request_corpus() {
         "sec-ch-ua-mobile: ?0\r\n"
         "sec-ch-ua-platform: \"Linux\"\r\n"
         "Upgrade-Insecure-Requests: 1\r\n"
-        "User-Agent: Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36\r\n"
+        "User-Agent: Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 "
+        "Safari/537.36\r\n"
         "Accept: text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,image/apng,*/*;q=0.8\r\n"
         "Sec-Fetch-Site: same-origin\r\n"
         "Sec-Fetch-Mode: navigate\r\n"
@@ -214,7 +215,8 @@ int main(int argc, char** argv) {
     for (long i = 0; i < rounds; ++i) {
       if (which == "netlib") requests += parse_with_netlib(c);
 #if NETLAB_HAVE_HTTP_PARSER
-      else if (which == "http_parser") requests += parse_with_http_parser(c);
+      else if (which == "http_parser")
+        requests += parse_with_http_parser(c);
 #endif
       else {
         std::fprintf(stderr, "bench_request_parsers: unknown parser %s\n", argv[2]);

@@ -24,20 +24,23 @@ double load(unsigned short port, int clients, int rounds, unsigned load_threads)
   asio::io_context ctx;
   std::atomic<int> done{0};
   for (int i = 0; i < clients; ++i) {
-    asio::co_spawn(ctx, [&, port]() -> awaitable<void> {
-      tcp::socket sock(ctx);
-      co_await sock.async_connect({asio::ip::make_address("127.0.0.1"), port}, use_awaitable);
-      sock.set_option(tcp::no_delay(true));
-      std::string hello(7, '\0');
-      co_await asio::async_read(sock, asio::buffer(hello), use_awaitable);
-      const std::string line = "ping 0123456789\r\n", reply = "echo: ping 0123456789\r\n";
-      std::string got(reply.size(), '\0');
-      for (int r = 0; r < rounds; ++r) {
-        co_await asio::async_write(sock, asio::buffer(line), use_awaitable);
-        co_await asio::async_read(sock, asio::buffer(got), use_awaitable);
-      }
-      ++done;
-    }, asio::detached);
+    asio::co_spawn(
+        ctx,
+        [&, port]() -> awaitable<void> {
+          tcp::socket sock(ctx);
+          co_await sock.async_connect({asio::ip::make_address("127.0.0.1"), port}, use_awaitable);
+          sock.set_option(tcp::no_delay(true));
+          std::string hello(7, '\0');
+          co_await asio::async_read(sock, asio::buffer(hello), use_awaitable);
+          const std::string line = "ping 0123456789\r\n", reply = "echo: ping 0123456789\r\n";
+          std::string got(reply.size(), '\0');
+          for (int r = 0; r < rounds; ++r) {
+            co_await asio::async_write(sock, asio::buffer(line), use_awaitable);
+            co_await asio::async_read(sock, asio::buffer(got), use_awaitable);
+          }
+          ++done;
+        },
+        asio::detached);
   }
   const auto start = std::chrono::steady_clock::now();
   std::vector<std::thread> pool;

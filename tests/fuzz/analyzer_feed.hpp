@@ -18,9 +18,12 @@ void feed_analyzer(Analyzer& a, const std::uint8_t* data, std::size_t size) {
     const std::uint8_t control = data[i++];
     const std::size_t n = std::min<std::size_t>(control & 0x3f, size - i);
     const netlib::byte_view chunk(reinterpret_cast<const std::byte*>(data + i), n);
-    if (control & 0x80) a.client_bytes(chunk);
-    else if (control & 0x40) a.server_bytes(chunk);
-    else a.gap((control & 1) != 0, n);
+    if (control & 0x80)
+      a.client_bytes(chunk);
+    else if (control & 0x40)
+      a.server_bytes(chunk);
+    else
+      a.gap((control & 1) != 0, n);
     i += n;
   }
 }

@@ -33,7 +33,8 @@ std::vector<std::string> read_all(std::string_view a, std::string_view b, netlib
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   if (size < 1) return 0;
-  const netlib::command_reader_options o{.max_length = 4U + (data[0] & 0x3fU), .strict = (data[0] & 0x40) != 0,
+  const netlib::command_reader_options o{.max_length = 4U + (data[0] & 0x3fU),
+                                         .strict = (data[0] & 0x40) != 0,
                                          .syntax = {.trim_argument = (data[0] & 0x80) != 0}};
   const std::string_view in(reinterpret_cast<const char*>(data + 1), size - 1);
   const std::size_t cut = in.empty() ? 0 : data[0] % (in.size() + 1);

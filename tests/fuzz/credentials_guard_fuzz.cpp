@@ -27,7 +27,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (op & 1) {  // the check at its turn: time has come that far (one clock for every session)
       now = a.turn;
       guard.report(address, account, (op & 2) != 0, now);
-    }  // else the session went away held: never reported
+    }                                               // else the session went away held: never reported
     if (guard.tracked() > 5 * 8) __builtin_trap();  // five tables of at most max_keys
   }
   return 0;

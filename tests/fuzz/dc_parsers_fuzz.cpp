@@ -27,7 +27,9 @@ void check(bool ok) {
   if (!ok) __builtin_trap();
 }
 
-std::size_t lines_in(std::string_view text) { return static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n')) + 1; }
+std::size_t lines_in(std::string_view text) {
+  return static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n')) + 1;
+}
 
 void topology_case(std::string_view text) {
   netlib::dc::topology_limits limits;
@@ -123,7 +125,9 @@ void matrix_case(std::string_view text) {
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   if (size == 0) return 0;
   const std::string_view text(reinterpret_cast<const char*>(data + 1), size - 1);
-  if ((data[0] & 1U) == 0) topology_case(text);
-  else matrix_case(text);
+  if ((data[0] & 1U) == 0)
+    topology_case(text);
+  else
+    matrix_case(text);
   return 0;
 }

@@ -57,8 +57,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (small) {
       if (!full || touch(*small) != touch(*full)) std::abort();
     }
-    if (full) touch(*full);
-    else if (full.error().message().empty()) std::abort();
+    if (full)
+      touch(*full);
+    else if (full.error().message().empty())
+      std::abort();
     return 0;
   }
   dns_stream_decoder stream;

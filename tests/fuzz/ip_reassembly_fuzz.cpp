@@ -74,7 +74,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       if (covered != d->payload.size()) std::abort();
       // The piece just fed is where it said it was.
       const std::size_t at = offset * 8;
-      if (at + length > d->payload.size() || std::memcmp(d->payload.data() + at, piece.data(), length) != 0) std::abort();
+      if (at + length > d->payload.size() || std::memcmp(d->payload.data() + at, piece.data(), length) != 0)
+        std::abort();
     }
     i += 6 + length;
   }

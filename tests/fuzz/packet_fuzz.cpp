@@ -19,9 +19,8 @@ namespace {
 using namespace netlib::packet;
 
 void decode_frame(std::uint8_t selector, netlib::byte_view frame) {
-  static constexpr link_type links[] = {link_type::ethernet, link_type::null_bsd,  link_type::loop,
-                                        link_type::raw,      link_type::linux_sll, link_type::linux_sll2,
-                                        link_type::ipv4,     link_type::ipv6};
+  static constexpr link_type links[] = {link_type::ethernet,  link_type::null_bsd,   link_type::loop, link_type::raw,
+                                        link_type::linux_sll, link_type::linux_sll2, link_type::ipv4, link_type::ipv6};
   const auto p = decode_packet(links[selector % std::size(links)], frame);
   std::size_t sink = 0;
   if (const auto* tcp = p.tcp()) {
@@ -77,7 +76,8 @@ void reassemble(netlib::byte_view script) {
       h.seq = static_cast<std::uint32_t>(static_cast<std::uint8_t>(script[i + 1])) << 24 |
               static_cast<std::uint32_t>(static_cast<std::uint8_t>(script[i + 2])) << 8;
       h.ack = h.seq ^ 0x5a5a;
-      const std::size_t len = std::min<std::size_t>(static_cast<std::uint8_t>(script[i + 3]) % 32, script.size() - i - 6);
+      const std::size_t len =
+          std::min<std::size_t>(static_cast<std::uint8_t>(script[i + 3]) % 32, script.size() - i - 6);
       h.payload = script.subspan(i + 6, len);
       fed += len;
       t += (control & 0x40) ? 2'000'000'000 : 1000;
@@ -90,7 +90,8 @@ void reassemble(netlib::byte_view script) {
   for (const auto& [id, t] : c.traces()) {
     for (auto d : {tcp_direction::client_to_server, tcp_direction::server_to_client}) {
       for (const auto& row : rtt_estimates(t, d, 8)) {
-        if (row.segment >= t.segments.size() || (row.ack_segment && *row.ack_segment >= t.segments.size())) std::abort();
+        if (row.segment >= t.segments.size() || (row.ack_segment && *row.ack_segment >= t.segments.size()))
+          std::abort();
         if (row.sample_rtt_s && *row.sample_rtt_s < 0) std::abort();
       }
       if (const auto loss = first_loss(t, d)) {
@@ -108,7 +109,9 @@ void reassemble(netlib::byte_view script) {
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   if (size == 0) return 0;
   const netlib::byte_view rest(reinterpret_cast<const std::byte*>(data + 1), size - 1);
-  if (data[0] < 0x80) decode_frame(data[0], rest);
-  else reassemble(rest);
+  if (data[0] < 0x80)
+    decode_frame(data[0], rest);
+  else
+    reassemble(rest);
   return 0;
 }

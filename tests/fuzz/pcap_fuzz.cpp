@@ -8,8 +8,8 @@
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   try {
-    auto reader = netlib::capture::capture_reader::from_bytes(
-        std::string(reinterpret_cast<const char*>(data), size), "fuzz");
+    auto reader =
+        netlib::capture::capture_reader::from_bytes(std::string(reinterpret_cast<const char*>(data), size), "fuzz");
     std::size_t total = 0;
     for (int i = 0; i < 100000; ++i) {
       auto rec = reader.next();

@@ -6,8 +6,8 @@
 #include <variant>
 
 #include "netlib/core/credentials_guard.hpp"
-#include "netlib/mail/memory_store.hpp"
 #include "netlib/core/users_table.hpp"
+#include "netlib/mail/memory_store.hpp"
 #include "netlib/pop3/server_session.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

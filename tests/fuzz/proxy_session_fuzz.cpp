@@ -44,7 +44,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       at += n;
       switch (control & 7) {
         case 0:
-        case 1: client.append(bytes); break;
+        case 1:
+          client.append(bytes);
+          break;
         case 2:
         case 3:
           if (origin_open) s.origin_data(netlib::as_bytes(bytes), reading());
@@ -60,7 +62,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
           wall += static_cast<std::int64_t>(n % 16);
           if (origin_open) s.origin_deadline(reading());
           break;
-        case 7: s.client_gone(); break;
+        case 7:
+          s.client_gone();
+          break;
       }
       // Execute actions until the session waits for a party.
       for (int i = 0; i < 1000; ++i) {
@@ -68,9 +72,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         auto step = s.next(client.data(), reading());
         check(step.consumed <= before);
         client.consume(step.consumed);
-        if (std::holds_alternative<http::proxy_connect_origin>(step.action)) origin_open = true;
-        else if (std::holds_alternative<http::proxy_close_origin>(step.action)) origin_open = false;
-        else if (std::holds_alternative<http::proxy_send_client>(step.action)) continue;
+        if (std::holds_alternative<http::proxy_connect_origin>(step.action))
+          origin_open = true;
+        else if (std::holds_alternative<http::proxy_close_origin>(step.action))
+          origin_open = false;
+        else if (std::holds_alternative<http::proxy_send_client>(step.action))
+          continue;
         else {
           if (std::holds_alternative<http::proxy_close_client>(step.action)) closed = true;
           break;

@@ -1,8 +1,8 @@
 // Fuzz target: the student answers-file parser and the answer normalisation of `netlab-grade
 // questions` (tools/grade/questions_answers.cpp, with questions_measures.cpp for the coded,
-// duration, rate, list and set kinds, compiled in: they are part of a program, not of a library). Checks, besides memory safety: a parse either gives answers with valid ids or a
-// usage error (never another exception), and for the kinds whose normal form is total (text,
-// version, mailboxes, choice), every answer equals itself.
+// duration, rate, list and set kinds, compiled in: they are part of a program, not of a library). Checks, besides
+// memory safety: a parse either gives answers with valid ids or a usage error (never another exception), and for the
+// kinds whose normal form is total (text, version, mailboxes, choice), every answer equals itself.
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -19,8 +19,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       for (auto kind : {answer_kind::text, answer_kind::version, answer_kind::mailboxes, answer_kind::choice}) {
         if (!same_answer(kind, answer, answer)) __builtin_trap();
       }
-      for (auto kind : {answer_kind::number, answer_kind::http_date, answer_kind::ip, answer_kind::mac,
-                        answer_kind::endpoint}) {
+      for (auto kind :
+           {answer_kind::number, answer_kind::http_date, answer_kind::ip, answer_kind::mac, answer_kind::endpoint}) {
         (void)same_answer(kind, answer, text);
       }
     }

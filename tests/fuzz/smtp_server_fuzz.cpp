@@ -7,8 +7,8 @@
 #include <variant>
 
 #include "netlib/core/credentials_guard.hpp"
-#include "netlib/mail/memory_store.hpp"
 #include "netlib/core/users_table.hpp"
+#include "netlib/mail/memory_store.hpp"
 #include "netlib/smtp/server_session.hpp"
 #include "netlib/smtp/store_delivery.hpp"
 

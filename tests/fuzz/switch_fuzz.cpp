@@ -23,8 +23,10 @@ netlib::l2::learning_switch make_switch(std::uint8_t flags) {
   config.capacity = 8;
   config.aging = std::chrono::seconds(1);
   config.vlan_aware = (flags & 1U) != 0;
-  config.policy = (flags & 2U) != 0 ? netlib::l2::full_table_policy::stop_learning : netlib::l2::full_table_policy::evict_fair;
-  auto parsed = netlib::l2::parse_vlan_config("port 0 access 10\nport 1 access 20\nport 2 trunk 10,20 native 30\nport 3 trunk 10\n");
+  config.policy =
+      (flags & 2U) != 0 ? netlib::l2::full_table_policy::stop_learning : netlib::l2::full_table_policy::evict_fair;
+  auto parsed = netlib::l2::parse_vlan_config(
+      "port 0 access 10\nport 1 access 20\nport 2 trunk 10,20 native 30\nport 3 trunk 10\n");
   std::vector<netlib::l2::port_config> ports(4);
   for (const auto& [p, pc] : std::get<0>(parsed)) ports[p] = pc;
   ports[1].hairpin = (flags & 4U) != 0;

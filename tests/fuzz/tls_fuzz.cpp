@@ -55,8 +55,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       continue;
     }
     const netlib::byte_view piece(reinterpret_cast<const std::byte*>(data + i), n);
-    if (from_server) split.server_bytes(piece);
-    else split.client_bytes(piece);
+    if (from_server)
+      split.server_bytes(piece);
+    else
+      split.client_bytes(piece);
     auto& side = from_server ? server : client;
     side.insert(side.end(), piece.begin(), piece.end());
     i += n;
@@ -77,11 +79,15 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       tls_analyzer in_pieces(limits), in_one(limits);
       for (std::size_t k = 0; k < bytes->size(); k += 7) {
         const auto piece = netlib::byte_view(*bytes).subspan(k, std::min<std::size_t>(7, bytes->size() - k));
-        if (client_side) in_pieces.client_bytes(piece);
-        else in_pieces.server_bytes(piece);
+        if (client_side)
+          in_pieces.client_bytes(piece);
+        else
+          in_pieces.server_bytes(piece);
       }
-      if (client_side) in_one.client_bytes(*bytes);
-      else in_one.server_bytes(*bytes);
+      if (client_side)
+        in_one.client_bytes(*bytes);
+      else
+        in_one.server_bytes(*bytes);
       if (!same(in_pieces.session(), in_one.session())) std::abort();
     }
   }

@@ -63,10 +63,9 @@ TEST(CaptureMemory, MillionSynOnlyConnectionsInTheSessionAnalyzersAndTheLadder) 
   if (sanitized) GTEST_SKIP() << "peak memory is not meaningful under a sanitizer";
   const auto capture = temp_file("syn-1m.pcap");
   netlab::test::write_syn_only(capture, 1'000'000);
-  const std::vector<std::vector<std::string>> programs{
-      {bin_path("lab-smtp"), "analyze", capture.string(), "--json"},
-      {bin_path("lab-pop3"), "analyze", capture.string(), "--json"},
-      {bin_path("netlab-ladder"), capture.string(), "--json"}};
+  const std::vector<std::vector<std::string>> programs{{bin_path("lab-smtp"), "analyze", capture.string(), "--json"},
+                                                       {bin_path("lab-pop3"), "analyze", capture.string(), "--json"},
+                                                       {bin_path("netlab-ladder"), capture.string(), "--json"}};
   for (const auto& argv : programs) {
     SCOPED_TRACE(argv[0]);
     const auto p = run_measured(argv);

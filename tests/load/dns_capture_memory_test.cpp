@@ -27,11 +27,41 @@ constexpr int records = 4060;
 
 // Ethernet/IPv4/UDP from 10.0.0.53:53 to 10.0.0.1:40000 carrying a response with `records` A records.
 std::vector<std::byte> flood_frame(std::uint16_t id) {
-  std::vector<std::uint8_t> dns{static_cast<std::uint8_t>(id >> 8), static_cast<std::uint8_t>(id), 0x81, 0x80, 0, 1,
-                                static_cast<std::uint8_t>(records >> 8), static_cast<std::uint8_t>(records), 0, 0, 0, 0,
-                                1, 'a', 0, 0, 1, 0, 1};
+  std::vector<std::uint8_t> dns{static_cast<std::uint8_t>(id >> 8),
+                                static_cast<std::uint8_t>(id),
+                                0x81,
+                                0x80,
+                                0,
+                                1,
+                                static_cast<std::uint8_t>(records >> 8),
+                                static_cast<std::uint8_t>(records),
+                                0,
+                                0,
+                                0,
+                                0,
+                                1,
+                                'a',
+                                0,
+                                0,
+                                1,
+                                0,
+                                1};
   for (int i = 0; i < records; ++i) {
-    const std::uint8_t r[] = {0xc0, 12, 0, 1, 0, 1, 0, 0, 0x0e, 0x10, 0, 4, 10, 0, static_cast<std::uint8_t>(i >> 8),
+    const std::uint8_t r[] = {0xc0,
+                              12,
+                              0,
+                              1,
+                              0,
+                              1,
+                              0,
+                              0,
+                              0x0e,
+                              0x10,
+                              0,
+                              4,
+                              10,
+                              0,
+                              static_cast<std::uint8_t>(i >> 8),
                               static_cast<std::uint8_t>(i)};
     dns.insert(dns.end(), std::begin(r), std::end(r));
   }
@@ -54,7 +84,8 @@ TEST(DnsCaptureMemory, AFloodOfRecordsStaysSmall) {
     }
     w.flush();
   }
-  const auto p = netlab::test::run_measured({bin_path("netlab-grade"), "questions", capture, "--key", "--json", "--select", "dns"});
+  const auto p = netlab::test::run_measured(
+      {bin_path("netlab-grade"), "questions", capture, "--key", "--json", "--select", "dns"});
   EXPECT_EQ(p.exit_code, 0);
   EXPECT_LT(p.rss_kib, 100 * 1024) << "peak RSS " << p.rss_kib << " KiB for " << responses << " responses of "
                                    << records << " records";

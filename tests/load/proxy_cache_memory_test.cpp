@@ -14,15 +14,17 @@
 
 #include <fmt/format.h>
 
-#include "netlib/core/clock.hpp"
 #include "load/load_env.hpp"
+#include "netlib/core/clock.hpp"
 #include "netlib/http/proxy_session.hpp"
 
 namespace proxy_cache_memory_test {
 
 using load_test::under_asan;
 
-std::size_t heap_in_use() { return mallinfo2().uordblks; }
+std::size_t heap_in_use() {
+  return mallinfo2().uordblks;
+}
 
 // One request through the session with an origin that answers `response` and closes.
 void fetch(netlib::http::proxy_session& s, const std::string& request, const std::string& response,
@@ -50,7 +52,8 @@ TEST(ProxyCacheMemory, SmallObjectsTakeNoMoreThanTheCacheSize) {
   constexpr int objects = 193'000;
   netlib::http::proxy_shared shared(cache_size, 8'000'000);
   netlib::http::proxy_session session(shared, {});
-  netlib::clock_reading now{netlib::time_point(std::chrono::hours(1000)), netlib::wall_time(std::chrono::hours(480000))};
+  netlib::clock_reading now{netlib::time_point(std::chrono::hours(1000)),
+                            netlib::wall_time(std::chrono::hours(480000))};
   const std::string body(100, 'b');
   malloc_trim(0);
   const std::size_t before = heap_in_use();
@@ -68,11 +71,12 @@ TEST(ProxyCacheMemory, SmallObjectsTakeNoMoreThanTheCacheSize) {
   const std::size_t after = heap_in_use();
   const std::size_t counted = shared.cache.bytes();
   const std::size_t real = after > before ? after - before : 0;
-  std::printf("%d responses of %zu bytes into a %zu-byte store: %zu stored, %zu bytes counted, %zu bytes of heap "
-              "(%.0f bytes per entry counted, %.0f real)\n",
-              objects, body.size(), cache_size, shared.cache.size(), counted, real,
-              shared.cache.size() ? static_cast<double>(counted) / static_cast<double>(shared.cache.size()) : 0.0,
-              shared.cache.size() ? static_cast<double>(real) / static_cast<double>(shared.cache.size()) : 0.0);
+  std::printf(
+      "%d responses of %zu bytes into a %zu-byte store: %zu stored, %zu bytes counted, %zu bytes of heap "
+      "(%.0f bytes per entry counted, %.0f real)\n",
+      objects, body.size(), cache_size, shared.cache.size(), counted, real,
+      shared.cache.size() ? static_cast<double>(counted) / static_cast<double>(shared.cache.size()) : 0.0,
+      shared.cache.size() ? static_cast<double>(real) / static_cast<double>(shared.cache.size()) : 0.0);
   EXPECT_GT(shared.cache.size(), 10'000u);
   EXPECT_LE(counted, cache_size);
   EXPECT_LE(real, counted + counted / 5 + 2'000'000) << "the store holds more memory than it counts";

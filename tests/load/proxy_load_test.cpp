@@ -26,8 +26,17 @@ TEST(ProxyLoad, EightParallelHundredMegabyteFetchesKeepMemoryBounded) {
   const std::string proxy_address = proxy.wait_listening();
   const long start_kb = vm_hwm_kb(proxy.pid());
   const int fetches = 8;
-  std::vector<std::string> argv{"curl", "-sS", "--max-time", "150", "-Z", "--parallel-max", std::to_string(fetches),
-                                "-x", "http://" + proxy_address, "-w", "%{http_code} %{size_download}\\n"};
+  std::vector<std::string> argv{"curl",
+                                "-sS",
+                                "--max-time",
+                                "150",
+                                "-Z",
+                                "--parallel-max",
+                                std::to_string(fetches),
+                                "-x",
+                                "http://" + proxy_address,
+                                "-w",
+                                "%{http_code} %{size_download}\\n"};
   for (int i = 0; i < fetches; ++i) {
     argv.insert(argv.end(), {"-o", "/dev/null", "http://" + origin_address + "/big.bin"});
   }
@@ -48,8 +57,8 @@ TEST(ProxyLoad, EightParallelHundredMegabyteFetchesKeepMemoryBounded) {
   // The bound: the cache budget (64 MB, unused here: the object is over --max-object-size) plus
   // 1 MiB per fetch, over the proxy's peak before the fetches.
   const long bound_kb = start_kb + 64 * 1000 + fetches * 1024;
-  std::printf("proxy: %d parallel fetches of %zu bytes, peak VmHWM %ld KiB (%ld KiB before; bound %ld KiB)\n",
-              fetches, size, peak_kb, start_kb, bound_kb);
+  std::printf("proxy: %d parallel fetches of %zu bytes, peak VmHWM %ld KiB (%ld KiB before; bound %ld KiB)\n", fetches,
+              size, peak_kb, start_kb, bound_kb);
   if (!under_asan) {
     EXPECT_LE(peak_kb, bound_kb);
   }

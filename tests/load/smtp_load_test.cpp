@@ -40,8 +40,8 @@ TEST(SmtpLoad, TwoHundredSendersEachStoredExactlyOnceMidDataVanishersStoreNothin
   const int vanishing = scaled(20, 2);
   netlab::test::process server({netlab::test::bin_path("lab-smtp"), "serve", "--maildir", (dir.path / "mail").string(),
                                 "--domain", "example.org", "--users", (dir.path / "users.txt").string(),
-                                "--max-connections", std::to_string(senders + vanishing + 50), "--max-per-address", "0", "--listen",
-                                "127.0.0.1:0"});
+                                "--max-connections", std::to_string(senders + vanishing + 50), "--max-per-address", "0",
+                                "--listen", "127.0.0.1:0"});
   const std::string port = std::to_string(port_of(server.wait_listening()));
   const std::size_t baseline = fd_count(server.pid());
   const fs::path new_dir = dir.path / "mail/alice/new";

@@ -39,8 +39,8 @@ TEST(SmtpMemory, MessagesInFlightAreSpooledNotHeld) {
     threads.emplace_back([&, i] {
       raw_client& c = *clients[static_cast<std::size_t>(i)];
       if (!c.ok() || c.reply().substr(0, 3) != "220") return;
-      for (const std::string cmd : {"EHLO sender.example", "MAIL FROM:<s@sender.example>", "RCPT TO:<alice@example.org>",
-                                    "DATA"}) {
+      for (const std::string cmd :
+           {"EHLO sender.example", "MAIL FROM:<s@sender.example>", "RCPT TO:<alice@example.org>", "DATA"}) {
         c.send(cmd + "\r\n");
         if (c.reply().empty()) return;
       }
@@ -61,9 +61,10 @@ TEST(SmtpMemory, MessagesInFlightAreSpooledNotHeld) {
     std::this_thread::sleep_for(500ms);
     peak = vm_hwm_kb(server.pid());
   }
-  std::printf("%d sessions each sent %zu bytes of one message without its end: server peak memory %ld KiB "
-              "(%ld KiB before)\n",
-              complete, lines * line_bytes, peak, before);
+  std::printf(
+      "%d sessions each sent %zu bytes of one message without its end: server peak memory %ld KiB "
+      "(%ld KiB before)\n",
+      complete, lines * line_bytes, peak, before);
   EXPECT_EQ(complete, sessions);
   if (!under_asan) {
     EXPECT_LT(peak, 150 * 1024) << "the server holds the messages in memory";

@@ -28,10 +28,10 @@ void expect_throttled(const std::string& proto, int sessions) {
   const auto doc = probe({"rate", proto, port_of(server), "6", std::to_string(sessions)});
   ASSERT_TRUE(doc.is_object());
   const double rate = doc.value("guesses_per_second", -1.0);
-  std::printf("%s password guessing: %d sessions, %d guesses in %.1f s (%.2f per second for one account), "
-              "%d refused while locked out\n",
-              proto.c_str(), sessions, doc.value("guesses", -1), doc.value("seconds", 0.0), rate,
-              doc.value("refused", -1));
+  std::printf(
+      "%s password guessing: %d sessions, %d guesses in %.1f s (%.2f per second for one account), "
+      "%d refused while locked out\n",
+      proto.c_str(), sessions, doc.value("guesses", -1), doc.value("seconds", 0.0), rate, doc.value("refused", -1));
   EXPECT_TRUE(doc.value("control_ok", false)) << "the right password was not seen to work: " << doc.dump();
   EXPECT_EQ(doc.value("wrong_accepted", -1), 0) << doc.dump();
   EXPECT_GE(doc.value("guesses", 0), 1) << "no guess was answered: " << doc.dump();
@@ -53,14 +53,30 @@ void expect_recovery(const std::string& proto) {
   EXPECT_TRUE(doc.value("recovered", false)) << doc.dump();
 }
 
-TEST(Security, SmtpAuthGuessingIsThrottled) { expect_throttled("smtp", 50); }
-TEST(Security, Pop3PassGuessingIsThrottled) { expect_throttled("pop3", 50); }
-TEST(Security, FtpPassGuessingIsThrottled) { expect_throttled("ftp", 150); }
-TEST(Security, HttpBasicGuessingIsThrottled) { expect_throttled("http", 50); }
+TEST(Security, SmtpAuthGuessingIsThrottled) {
+  expect_throttled("smtp", 50);
+}
+TEST(Security, Pop3PassGuessingIsThrottled) {
+  expect_throttled("pop3", 50);
+}
+TEST(Security, FtpPassGuessingIsThrottled) {
+  expect_throttled("ftp", 150);
+}
+TEST(Security, HttpBasicGuessingIsThrottled) {
+  expect_throttled("http", 50);
+}
 
-TEST(Security, SmtpLockoutEndsForTheRightPassword) { expect_recovery("smtp"); }
-TEST(Security, Pop3LockoutEndsForTheRightPassword) { expect_recovery("pop3"); }
-TEST(Security, FtpLockoutEndsForTheRightPassword) { expect_recovery("ftp"); }
-TEST(Security, HttpLockoutEndsForTheRightPassword) { expect_recovery("http"); }
+TEST(Security, SmtpLockoutEndsForTheRightPassword) {
+  expect_recovery("smtp");
+}
+TEST(Security, Pop3LockoutEndsForTheRightPassword) {
+  expect_recovery("pop3");
+}
+TEST(Security, FtpLockoutEndsForTheRightPassword) {
+  expect_recovery("ftp");
+}
+TEST(Security, HttpLockoutEndsForTheRightPassword) {
+  expect_recovery("http");
+}
 
 }  // namespace auth_guessing_test

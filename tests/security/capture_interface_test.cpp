@@ -20,7 +20,8 @@ void put16(std::string& out, std::uint16_t v) {
   out.push_back(static_cast<char>(v >> 8));
 }
 
-std::string enhanced_packet(std::uint32_t interface_id, std::uint32_t microseconds, const std::vector<std::byte>& frame) {
+std::string enhanced_packet(std::uint32_t interface_id, std::uint32_t microseconds,
+                            const std::vector<std::byte>& frame) {
   std::string data(reinterpret_cast<const char*>(frame.data()), frame.size());
   while (data.size() % 4 != 0) data.push_back('\0');
   std::string b;

@@ -85,10 +85,13 @@ struct site {
 const std::string http_request = "GET /index.html HTTP/1.1\r\nHost: x\r\n\r\n";
 
 server_case pop3_case(const site& s, int cap) {
-  return {"lab-pop3",
-          {netlab::test::bin_path("lab-pop3"), "serve", "--maildir", s.mail, "--users", s.users, "--listen",
-           "127.0.0.1:0"},
-          cap, true, "", "+OK"};
+  return {
+      "lab-pop3",
+      {netlab::test::bin_path("lab-pop3"), "serve", "--maildir", s.mail, "--users", s.users, "--listen", "127.0.0.1:0"},
+      cap,
+      true,
+      "",
+      "+OK"};
 }
 
 TEST(ConnectionCaps, Pop3OneAddressCannotTakeEverySlot) {
@@ -101,29 +104,41 @@ TEST(ConnectionCaps, SmtpOneAddressCannotTakeEverySlot) {
   expect_other_address_served({"lab-smtp",
                                {netlab::test::bin_path("lab-smtp"), "serve", "--maildir", s.mail, "--domain",
                                 "example.org", "--users", s.users, "--listen", "127.0.0.1:0"},
-                               100, true, "", "220"});
+                               100,
+                               true,
+                               "",
+                               "220"});
 }
 
 TEST(ConnectionCaps, FtpOneAddressCannotTakeEverySlot) {
   site s;
-  expect_other_address_served({"lab-ftp",
-                               {netlab::test::bin_path("lab-ftp"), "serve", "--root", s.root, "--users", s.users,
-                                "--listen", "127.0.0.1:0"},
-                               200, true, "", "220"});
+  expect_other_address_served(
+      {"lab-ftp",
+       {netlab::test::bin_path("lab-ftp"), "serve", "--root", s.root, "--users", s.users, "--listen", "127.0.0.1:0"},
+       200,
+       true,
+       "",
+       "220"});
 }
 
 TEST(ConnectionCaps, HttpServeOneAddressCannotTakeEverySlot) {
   site s;
-  expect_other_address_served({"lab-http serve",
-                               {netlab::test::bin_path("lab-http"), "serve", "--root", s.root, "--listen",
-                                "127.0.0.1:0"},
-                               1024, false, http_request, "HTTP/1.1 200"});
+  expect_other_address_served(
+      {"lab-http serve",
+       {netlab::test::bin_path("lab-http"), "serve", "--root", s.root, "--listen", "127.0.0.1:0"},
+       1024,
+       false,
+       http_request,
+       "HTTP/1.1 200"});
 }
 
 TEST(ConnectionCaps, HttpProxyOneAddressCannotTakeEverySlot) {
   expect_other_address_served({"lab-http proxy",
                                {netlab::test::bin_path("lab-http"), "proxy", "--listen", "127.0.0.1:0"},
-                               1024, false, "GET /netlab-proxy/stats HTTP/1.1\r\nHost: x\r\n\r\n", "HTTP/1.1 200"});
+                               1024,
+                               false,
+                               "GET /netlab-proxy/stats HTTP/1.1\r\nHost: x\r\n\r\n",
+                               "HTTP/1.1 200"});
 }
 
 // The cap turned against the address it counts: refused connections must not take a slot, and
@@ -150,8 +165,8 @@ TEST(ConnectionCaps, SlotsComeBackWhenConnectionsEnd) {
       held.push_back(std::move(conn));
     }
   }
-  std::printf("%s: %d of 50 connections from one address served, all closed; then %d served again\n",
-              c.name.c_str(), first, again);
+  std::printf("%s: %d of 50 connections from one address served, all closed; then %d served again\n", c.name.c_str(),
+              first, again);
   EXPECT_EQ(again, 20) << "slots of ended or refused connections did not come back";
   raw_client over(port, "127.0.0.4");
   EXPECT_EQ(over.line(10s).rfind("-ERR", 0), 0u) << "the 21st is refused again";

@@ -21,19 +21,21 @@ namespace dc_run_security_test {
 using netlab::test::bin_path;
 using netlab::test::run;
 
-#define DC_REQUIRE_ROOT_AND_IP()                                                              \
-  do {                                                                                        \
-    if (geteuid() != 0) {                                                                     \
-      if (netlab::test::in_ci()) FAIL() << "lab-dc run must be tested as root in CI";        \
-      GTEST_SKIP() << "lab-dc run needs root";                                               \
-    }                                                                                         \
-    if (access("/usr/sbin/ip", X_OK) != 0 && access("/sbin/ip", X_OK) != 0) {                \
-      if (netlab::test::in_ci()) FAIL() << "ip (iproute2) is missing in CI";                 \
-      GTEST_SKIP() << "ip (iproute2) is not installed";                                      \
-    }                                                                                         \
+#define DC_REQUIRE_ROOT_AND_IP()                                                      \
+  do {                                                                                \
+    if (geteuid() != 0) {                                                             \
+      if (netlab::test::in_ci()) FAIL() << "lab-dc run must be tested as root in CI"; \
+      GTEST_SKIP() << "lab-dc run needs root";                                        \
+    }                                                                                 \
+    if (access("/usr/sbin/ip", X_OK) != 0 && access("/sbin/ip", X_OK) != 0) {         \
+      if (netlab::test::in_ci()) FAIL() << "ip (iproute2) is missing in CI";          \
+      GTEST_SKIP() << "ip (iproute2) is not installed";                               \
+    }                                                                                 \
   } while (0)
 
-std::string ip_tool() { return access("/usr/sbin/ip", X_OK) == 0 ? "/usr/sbin/ip" : "/sbin/ip"; }
+std::string ip_tool() {
+  return access("/usr/sbin/ip", X_OK) == 0 ? "/usr/sbin/ip" : "/sbin/ip";
+}
 
 // A root-only file shaped like /etc/shadow, with a secret on every line.
 const std::string shadow_text =
@@ -73,7 +75,9 @@ TEST(DcRunSecurity, a_file_it_cannot_parse_is_not_echoed) {
   expect_nothing_echoed(partial, {"SECRETWORD", "extra words"});
   // Binary bytes.
   const auto binary = (dir.path / "binary.bin").string();
-  security_test::write_file(binary, std::string("\x7f" "ELF\x02\x01\x01\0SECRETBIN\0\0\x03\0>\0", 20));
+  security_test::write_file(binary, std::string("\x7f"
+                                                "ELF\x02\x01\x01\0SECRETBIN\0\0\x03\0>\0",
+                                                20));
   expect_nothing_echoed(binary, {"SECRETBIN", "ELF"});
 }
 

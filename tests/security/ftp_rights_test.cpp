@@ -25,7 +25,7 @@ struct ftp_server {
     fs::create_directories(root / "pub/empty");
     write_file(root / "secret.txt", "SECRET-ftps-data-3e9a\n");
     write_file(dir.path / "users.txt", "owner:owner-pw\n");
-    std::vector<std::string> argv{netlab::test::bin_path("lab-ftp"), "serve", "--root", root.string(), "--users",
+    std::vector<std::string> argv{netlab::test::bin_path("lab-ftp"), "serve",    "--root",     root.string(), "--users",
                                   (dir.path / "users.txt").string(), "--listen", "127.0.0.1:0"};
     argv.insert(argv.end(), flags.begin(), flags.end());
     if (with_tls) {
@@ -38,8 +38,12 @@ struct ftp_server {
   // Runs ftp_rights_probe.py ops as USER and returns the reply code of each step (and RETR data).
   std::vector<std::pair<std::string, std::string>> ops(const std::string& user, const std::string& password,
                                                        std::vector<std::string> steps) const {
-    std::vector<std::string> argv{"/usr/bin/python3", netlab::test::source_path("tests/security/ftp_rights_probe.py"),
-                                  "ops", std::to_string(port), user, password};
+    std::vector<std::string> argv{"/usr/bin/python3",
+                                  netlab::test::source_path("tests/security/ftp_rights_probe.py"),
+                                  "ops",
+                                  std::to_string(port),
+                                  user,
+                                  password};
     argv.insert(argv.end(), steps.begin(), steps.end());
     const auto r = netlab::test::run(argv, {}, std::chrono::seconds(60));
     EXPECT_EQ(r.exit_code, 0) << r.err;
@@ -83,9 +87,9 @@ TEST(FtpRights, AnonymousWriteMayOnlyAddNewFilesAndFolders) {
 
 TEST(FtpRights, NamedUserWithWriteRightsKeepsFullWriteAccess) {
   ftp_server site({"--anonymous", "--write"});
-  const auto r = site.ops("owner", "owner-pw",
-                          {"STOR:pub/theirs.txt:replaced\n", "RNFR:pub/theirs.txt:pub/moved.txt", "DELE:pub/moved.txt",
-                           "RMD:pub/empty"});
+  const auto r = site.ops(
+      "owner", "owner-pw",
+      {"STOR:pub/theirs.txt:replaced\n", "RNFR:pub/theirs.txt:pub/moved.txt", "DELE:pub/moved.txt", "RMD:pub/empty"});
   ASSERT_EQ(r.size(), 4u);
   EXPECT_EQ(code(r, 0), "226");
   EXPECT_EQ(code(r, 1), "250");
@@ -135,17 +139,19 @@ TEST(FtpRights, FtpsWithCurlAndLftpResumingTheSession) {
   NETLAB_REQUIRE_PEER("lftp");
   ftp_server site({"--write"}, true);
   const std::string base = "ftp://127.0.0.1:" + std::to_string(site.port) + "/";
-  const auto get = netlab::test::run({"curl", "-s", "-S", "--ssl-reqd", "-k", "-u", "owner:owner-pw", base + "secret.txt"},
-                                     {}, std::chrono::seconds(30));
+  const auto get =
+      netlab::test::run({"curl", "-s", "-S", "--ssl-reqd", "-k", "-u", "owner:owner-pw", base + "secret.txt"}, {},
+                        std::chrono::seconds(30));
   EXPECT_EQ(get.exit_code, 0) << get.err;
   EXPECT_EQ(get.out, "SECRET-ftps-data-3e9a\n");
   write_file(site.dir.path / "local.txt", "uploaded over FTPS by lftp\n");
-  const auto put = netlab::test::run(
-      {"lftp", "-c",
-       "set ftp:ssl-force true; set ftp:ssl-protect-data true; set ssl:verify-certificate false; "
-       "set net:max-retries 1; set net:timeout 10; open -u owner,owner-pw -p " + std::to_string(site.port) +
-           " 127.0.0.1; put " + (site.dir.path / "local.txt").string() + " -o lftp.txt; cat secret.txt"},
-      {}, std::chrono::seconds(60));
+  const auto put =
+      netlab::test::run({"lftp", "-c",
+                         "set ftp:ssl-force true; set ftp:ssl-protect-data true; set ssl:verify-certificate false; "
+                         "set net:max-retries 1; set net:timeout 10; open -u owner,owner-pw -p " +
+                             std::to_string(site.port) + " 127.0.0.1; put " + (site.dir.path / "local.txt").string() +
+                             " -o lftp.txt; cat secret.txt"},
+                        {}, std::chrono::seconds(60));
   EXPECT_EQ(put.exit_code, 0) << put.err;
   EXPECT_NE(put.out.find("SECRET-ftps-data-3e9a"), std::string::npos) << put.out << put.err;
   EXPECT_TRUE(fs::exists(site.root / "lftp.txt"));

@@ -52,8 +52,8 @@ struct tally {
 // guard comes in time order, as from a server. target(k) names the k-th attempt's address and
 // account; every password is wrong.
 tally run_guessers(credentials_guard& g, time_point start, duration span, int sessions,
-                   const std::function<std::pair<std::string, std::string>(int)>& target,
-                   int max_attempts = 1'000'000, duration cost = 1ms) {
+                   const std::function<std::pair<std::string, std::string>(int)>& target, int max_attempts = 1'000'000,
+                   duration cost = 1ms) {
   struct event {
     time_point when;
     int session;
@@ -91,7 +91,8 @@ struct owner_result {
   bool refused = false;
   duration waited{};
 };
-owner_result owner_logs_in(credentials_guard& g, const std::string& address, const std::string& account, time_point now) {
+owner_result owner_logs_in(credentials_guard& g, const std::string& address, const std::string& account,
+                           time_point now) {
   const auto a = g.admit(address, account, now);
   if (a.locked) return {true, {}};
   g.report(address, account, true, a.turn);
@@ -115,17 +116,21 @@ TEST(GuardAttacks, FloodOfNamesDoesNotEraseALockout) {
   // Up to 200,000 wrong logins with made-up names from rotating addresses, 500 sessions at a time,
   // for two minutes (well inside the lockout): once the tables are full the overflow keys slow the
   // flood down, and it gets through only a little more than 65,536 names.
-  const tally flood = run_guessers(g, now, 120s, 500, [](int k) {
-    return std::pair<std::string, std::string>(rotating(static_cast<std::uint32_t>(k)), fmt::format("made-up-{}", k));
-  }, 200'000, 30ms);
+  const tally flood = run_guessers(
+      g, now, 120s, 500,
+      [](int k) {
+        return std::pair<std::string, std::string>(rotating(static_cast<std::uint32_t>(k)),
+                                                   fmt::format("made-up-{}", k));
+      },
+      200'000, 30ms);
   EXPECT_GT(flood.attempts, 32768);  // more names than a table holds
   now += 121s;
   const auto after = g.admit("127.0.0.9", "alice", now);
-  std::printf("after %d made-up names from rotating addresses (%d checked): the guesser's address is %s "
-              "(%lld s left), %zu keys tracked\n",
-              flood.attempts, flood.guesses, after.locked ? "still locked" : "free again",
-              static_cast<long long>(std::chrono::duration_cast<std::chrono::seconds>(after.retry_after).count()),
-              g.tracked());
+  std::printf(
+      "after %d made-up names from rotating addresses (%d checked): the guesser's address is %s "
+      "(%lld s left), %zu keys tracked\n",
+      flood.attempts, flood.guesses, after.locked ? "still locked" : "free again",
+      static_cast<long long>(std::chrono::duration_cast<std::chrono::seconds>(after.retry_after).count()), g.tracked());
   EXPECT_TRUE(after.locked) << "the flood erased the lockout";
   const auto bob = owner_logs_in(g, "192.0.2.10", "bob", now);
   std::printf("bob, who logged in before the flood, from his address: %s (waited %.1f s)\n",
@@ -143,17 +148,21 @@ TEST(GuardAttacks, FloodKeepsMemoryBounded) {
   malloc_trim(0);
   const std::size_t heap_before = mallinfo2().uordblks;
   std::size_t heap_most = 0;
-  const tally flood = run_guessers(g, t0, 24h, 500, [&](int k) {
-    if (k % 1000 == 0) heap_most = std::max(heap_most, mallinfo2().uordblks);
-    most = std::max(most, g.tracked());
-    // Long names are cut to 128 bytes.
-    return std::pair<std::string, std::string>(rotating(static_cast<std::uint32_t>(k)),
-                                               fmt::format("made-up-{}-{}", k, std::string(200, 'x')));
-  }, 200'000, 30ms);
+  const tally flood = run_guessers(
+      g, t0, 24h, 500,
+      [&](int k) {
+        if (k % 1000 == 0) heap_most = std::max(heap_most, mallinfo2().uordblks);
+        most = std::max(most, g.tracked());
+        // Long names are cut to 128 bytes.
+        return std::pair<std::string, std::string>(rotating(static_cast<std::uint32_t>(k)),
+                                                   fmt::format("made-up-{}-{}", k, std::string(200, 'x')));
+      },
+      200'000, 30ms);
   const double mib = static_cast<double>(heap_most > heap_before ? heap_most - heap_before : 0) / (1 << 20);
-  std::printf("%d made-up names from rotating addresses: at most %zu keys tracked, %.1f MiB of heap at most "
-              "(glibc, with the simulation's own queue)\n",
-              flood.attempts, most, mib);
+  std::printf(
+      "%d made-up names from rotating addresses: at most %zu keys tracked, %.1f MiB of heap at most "
+      "(glibc, with the simulation's own queue)\n",
+      flood.attempts, most, mib);
   EXPECT_EQ(flood.attempts, 200'000);
   EXPECT_LE(most, 5u * 32768u);  // five tables of at most 32,768 keys
 }
@@ -163,15 +172,17 @@ TEST(GuardAttacks, FloodKeepsMemoryBounded) {
 TEST(GuardAttacks, StrangerCannotLockTheOwnerOut) {
   credentials_guard g;
   // 50 parallel sessions guess alice's password for 2 minutes from one address...
-  tally one = run_guessers(g, t0, 120s, 50, [](int) { return std::pair<std::string, std::string>("10.66.0.1", "alice"); });
+  tally one =
+      run_guessers(g, t0, 120s, 50, [](int) { return std::pair<std::string, std::string>("10.66.0.1", "alice"); });
   // ...and from a whole /24, one attempt per address in turn.
   tally many = run_guessers(g, t0 + 120s, 120s, 50, [](int k) {
     return std::pair<std::string, std::string>(fmt::format("10.67.0.{}", 1 + k % 254), "alice");
   });
   const auto owner = owner_logs_in(g, "192.0.2.10", "alice", t0 + 240s);
-  std::printf("a stranger: %d guesses from one address, %d from a /24; the owner from a clean address is %s "
-              "(waited %.1f s)\n",
-              one.guesses, many.guesses, owner.refused ? "refused" : "let in", netlib::to_seconds(owner.waited));
+  std::printf(
+      "a stranger: %d guesses from one address, %d from a /24; the owner from a clean address is %s "
+      "(waited %.1f s)\n",
+      one.guesses, many.guesses, owner.refused ? "refused" : "let in", netlib::to_seconds(owner.waited));
   EXPECT_FALSE(owner.refused) << "the owner's right password was refused";
   EXPECT_LE(owner.waited, 0s) << "the owner waited behind the stranger's attempts";
 }
@@ -211,13 +222,14 @@ TEST(GuardAttacks, SprayingFromRotatingAddressesIsSlowedPerNetwork) {
   for (const bool v6 : {false, true}) {
     credentials_guard g;
     tally t = run_guessers(g, t0, 60s, 50, [v6](int k) {
-      const std::string address = v6 ? fmt::format("2001:db8:7:9:{:x}::1", 1 + k % 60000)
-                                     : fmt::format("10.80.3.{}", 1 + k % 254);
+      const std::string address =
+          v6 ? fmt::format("2001:db8:7:9:{:x}::1", 1 + k % 60000) : fmt::format("10.80.3.{}", 1 + k % 254);
       return std::pair<std::string, std::string>(address, fmt::format("user{}", k));
     });
-    std::printf("spraying from rotating addresses of one %s for 60 s: %d passwords checked (%.2f per second), "
-                "%d refused\n",
-                v6 ? "/64" : "/24", t.guesses, t.guesses / 60.0, t.refused);
+    std::printf(
+        "spraying from rotating addresses of one %s for 60 s: %d passwords checked (%.2f per second), "
+        "%d refused\n",
+        v6 ? "/64" : "/24", t.guesses, t.guesses / 60.0, t.refused);
     EXPECT_LE(t.guesses, 40) << (v6 ? "IPv6" : "IPv4");
   }
   // Several networks: each is its own source, so the rate grows with their number, not with

@@ -29,50 +29,71 @@ void expect_owner_let_in(const std::string& proto) {
   site s;
   netlab::test::process server(s.argv(proto, {}));
   const auto doc = probe({"owner", proto, port_of(server)});
-  std::printf("%s: a stranger's 40 wrong passwords (%s); then the owner, from an address that never failed: %s "
-              "after %.2f s\n",
-              proto.c_str(), doc["stranger"].dump().c_str(), doc.value("owner", std::string("?")).c_str(),
-              doc.value("owner_seconds", -1.0));
+  std::printf(
+      "%s: a stranger's 40 wrong passwords (%s); then the owner, from an address that never failed: %s "
+      "after %.2f s\n",
+      proto.c_str(), doc["stranger"].dump().c_str(), doc.value("owner", std::string("?")).c_str(),
+      doc.value("owner_seconds", -1.0));
   EXPECT_EQ(doc.value("owner", std::string()), "ok") << doc.dump();
   EXPECT_LT(doc.value("owner_seconds", 1e9), 5.0) << doc.dump();
 }
 
-TEST(GuardLive, SmtpOwnerGetsInWhileAStrangerGuesses) { expect_owner_let_in("smtp"); }
-TEST(GuardLive, Pop3OwnerGetsInWhileAStrangerGuesses) { expect_owner_let_in("pop3"); }
-TEST(GuardLive, FtpOwnerGetsInWhileAStrangerGuesses) { expect_owner_let_in("ftp"); }
-TEST(GuardLive, HttpOwnerGetsInWhileAStrangerGuesses) { expect_owner_let_in("http"); }
+TEST(GuardLive, SmtpOwnerGetsInWhileAStrangerGuesses) {
+  expect_owner_let_in("smtp");
+}
+TEST(GuardLive, Pop3OwnerGetsInWhileAStrangerGuesses) {
+  expect_owner_let_in("pop3");
+}
+TEST(GuardLive, FtpOwnerGetsInWhileAStrangerGuesses) {
+  expect_owner_let_in("ftp");
+}
+TEST(GuardLive, HttpOwnerGetsInWhileAStrangerGuesses) {
+  expect_owner_let_in("http");
+}
 
 void expect_held_answered(const std::string& proto) {
   site s;
   netlab::test::process server(s.argv(proto, {"--idle-timeout", "1", "--auth-delay", "3s"}));
   const auto doc = probe({"held", proto, port_of(server)});
-  std::printf("%s, --idle-timeout 1 --auth-delay 3s: first attempt %s; the second, held for its turn: %s after "
-              "%.2f s\n",
-              proto.c_str(), doc.value("first", std::string("?")).c_str(), doc.value("second", std::string("?")).c_str(),
-              doc.value("second_seconds", -1.0));
+  std::printf(
+      "%s, --idle-timeout 1 --auth-delay 3s: first attempt %s; the second, held for its turn: %s after "
+      "%.2f s\n",
+      proto.c_str(), doc.value("first", std::string("?")).c_str(), doc.value("second", std::string("?")).c_str(),
+      doc.value("second_seconds", -1.0));
   EXPECT_EQ(doc.value("first", std::string()), "guess") << doc.dump();
   const std::string second = doc.value("second", std::string());
   EXPECT_TRUE(second == "guess" || second == "refused") << "no answer: " << doc.dump();
 }
 
-TEST(GuardLive, SmtpHeldLoginLongerThanTheIdleTimeoutIsAnswered) { expect_held_answered("smtp"); }
-TEST(GuardLive, Pop3HeldLoginLongerThanTheIdleTimeoutIsAnswered) { expect_held_answered("pop3"); }
-TEST(GuardLive, HttpHeldLoginLongerThanTheIdleTimeoutIsAnswered) { expect_held_answered("http"); }
+TEST(GuardLive, SmtpHeldLoginLongerThanTheIdleTimeoutIsAnswered) {
+  expect_held_answered("smtp");
+}
+TEST(GuardLive, Pop3HeldLoginLongerThanTheIdleTimeoutIsAnswered) {
+  expect_held_answered("pop3");
+}
+TEST(GuardLive, HttpHeldLoginLongerThanTheIdleTimeoutIsAnswered) {
+  expect_held_answered("http");
+}
 
 void expect_spray_slowed(const std::string& proto) {
   site s;
   netlab::test::process server(s.argv(proto, {}));
   const auto doc = probe({"spray", proto, port_of(server), "6", "40", "2"});
-  std::printf("%s: one password sprayed over many accounts from rotating addresses of 2 /24 networks, 40 "
-              "sessions for 6 s: %d checked (%.2f per second), %d refused\n",
-              proto.c_str(), doc.value("guesses", -1), doc.value("guesses_per_second", -1.0), doc.value("refused", -1));
+  std::printf(
+      "%s: one password sprayed over many accounts from rotating addresses of 2 /24 networks, 40 "
+      "sessions for 6 s: %d checked (%.2f per second), %d refused\n",
+      proto.c_str(), doc.value("guesses", -1), doc.value("guesses_per_second", -1.0), doc.value("refused", -1));
   EXPECT_EQ(doc.value("wrong_accepted", -1), 0) << doc.dump();
   EXPECT_GE(doc.value("guesses", 0), 1) << doc.dump();
   EXPECT_LE(doc.value("guesses", 1 << 30), 2 * 25) << doc.dump();  // per network: the free allowance and its turns
 }
 
-TEST(GuardLive, Pop3SprayFromRotatingAddressesIsSlowed) { expect_spray_slowed("pop3"); }
-TEST(GuardLive, HttpSprayFromRotatingAddressesIsSlowed) { expect_spray_slowed("http"); }
+TEST(GuardLive, Pop3SprayFromRotatingAddressesIsSlowed) {
+  expect_spray_slowed("pop3");
+}
+TEST(GuardLive, HttpSprayFromRotatingAddressesIsSlowed) {
+  expect_spray_slowed("http");
+}
 
 TEST(GuardLive, ProxiedGuesserDoesNotLockOutTheProxysOtherUsers) {
   site s;

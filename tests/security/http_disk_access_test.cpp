@@ -28,20 +28,28 @@ struct protected_site {
     write_file(root / "private/deeper/more.txt", "SECRET-behind-basic-auth-5d1e deeper\n");
     write_file(dir.path / "users.txt", "alice:wonderland\n");
     fs::create_directories(root / "links");
-    fs::create_directory_symlink("private", root / "alias");            // relative, to the folder
+    fs::create_directory_symlink("private", root / "alias");             // relative, to the folder
     fs::create_symlink(root / "private/secret.txt", root / "file.txt");  // absolute, to a file in it
     fs::create_symlink("../private/deeper", root / "links/deep");        // climbs, stays inside
     fs::create_symlink("../public/page.txt", root / "links/page.txt");   // to a public file
-    std::vector<std::string> argv{netlab::test::bin_path("lab-http"), "serve", "--root", root.string(),
-                                  "--auth-dir", "private", "--auth-users", (dir.path / "users.txt").string(),
-                                  "--listen", "127.0.0.1:0"};
+    std::vector<std::string> argv{netlab::test::bin_path("lab-http"),
+                                  "serve",
+                                  "--root",
+                                  root.string(),
+                                  "--auth-dir",
+                                  "private",
+                                  "--auth-users",
+                                  (dir.path / "users.txt").string(),
+                                  "--listen",
+                                  "127.0.0.1:0"};
     argv.insert(argv.end(), extra.begin(), extra.end());
     server = std::make_unique<netlab::test::process>(argv);
     address = server->wait_listening();
   }
   // curl's status code and body for a path (credentials "user:password" when given).
   std::pair<std::string, std::string> get(const std::string& path, const std::string& credentials = {}) const {
-    std::vector<std::string> argv{"curl", "-s", "--path-as-is", "-o", "-", "-w", "\n%{http_code}", "http://" + address + path};
+    std::vector<std::string> argv{"curl", "-s", "--path-as-is",   "-o",
+                                  "-",    "-w", "\n%{http_code}", "http://" + address + path};
     if (!credentials.empty()) argv.insert(argv.begin() + 1, {"-u", credentials});
     const auto r = netlab::test::run(argv, {}, std::chrono::seconds(20));
     const auto nl = r.out.rfind('\n');

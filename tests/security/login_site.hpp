@@ -23,16 +23,28 @@ struct login_site {
     const std::string users = (dir.path / "users.txt").string();
     std::vector<std::string> a;
     if (proto == "smtp") {
-      a = {netlab::test::bin_path("lab-smtp"), "serve", "--maildir", (dir.path / "mail").string(), "--domain",
-           "example.org", "--users", users};
+      a = {netlab::test::bin_path("lab-smtp"),
+           "serve",
+           "--maildir",
+           (dir.path / "mail").string(),
+           "--domain",
+           "example.org",
+           "--users",
+           users};
       a.insert(a.end(), tls.begin(), tls.end());
     } else if (proto == "pop3") {
       a = {netlab::test::bin_path("lab-pop3"), "serve", "--maildir", (dir.path / "mail").string(), "--users", users};
     } else if (proto == "ftp") {
       a = {netlab::test::bin_path("lab-ftp"), "serve", "--root", (dir.path / "root").string(), "--users", users};
     } else {
-      a = {netlab::test::bin_path("lab-http"), "serve", "--root", (dir.path / "root").string(), "--auth-dir",
-           "private", "--auth-users", users};
+      a = {netlab::test::bin_path("lab-http"),
+           "serve",
+           "--root",
+           (dir.path / "root").string(),
+           "--auth-dir",
+           "private",
+           "--auth-users",
+           users};
     }
     a.insert(a.end(), {"--listen", "127.0.0.1:0"});
     a.insert(a.end(), extra.begin(), extra.end());

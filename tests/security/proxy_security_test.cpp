@@ -52,8 +52,8 @@ struct origin_site {
     write_file(dir.path / "root/index.html", "<p>through the proxy</p>\n");
     // Ten days old: heuristically fresh for a day (RFC 9111 §4.2.2), so a stored copy is a HIT.
     fs::last_write_time(dir.path / "root/index.html", fs::file_time_type::clock::now() - std::chrono::hours(240));
-    std::vector<std::string> argv{bin_path("lab-http"), "serve", "--root", (dir.path / "root").string(), "--listen",
-                                  "127.0.0.1:0"};
+    std::vector<std::string> argv{bin_path("lab-http"),         "serve",    "--root",
+                                  (dir.path / "root").string(), "--listen", "127.0.0.1:0"};
     argv.insert(argv.end(), extra.begin(), extra.end());
     server = std::make_unique<process>(argv);
     address = server->wait_listening();
@@ -89,14 +89,15 @@ TEST(ProxySecurity, SlowOriginFetchesLockNobodyOutAndEndWithTheirClients) {
   const std::size_t baseline = fd_count(proxy.proc->pid());
   const int fetches = 200;
   const auto r = probe({"slow-origin", proxy.port(), site.url("/index.html"), std::to_string(fetches), "1"});
-  std::printf("slow origin: %d fetches open at the origin (of %d), a normal client served %d in %.1f ms; "
-              "%d origin connections open %.2f s after the clients left\n",
-              r.value("origin_accepted", -1), fetches, r.value("normal_status", 0), r.value("normal_ms", -1.0),
-              r.value("origin_open_after_leave", -1), r.value("seconds_to_close", -1.0));
+  std::printf(
+      "slow origin: %d fetches open at the origin (of %d), a normal client served %d in %.1f ms; "
+      "%d origin connections open %.2f s after the clients left\n",
+      r.value("origin_accepted", -1), fetches, r.value("normal_status", 0), r.value("normal_ms", -1.0),
+      r.value("origin_open_after_leave", -1), r.value("seconds_to_close", -1.0));
   EXPECT_EQ(r.value("origin_accepted", -1), fetches) << r.dump();  // no pool: every fetch runs
   EXPECT_EQ(r.value("normal_status", 0), 200) << r.dump();
-  EXPECT_LT(r.value("normal_ms", 1e9), 2000.0) << r.dump();        // generous: measured in ms
-  EXPECT_EQ(r.value("origin_open_after_leave", -1), 0) << r.dump(); // cancelled with their clients
+  EXPECT_LT(r.value("normal_ms", 1e9), 2000.0) << r.dump();          // generous: measured in ms
+  EXPECT_EQ(r.value("origin_open_after_leave", -1), 0) << r.dump();  // cancelled with their clients
   EXPECT_EQ(settle_fds(proxy.proc->pid(), baseline), baseline);
 }
 
@@ -104,7 +105,8 @@ TEST(ProxySecurity, SlowOriginFetchesLockNobodyOutAndEndWithTheirClients) {
 TEST(ProxySecurity, TotalDeadlineOfAnOriginExchangeGives504) {
   proxy_process proxy({"--origin-timeout", "2"});
   const auto r = probe({"deadline", proxy.port(), "0.5"});
-  std::printf("trickling origin, --origin-timeout 2: %d after %.2f s\n", r.value("status", 0), r.value("seconds", -1.0));
+  std::printf("trickling origin, --origin-timeout 2: %d after %.2f s\n", r.value("status", 0),
+              r.value("seconds", -1.0));
   EXPECT_EQ(r.value("status", 0), 504) << r.dump();
   EXPECT_LT(r.value("seconds", 1e9), 6.0) << r.dump();
   EXPECT_EQ(r.value("origin_open_after", -1), 0) << r.dump();
@@ -167,7 +169,8 @@ TEST(ProxySecurity, OnlyAllowedOriginPorts) {
   origin_site site;
   proxy_process proxy;
   auto status = [](const std::string& proxy_address, const std::string& url) {
-    return netlab::test::run({"curl", "-sS", "-o", "/dev/null", "-w", "%{http_code}", "-x", "http://" + proxy_address, url})
+    return netlab::test::run(
+               {"curl", "-sS", "-o", "/dev/null", "-w", "%{http_code}", "-x", "http://" + proxy_address, url})
         .out;
   };
   EXPECT_EQ(status(proxy.address, "http://127.0.0.1:25/"), "403");

@@ -25,7 +25,8 @@ std::string location_of(const std::string& head) {
 // RFC 3986 §2: what a URI may hold literally (a path, here).
 bool uri_safe(const std::string& s) {
   for (const unsigned char c : s) {
-    const bool ok = std::isalnum(c) || std::string_view("-._~!$&'()*+,;=:@/%").find(static_cast<char>(c)) != std::string_view::npos;
+    const bool ok =
+        std::isalnum(c) || std::string_view("-._~!$&'()*+,;=:@/%").find(static_cast<char>(c)) != std::string_view::npos;
     if (!ok) return false;
   }
   return true;
@@ -41,8 +42,8 @@ TEST(ReplyInjection, HttpRedirectLocationIsPercentEncoded) {
       {"50%", "/50%25"},
   };
   for (const auto& f : folders) write_file(root / f.first / "index.html", "<p>folder</p>\n");
-  netlab::test::process server({netlab::test::bin_path("lab-http"), "serve", "--root", root.string(), "--listen",
-                                "127.0.0.1:0"});
+  netlab::test::process server(
+      {netlab::test::bin_path("lab-http"), "serve", "--root", root.string(), "--listen", "127.0.0.1:0"});
   const int port = netlab::test::process::port_of(server.wait_listening());
   for (const auto& [name, target] : folders) {
     raw_client c(port);

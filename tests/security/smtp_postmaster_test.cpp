@@ -17,9 +17,17 @@ struct smtp_site {
   std::unique_ptr<netlab::test::process> server;
   int port = 0;
   explicit smtp_site(std::vector<std::string> extra = {}) {
-    write_file(dir.path / "users.txt", "# the first user receives postmaster mail by default\nalice:secret\nbob:hunter2\n");
-    std::vector<std::string> argv{netlab::test::bin_path("lab-smtp"), "serve", "--maildir", (dir.path / "mail").string(),
-                                  "--domain", "example.org", "--users", (dir.path / "users.txt").string(), "--listen",
+    write_file(dir.path / "users.txt",
+               "# the first user receives postmaster mail by default\nalice:secret\nbob:hunter2\n");
+    std::vector<std::string> argv{netlab::test::bin_path("lab-smtp"),
+                                  "serve",
+                                  "--maildir",
+                                  (dir.path / "mail").string(),
+                                  "--domain",
+                                  "example.org",
+                                  "--users",
+                                  (dir.path / "users.txt").string(),
+                                  "--listen",
                                   "127.0.0.1:0"};
     argv.insert(argv.end(), extra.begin(), extra.end());
     server = std::make_unique<netlab::test::process>(argv);
@@ -64,10 +72,10 @@ std::vector<std::string> dialogue(int port, const std::vector<std::string>& line
 
 TEST(SmtpPostmaster, PostmasterAcceptedWithoutSuchAUser) {
   smtp_site site;
-  const auto r = dialogue(site.port, {"EHLO client.example", "MAIL FROM:<someone@elsewhere.example>",
-                                      "RCPT TO:<postmaster@example.org>", "RCPT TO:<PostMaster@EXAMPLE.ORG>",
-                                      "RCPT TO:<Postmaster>", "RCPT TO:<nobody@example.org>", "DATA",
-                                      "Subject: hello postmaster\r\n\r\nabuse report\r\n.", "QUIT"});
+  const auto r = dialogue(
+      site.port, {"EHLO client.example", "MAIL FROM:<someone@elsewhere.example>", "RCPT TO:<postmaster@example.org>",
+                  "RCPT TO:<PostMaster@EXAMPLE.ORG>", "RCPT TO:<Postmaster>", "RCPT TO:<nobody@example.org>", "DATA",
+                  "Subject: hello postmaster\r\n\r\nabuse report\r\n.", "QUIT"});
   ASSERT_EQ(r.size(), 10u);
   EXPECT_EQ(r[3].substr(0, 3), "250") << r[3];
   EXPECT_EQ(r[4].substr(0, 3), "250") << r[4];
@@ -83,10 +91,10 @@ TEST(SmtpPostmaster, PostmasterAcceptedWithoutSuchAUser) {
 TEST(SmtpPostmaster, SwaksToPostmasterReachesTheConfiguredUser) {
   NETLAB_REQUIRE_PEER("swaks");
   smtp_site site({"--postmaster", "bob"});
-  const auto r = netlab::test::run({"swaks", "--server", "127.0.0.1", "--port", std::to_string(site.port), "--to",
-                                    "postmaster@example.org", "--from", "reporter@elsewhere.example", "--helo",
-                                    "client.example", "--body", "postmaster test"},
-                                   {}, std::chrono::seconds(30));
+  const auto r = netlab::test::run(
+      {"swaks", "--server", "127.0.0.1", "--port", std::to_string(site.port), "--to", "postmaster@example.org",
+       "--from", "reporter@elsewhere.example", "--helo", "client.example", "--body", "postmaster test"},
+      {}, std::chrono::seconds(30));
   EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
   site.server->signal(SIGTERM);
   site.server->wait();

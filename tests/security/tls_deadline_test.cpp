@@ -35,8 +35,14 @@ struct server {
     if (proto == "ftp")
       argv = {netlab::test::bin_path("lab-ftp"), "serve", "--root", (dir.path / "root").string(), "--users", users};
     else if (proto == "smtp")
-      argv = {netlab::test::bin_path("lab-smtp"), "serve", "--maildir", (dir.path / "mail").string(), "--domain",
-              "example.org", "--users", users};
+      argv = {netlab::test::bin_path("lab-smtp"),
+              "serve",
+              "--maildir",
+              (dir.path / "mail").string(),
+              "--domain",
+              "example.org",
+              "--users",
+              users};
     else if (proto == "pop3")
       argv = {netlab::test::bin_path("lab-pop3"), "serve", "--maildir", (dir.path / "mail").string(), "--users", users};
     else
@@ -86,8 +92,10 @@ double trickle_after(const server& s, const std::vector<std::string>& dialogue, 
 }
 
 void report(const char* what, double seconds) {
-  if (seconds < 0) std::printf("%s: still open after %lld s\n", what, static_cast<long long>(closed_within.count()));
-  else std::printf("%s: closed after %.2f s\n", what, seconds);
+  if (seconds < 0)
+    std::printf("%s: still open after %lld s\n", what, static_cast<long long>(closed_within.count()));
+  else
+    std::printf("%s: closed after %.2f s\n", what, seconds);
 }
 
 TEST(TlsDeadline, FtpAuthTlsThenSilenceIsClosed) {

@@ -29,16 +29,44 @@ const bad_file bad_files[] = {
 
 std::vector<std::string> server_argv(const std::string& proto, const fs::path& dir, const std::string& users) {
   if (proto == "smtp")
-    return {netlab::test::bin_path("lab-smtp"), "serve", "--maildir", (dir / "mail").string(), "--domain",
-            "example.org", "--users", users, "--listen", "127.0.0.1:0"};
+    return {netlab::test::bin_path("lab-smtp"),
+            "serve",
+            "--maildir",
+            (dir / "mail").string(),
+            "--domain",
+            "example.org",
+            "--users",
+            users,
+            "--listen",
+            "127.0.0.1:0"};
   if (proto == "pop3")
-    return {netlab::test::bin_path("lab-pop3"), "serve", "--maildir", (dir / "mail").string(), "--users", users,
-            "--listen", "127.0.0.1:0"};
+    return {netlab::test::bin_path("lab-pop3"),
+            "serve",
+            "--maildir",
+            (dir / "mail").string(),
+            "--users",
+            users,
+            "--listen",
+            "127.0.0.1:0"};
   if (proto == "ftp")
-    return {netlab::test::bin_path("lab-ftp"), "serve", "--root", (dir / "root").string(), "--users", users,
-            "--listen", "127.0.0.1:0"};
-  return {netlab::test::bin_path("lab-http"), "serve", "--root", (dir / "root").string(), "--auth-dir", "private",
-          "--auth-users", users, "--listen", "127.0.0.1:0"};
+    return {netlab::test::bin_path("lab-ftp"),
+            "serve",
+            "--root",
+            (dir / "root").string(),
+            "--users",
+            users,
+            "--listen",
+            "127.0.0.1:0"};
+  return {netlab::test::bin_path("lab-http"),
+          "serve",
+          "--root",
+          (dir / "root").string(),
+          "--auth-dir",
+          "private",
+          "--auth-users",
+          users,
+          "--listen",
+          "127.0.0.1:0"};
 }
 
 // What a server that started on "alice:" lets through: a login as alice with an empty password
@@ -46,13 +74,15 @@ std::vector<std::string> server_argv(const std::string& proto, const fs::path& d
 std::string empty_password_login(const std::string& proto, int port) {
   std::string code;
   if (proto == "ftp")
-    code = "import ftplib\nf = ftplib.FTP()\nf.connect('127.0.0.1', %d, timeout=10)\n"
-           "try:\n    f.login('alice', '')\n    print('accepted')\nexcept ftplib.error_perm as e:\n    print(e)\n";
+    code =
+        "import ftplib\nf = ftplib.FTP()\nf.connect('127.0.0.1', %d, timeout=10)\n"
+        "try:\n    f.login('alice', '')\n    print('accepted')\nexcept ftplib.error_perm as e:\n    print(e)\n";
   else if (proto == "http")
-    code = "import urllib.request, base64\nr = urllib.request.Request('http://127.0.0.1:%d/private/secret.txt', "
-           "headers={'Authorization': 'Basic ' + base64.b64encode(b'alice:').decode()})\n"
-           "try:\n    urllib.request.urlopen(r, timeout=10)\n    print('accepted')\n"
-           "except Exception as e:\n    print(e)\n";
+    code =
+        "import urllib.request, base64\nr = urllib.request.Request('http://127.0.0.1:%d/private/secret.txt', "
+        "headers={'Authorization': 'Basic ' + base64.b64encode(b'alice:').decode()})\n"
+        "try:\n    urllib.request.urlopen(r, timeout=10)\n    print('accepted')\n"
+        "except Exception as e:\n    print(e)\n";
   else
     return "not tried";
   char script[1024];
@@ -86,10 +116,18 @@ void expect_refused(const std::string& proto) {
   }
 }
 
-TEST(UsersFile, FtpRefusesDuplicatesAndEmptyPasswords) { expect_refused("ftp"); }
-TEST(UsersFile, HttpBasicAuthRefusesDuplicatesAndEmptyPasswords) { expect_refused("http"); }
-TEST(UsersFile, SmtpRefusesDuplicatesAndEmptyPasswords) { expect_refused("smtp"); }
-TEST(UsersFile, Pop3RefusesDuplicatesAndEmptyPasswords) { expect_refused("pop3"); }
+TEST(UsersFile, FtpRefusesDuplicatesAndEmptyPasswords) {
+  expect_refused("ftp");
+}
+TEST(UsersFile, HttpBasicAuthRefusesDuplicatesAndEmptyPasswords) {
+  expect_refused("http");
+}
+TEST(UsersFile, SmtpRefusesDuplicatesAndEmptyPasswords) {
+  expect_refused("smtp");
+}
+TEST(UsersFile, Pop3RefusesDuplicatesAndEmptyPasswords) {
+  expect_refused("pop3");
+}
 
 // With --anonymous, a named user called "ftp" or "anonymous" would never be asked for a password.
 TEST(UsersFile, FtpRefusesANamedAnonymousUserWithAnonymousOn) {

@@ -25,17 +25,18 @@ inline nlohmann::json measure_svg(const std::filesystem::path& svg, const std::f
   std::ifstream in(svg, std::ios::binary);
   const std::string picture{std::istreambuf_iterator<char>(in), {}};
   const auto page = dir / (svg.stem().string() + "-measure.html");
-  std::ofstream(page) << "<!doctype html><html><body style=\"margin:0\">" << picture
-                      << "<pre id=\"result\"></pre><script>\nconst svg = document.querySelector('svg');\nlet result = {};\n"
-                      << script
-                      << "\ndocument.getElementById('result').textContent = 'RESULT ' + JSON.stringify(result);\n"
-                         "</script></body></html>";
+  std::ofstream(page)
+      << "<!doctype html><html><body style=\"margin:0\">" << picture
+      << "<pre id=\"result\"></pre><script>\nconst svg = document.querySelector('svg');\nlet result = {};\n"
+      << script
+      << "\ndocument.getElementById('result').textContent = 'RESULT ' + JSON.stringify(result);\n"
+         "</script></body></html>";
   const auto profile = dir / ("chromium-profile-" + svg.stem().string());
-  const auto r = run({"/usr/bin/chromium", "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                      "--disable-component-update", "--disable-sync", "--no-first-run",
-                      "--user-data-dir=" + profile.string(), "--window-size=1200,900", "--dump-dom",
-                      "file://" + page.string()},
-                     {}, std::chrono::seconds(90));
+  const auto r =
+      run({"/usr/bin/chromium", "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+           "--disable-component-update", "--disable-sync", "--no-first-run", "--user-data-dir=" + profile.string(),
+           "--window-size=1200,900", "--dump-dom", "file://" + page.string()},
+          {}, std::chrono::seconds(90));
   const std::string marker = "<pre id=\"result\">RESULT ";
   const auto at = r.out.find(marker);
   if (r.exit_code != 0 || at == std::string::npos) {

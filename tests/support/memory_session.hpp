@@ -52,17 +52,18 @@ class memory_session {
       : core_(std::move(core)), hooks_(std::move(hooks)), clock_(&clock) {
     execute(core_.start(clock_->reading()));
   }
-  explicit memory_session(Core core, Hooks hooks = {}) : memory_session(std::move(core), own_clock_, std::move(hooks)) {}
+  explicit memory_session(Core core, Hooks hooks = {})
+      : memory_session(std::move(core), own_clock_, std::move(hooks)) {}
   memory_session(const memory_session&) = delete;
   memory_session& operator=(const memory_session&) = delete;
 
   // What the session did, for the test to look at.
-  std::string sent;                          // every byte sent, in order
-  std::vector<std::string> sends;            // the same, one entry per send_bytes
-  bool closed = false;                       // close_connection was executed
-  int tls_requests = 0;                      // start_tls actions executed
-  std::optional<netlib::time_point> wake;    // the next wake_at, until it has been served
-  std::optional<bool> handshake = true;      // the TLS handshake's result, reported at start_tls
+  std::string sent;                        // every byte sent, in order
+  std::vector<std::string> sends;          // the same, one entry per send_bytes
+  bool closed = false;                     // close_connection was executed
+  int tls_requests = 0;                    // start_tls actions executed
+  std::optional<netlib::time_point> wake;  // the next wake_at, until it has been served
+  std::optional<bool> handshake = true;    // the TLS handshake's result, reported at start_tls
 
   Core& core() noexcept { return core_; }
   Hooks& hooks() noexcept { return hooks_; }

@@ -19,28 +19,28 @@ bool python_has_module(const std::string& module);
 }  // namespace netlab::test
 
 // Use at the top of a test: NETLAB_REQUIRE_PEER("curl");
-#define NETLAB_REQUIRE_PEER(name)                                                           \
-  do {                                                                                      \
-    if (!::netlab::test::find_program(name)) {                                              \
+#define NETLAB_REQUIRE_PEER(name)                                                                \
+  do {                                                                                           \
+    if (!::netlab::test::find_program(name)) {                                                   \
       if (::netlab::test::in_ci()) FAIL() << "peer program '" << (name) << "' is missing in CI"; \
-      GTEST_SKIP() << "peer program '" << (name) << "' is not installed";                    \
-    }                                                                                       \
+      GTEST_SKIP() << "peer program '" << (name) << "' is not installed";                        \
+    }                                                                                            \
   } while (0)
 
-#define NETLAB_REQUIRE_PYTHON_MODULE(module)                                                  \
-  do {                                                                                        \
-    if (!::netlab::test::python_has_module(module)) {                                         \
+#define NETLAB_REQUIRE_PYTHON_MODULE(module)                                                        \
+  do {                                                                                              \
+    if (!::netlab::test::python_has_module(module)) {                                               \
       if (::netlab::test::in_ci()) FAIL() << "python module '" << (module) << "' is missing in CI"; \
-      GTEST_SKIP() << "python module '" << (module) << "' is not installed for /usr/bin/python3"; \
-    }                                                                                         \
+      GTEST_SKIP() << "python module '" << (module) << "' is not installed for /usr/bin/python3";   \
+    }                                                                                               \
   } while (0)
 
 // Use at the top of a test that needs root (network namespaces, qdiscs): skipped with the reason
 // when not root, a failure under CI=true (CI runs as root). NETLAB_REQUIRE_ROOT("lab-dc run");
-#define NETLAB_REQUIRE_ROOT(what)                                                   \
-  do {                                                                              \
-    if (::geteuid() != 0) {                                                         \
-      if (::netlab::test::in_ci()) FAIL() << (what) << " must run as root in CI";  \
-      GTEST_SKIP() << (what) << " needs root";                                      \
-    }                                                                               \
+#define NETLAB_REQUIRE_ROOT(what)                                                 \
+  do {                                                                            \
+    if (::geteuid() != 0) {                                                       \
+      if (::netlab::test::in_ci()) FAIL() << (what) << " must run as root in CI"; \
+      GTEST_SKIP() << (what) << " needs root";                                    \
+    }                                                                             \
   } while (0)

@@ -13,7 +13,9 @@ using netlib::app::run;
 using netlib::app::run_result;
 
 // Path of a netlab program built with the tests: bin_path("lab-http").
-inline std::string bin_path(const std::string& program) { return std::string(NETLAB_BIN_DIR) + "/" + program; }
+inline std::string bin_path(const std::string& program) {
+  return std::string(NETLAB_BIN_DIR) + "/" + program;
+}
 // Path inside the source tree: source_path("captures/http").
 inline std::string source_path(const std::string& relative) {
   return std::string(NETLAB_SOURCE_DIR) + "/" + relative;

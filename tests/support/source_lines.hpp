@@ -27,7 +27,8 @@ std::size_t for_each_source_line(const std::vector<std::string>& folders, F&& f)
       ++files;
       std::ifstream in(entry.path());
       std::string line;
-      for (int number = 1; std::getline(in, line); ++number) f(entry.path().string() + ":" + std::to_string(number), line);
+      for (int number = 1; std::getline(in, line); ++number)
+        f(entry.path().string() + ":" + std::to_string(number), line);
     }
   }
   return files;

@@ -79,8 +79,12 @@ inline void build_frame(const tcp_packet& p, std::vector<std::byte>& out) {
 }
 
 // Client endpoint number i: 10.1.0.0 + i / 50000, port 10000 + i % 50000.
-inline std::uint32_t client_ip(std::uint64_t i) { return 0x0a010000U + static_cast<std::uint32_t>(i / 50000); }
-inline std::uint16_t client_port(std::uint64_t i) { return static_cast<std::uint16_t>(10000 + i % 50000); }
+inline std::uint32_t client_ip(std::uint64_t i) {
+  return 0x0a010000U + static_cast<std::uint32_t>(i / 50000);
+}
+inline std::uint16_t client_port(std::uint64_t i) {
+  return static_cast<std::uint16_t>(10000 + i % 50000);
+}
 constexpr std::uint32_t server_ip = 0x0a000001U;  // 10.0.0.1
 constexpr std::int64_t start_ns = 1'700'000'000'000'000'000LL;
 
@@ -118,10 +122,14 @@ inline void write_closed_connections(const std::filesystem::path& path, std::uin
     std::uint8_t flags;
     int payload;  // 0 none, 1 request, 2 response
   };
-  static constexpr std::array<step, 9> steps{{{0, true, 0x02, 0},      {100, false, 0x12, 0},
-                                              {200, true, 0x10, 0},    {300, true, 0x18, 1},
-                                              {1300, false, 0x18, 2},  {1400, false, 0x11, 0},
-                                              {1500, true, 0x10, 0},   {2400, true, 0x11, 0},
+  static constexpr std::array<step, 9> steps{{{0, true, 0x02, 0},
+                                              {100, false, 0x12, 0},
+                                              {200, true, 0x10, 0},
+                                              {300, true, 0x18, 1},
+                                              {1300, false, 0x18, 2},
+                                              {1400, false, 0x11, 0},
+                                              {1500, true, 0x10, 0},
+                                              {2400, true, 0x11, 0},
                                               {2500, false, 0x10, 0}}};
   // Packets in capture order: a heap of (time, connection, step).
   using event = std::tuple<std::int64_t, std::uint64_t, std::size_t>;
@@ -154,12 +162,13 @@ inline void write_closed_connections(const std::filesystem::path& path, std::uin
       sseq = sisn + 2 + resp;
       sack = cisn + 2 + req;
     }
-    const std::string_view data = s.payload == 1 ? std::string_view(request)
+    const std::string_view data = s.payload == 1   ? std::string_view(request)
                                   : s.payload == 2 ? std::string_view(response)
                                                    : std::string_view();
-    tcp_packet p = s.from_client
-                       ? tcp_packet{client_ip(i), server_ip, client_port(i), server_port, cseq, k == 0 ? 0 : cack, s.flags, data}
-                       : tcp_packet{server_ip, client_ip(i), server_port, client_port(i), sseq, sack, s.flags, data};
+    tcp_packet p =
+        s.from_client
+            ? tcp_packet{client_ip(i), server_ip, client_port(i), server_port, cseq, k == 0 ? 0 : cack, s.flags, data}
+            : tcp_packet{server_ip, client_ip(i), server_port, client_port(i), sseq, sack, s.flags, data};
     build_frame(p, frame);
     out.write(iface, netlib::from_nanoseconds(t), frame);
   }

@@ -17,8 +17,7 @@ class temp_dir {
   // stem names the directory for whoever finds it left behind: /tmp/netlab-STEM-XXXXXX.
   explicit temp_dir(const std::string& stem = "test") {
     std::string tmpl = (std::filesystem::temp_directory_path() / ("netlab-" + stem + "-XXXXXX")).string();
-    if (::mkdtemp(tmpl.data()) == nullptr)
-      throw std::system_error(errno, std::generic_category(), "mkdtemp " + tmpl);
+    if (::mkdtemp(tmpl.data()) == nullptr) throw std::system_error(errno, std::generic_category(), "mkdtemp " + tmpl);
     path_ = tmpl;
   }
   ~temp_dir() {

@@ -40,8 +40,8 @@ struct tshark_result {
 };
 
 // Occurrences are joined with the ASCII unit separator, which no field value of the captures holds.
-inline tshark_result tshark_rows(const std::string& file, const std::string& filter, const std::vector<std::string>& fields,
-                                 const std::vector<std::string>& extra = {}) {
+inline tshark_result tshark_rows(const std::string& file, const std::string& filter,
+                                 const std::vector<std::string>& fields, const std::vector<std::string>& extra = {}) {
   const std::string sep(1, '\x1f');
   std::vector<std::string> argv{"/usr/bin/tshark", "-n", "-r", file};
   argv.insert(argv.end(), extra.begin(), extra.end());

@@ -55,7 +55,8 @@ std::uint32_t variant_seed(const nlohmann::json& metadata, const std::string& sa
   for (const auto& u : users) h.update(u + "\n");
   const auto d = h.finish();
   return (static_cast<std::uint32_t>(d[0]) << 24 | static_cast<std::uint32_t>(d[1]) << 16 |
-          static_cast<std::uint32_t>(d[2]) << 8 | d[3]) & 0x7fffffffu;
+          static_cast<std::uint32_t>(d[2]) << 8 | d[3]) &
+         0x7fffffffu;
 }
 
 void add_variant_command(CLI::App& app) {

@@ -14,10 +14,10 @@ struct check_result {
   std::string description;  // one line: what the check verifies
   double weight = 1;
   bool passed = false;
-  std::string sent;         // what the grader sent (escaped, shortened)
-  std::string received;     // what came back (escaped, shortened)
-  std::string expected;     // what a conforming peer sends
-  std::string reason;       // on failure: why it failed, in one sentence
+  std::string sent;               // what the grader sent (escaped, shortened)
+  std::string received;           // what came back (escaped, shortened)
+  std::string expected;           // what a conforming peer sends
+  std::string reason;             // on failure: why it failed, in one sentence
   std::optional<double> partial;  // points earned by a failed check that gives partial credit
 
   [[nodiscard]] double score() const { return passed ? weight : partial.value_or(0); }
@@ -37,7 +37,7 @@ inline check_result make_check(std::string name, std::string rule, std::string d
 // reference server in the same run. Shown in every output; with `leaderboard`, also a Gradescope
 // leaderboard entry (higher ranks first unless `ascending`).
 struct measurement {
-  std::string name;   // "requests_per_s_vs_lab_http"
+  std::string name;  // "requests_per_s_vs_lab_http"
   double value = 0;
   std::string unit;   // "ratio", "requests/s"
   std::string about;  // one line: how it was measured
@@ -70,7 +70,8 @@ struct session_check {
 // Runs every check in order, each on a new Session; a check that did not finish itself is
 // finished (its connection closed) after its function returns.
 template <class Session, class Options>
-suite_result run_session_checks(std::string suite, const Options& options, std::span<const session_check<Session>> checks) {
+suite_result run_session_checks(std::string suite, const Options& options,
+                                std::span<const session_check<Session>> checks) {
   suite_result result{std::move(suite), options.host + ":" + std::to_string(options.port), {}};
   for (const auto& spec : checks) {
     auto c = make_check(spec.name, spec.rule, spec.description, spec.weight);

@@ -49,9 +49,13 @@ std::vector<coded_reply> parse_coded_replies(const std::string& server_bytes) {
   return out;
 }
 
-bool ends_with_crlf(const std::string& line) { return line.size() >= 2 && line.ends_with("\r\n"); }
+bool ends_with_crlf(const std::string& line) {
+  return line.size() >= 2 && line.ends_with("\r\n");
+}
 
-std::string shown(const client_command& c) { return c.arg.empty() ? c.verb : c.verb + " " + c.arg; }
+std::string shown(const client_command& c) {
+  return c.arg.empty() ? c.verb : c.verb + " " + c.arg;
+}
 
 std::string command_list(const std::vector<client_command>& commands) {
   std::string out;

@@ -92,7 +92,8 @@ client_transcript run_client(const std::vector<std::string>& server_argv, std::m
                              const temp_folder& client_dir, const client_options& options) {
   netlib::app::process server(server_argv);
   const auto line = server.wait_for_line("listening on ", std::chrono::seconds(20));
-  if (!line) throw netlib::app::failure(fmt::format("the reference server {} did not start: {}", server_argv[0], server.err()));
+  if (!line)
+    throw netlib::app::failure(fmt::format("the reference server {} did not start: {}", server_argv[0], server.err()));
   const auto address = line->substr(std::string("listening on ").size());
   wire_relay relay("127.0.0.1", static_cast<unsigned short>(netlib::app::process::port_of(address)));
   values["{host}"] = "127.0.0.1";
@@ -133,7 +134,8 @@ void add_client_options(CLI::App& cmd, client_options& o, const std::string& pla
                  "Grade a CLIENT instead of a server: this shell command line is run against the reference "
                  "server (started by netlab-grade on 127.0.0.1 port 0, behind a recording relay). Placeholders: "
                  "{host} {port} {dir} (the command's working folder) {out} ({dir}/out: a file or folder the "
-                 "client writes; stdout is graded when it is absent) " + placeholders);
+                 "client writes; stdout is graded when it is absent) " +
+                     placeholders);
   netlib::app::add_duration(cmd, "--deadline", o.deadline_s,
                             "With --client: how long the command may run before it is killed, e.g. 20s, 2min "
                             "(default 20s)",
@@ -145,6 +147,8 @@ void require_target_or_client(const std::string& target, const client_options& o
   if (!target.empty() && !o.command.empty()) throw netlib::app::usage_error("--target and --client exclude each other");
 }
 
-std::string client_target(const client_options& o) { return "client: " + o.command; }
+std::string client_target(const client_options& o) {
+  return "client: " + o.command;
+}
 
 }  // namespace netlab::grade

@@ -15,8 +15,8 @@
 namespace netlab::grade {
 
 struct client_options {
-  std::string command;                 // the student's command line, with {placeholders}
-  double deadline_s = 20;               // seconds before the command is killed
+  std::string command;     // the student's command line, with {placeholders}
+  double deadline_s = 20;  // seconds before the command is killed
 };
 
 // A private temporary folder, removed with everything in it.
@@ -30,13 +30,13 @@ struct temp_folder {
 
 // What the client did: its exit, output and connections.
 struct client_transcript {
-  std::string command;                  // after substitution
-  unsigned short port = 0;              // the relay's port the client was given
+  std::string command;      // after substitution
+  unsigned short port = 0;  // the relay's port the client was given
   netlib::app::run_result run;
   bool timed_out = false;
   std::vector<conversation> conversations;
-  std::string output;                   // {out} (a file, or a folder's files concatenated) or else stdout
-  std::string output_source;            // "{out}" or "stdout"
+  std::string output;         // {out} (a file, or a folder's files concatenated) or else stdout
+  std::string output_source;  // "{out}" or "stdout"
 };
 
 // Replaces every {name} of `values` in `text`; values may themselves hold placeholders ({url}

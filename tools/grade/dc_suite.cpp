@@ -42,7 +42,9 @@ struct answers {
   std::map<std::string, double> links;  // "a>b" -> bytes
 };
 
-std::string route(const std::vector<std::string>& path) { return fmt::format("{}", fmt::join(path, " > ")); }
+std::string route(const std::vector<std::string>& path) {
+  return fmt::format("{}", fmt::join(path, " > "));
+}
 
 // Bytes per link direction: [{"a": A, "b": B, "a_to_b": N or {"bytes": N}, "b_to_a": ...}].
 std::map<std::string, double> read_links(const nlohmann::json& links) {
@@ -67,7 +69,8 @@ std::map<std::string, double> read_links(const nlohmann::json& links) {
 answers read_answers(const nlohmann::json& doc, bool reference) {
   if (!doc.is_object()) throw std::runtime_error("expected a JSON object with \"flows\" (and \"links\")");
   answers a;
-  const auto& flows = doc.contains(reference ? "paths" : "flows") ? doc[reference ? "paths" : "flows"] : nlohmann::json();
+  const auto& flows =
+      doc.contains(reference ? "paths" : "flows") ? doc[reference ? "paths" : "flows"] : nlohmann::json();
   if (!flows.is_array()) throw std::runtime_error("expected \"flows\": [{\"flow\": 0, \"path\": [...]}, ...]");
   for (const auto& f : flows) {
     if (!f.is_object() || !f.contains("flow") || !f["flow"].is_number_integer()) {
@@ -118,9 +121,9 @@ suite_result run_dc_suite(const dc_options& o) {
   argv.insert(argv.end(), {"--json", "--paths"});
   const auto ref = netlib::app::run(argv);
   if (ref.exit_code != 0) {
-    throw netlib::app::failure(fmt::format("the reference model failed: {}",
-                                           ref.err.empty() ? "exit " + std::to_string(ref.exit_code)
-                                                           : ref.err.substr(0, ref.err.find('\n'))));
+    throw netlib::app::failure(
+        fmt::format("the reference model failed: {}",
+                    ref.err.empty() ? "exit " + std::to_string(ref.exit_code) : ref.err.substr(0, ref.err.find('\n'))));
   }
   const auto ref_doc = nlohmann::json::parse(ref.out);
   const auto reference = read_answers(ref_doc, true);
@@ -138,8 +141,9 @@ suite_result run_dc_suite(const dc_options& o) {
   }
   suite_result result{"dc", o.answers, {}};
   {
-    auto c = make_check("answers_complete", "lab requirement: one answer per flow, numbered as lab-dc ecmp --list-flows",
-                        "the answers file is JSON and answers exactly the reference's flows", 1);
+    auto c =
+        make_check("answers_complete", "lab requirement: one answer per flow, numbered as lab-dc ecmp --list-flows",
+                   "the answers file is JSON and answers exactly the reference's flows", 1);
     std::vector<long> missing, extra;
     for (const auto& [f, x] : reference.flows) {
       if (!student.flows.contains(f)) missing.push_back(f);
@@ -154,8 +158,9 @@ suite_result run_dc_suite(const dc_options& o) {
       const auto total = static_cast<double>(reference.flows.size());
       const double answered = total - static_cast<double>(missing.size()) - static_cast<double>(extra.size());
       c.partial = error.empty() && total > 0 ? c.weight * std::max(0.0, answered) / total : 0.0;
-      c.reason = !error.empty() ? o.answers + ": " + error
-                                : fmt::format("{} flows missing, {} flows not in the set", missing.size(), extra.size());
+      c.reason = !error.empty()
+                     ? o.answers + ": " + error
+                     : fmt::format("{} flows missing, {} flows not in the set", missing.size(), extra.size());
       c.sent = o.answers;
       missing.resize(std::min<std::size_t>(missing.size(), 10));
       extra.resize(std::min<std::size_t>(extra.size(), 10));
@@ -185,8 +190,9 @@ suite_result run_dc_suite(const dc_options& o) {
       }
       if (sent.size() < 5) {
         sent.push_back(fmt::format("flow {}{}", f, x.key.empty() ? "" : " key " + x.key));
-        got.push_back(fmt::format("flow {}: {}", f, given ? fmt::format("{} (0x{:x})", *it->second.hash, *it->second.hash)
-                                                          : std::string("no hash")));
+        got.push_back(fmt::format(
+            "flow {}: {}", f,
+            given ? fmt::format("{} (0x{:x})", *it->second.hash, *it->second.hash) : std::string("no hash")));
         want.push_back(fmt::format("flow {}: {} (0x{:x}) at {}", f, *x.hash, *x.hash, x.first_switch));
       }
     }
@@ -205,14 +211,16 @@ suite_result run_dc_suite(const dc_options& o) {
         if (d.size() == 1) per_switch.push_back(fmt::format("{} 0x{:x}", sw, *d.begin()));
       }
       if (constant && all.size() == 1) {
-        c.reason += fmt::format("; every wrong hash differs from the right one by the same XOR, 0x{:x}: for a CRC or "
-                                "XOR hash that is the mark of a wrong initial value or seed (CRC-16 starts at 0xFFFF "
-                                "XOR the seed, CRC-32 at 0xFFFFFFFF XOR the seed)",
-                                *all.begin());
+        c.reason += fmt::format(
+            "; every wrong hash differs from the right one by the same XOR, 0x{:x}: for a CRC or "
+            "XOR hash that is the mark of a wrong initial value or seed (CRC-16 starts at 0xFFFF "
+            "XOR the seed, CRC-32 at 0xFFFFFFFF XOR the seed)",
+            *all.begin());
       } else if (constant) {
-        c.reason += fmt::format("; the wrong hashes differ from the right ones by one XOR constant per switch ({}): "
-                                "the mark of a wrong initial value or a wrong seed per switch",
-                                fmt::join(per_switch, ", "));
+        c.reason += fmt::format(
+            "; the wrong hashes differ from the right ones by one XOR constant per switch ({}): "
+            "the mark of a wrong initial value or a wrong seed per switch",
+            fmt::join(per_switch, ", "));
       }
     }
     result.checks.push_back(std::move(c));
@@ -230,15 +238,16 @@ suite_result run_dc_suite(const dc_options& o) {
         ++right;
       } else if (sent.size() < 5) {
         sent.push_back(fmt::format("flow {}", f));
-        got.push_back(fmt::format("flow {}: {}", f, it == student.flows.end() || it->second.path.empty()
-                                                        ? std::string("no path")
-                                                        : route(it->second.path)));
+        got.push_back(fmt::format(
+            "flow {}: {}", f,
+            it == student.flows.end() || it->second.path.empty() ? std::string("no path") : route(it->second.path)));
         want.push_back(fmt::format("flow {}: {}", f, route(x.path)));
       }
     }
-    result.checks.push_back(scored(make_check("ecmp_paths", "lab requirement: next hop = hash mod n (hash-threshold for linux)",
-                                              "each flow's path, host to host, through the switches' choices", 3),
-                                   right, total, "paths of flows with a choice", sent, got, want, o.answers));
+    result.checks.push_back(
+        scored(make_check("ecmp_paths", "lab requirement: next hop = hash mod n (hash-threshold for linux)",
+                          "each flow's path, host to host, through the switches' choices", 3),
+               right, total, "paths of flows with a choice", sent, got, want, o.answers));
   }
   if (wants("loads")) {
     // Only links between switches: a host's link carries its flows whatever the hash.
@@ -256,13 +265,15 @@ suite_result run_dc_suite(const dc_options& o) {
       } else if (sent.size() < 5) {
         const auto name = k.substr(0, k.find('>')) + "->" + k.substr(k.find('>') + 1);
         sent.push_back(name);
-        got.push_back(fmt::format("{}: {}", name, it == student.links.end() ? std::string("missing") : fmt::format("{:.0f}", it->second)));
+        got.push_back(fmt::format(
+            "{}: {}", name, it == student.links.end() ? std::string("missing") : fmt::format("{:.0f}", it->second)));
         want.push_back(fmt::format("{}: {:.0f}", name, bytes));
       }
     }
     result.checks.push_back(scored(make_check("link_bytes", "lab requirement: bytes per link direction from the paths",
                                               "every link direction between switches carries the bytes of the flows "
-                                              "routed over it", 2),
+                                              "routed over it",
+                                              2),
                                    right, ref_links.size(), "link directions between switches", sent, got, want,
                                    o.answers));
   }

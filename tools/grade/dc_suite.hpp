@@ -11,9 +11,9 @@
 namespace netlab::grade {
 
 struct dc_options {
-  std::string answers;                 // the student's JSON file
-  std::string lab_dc;                  // path of the reference lab-dc binary
-  std::vector<std::string> ecmp_args;  // passed to `lab-dc ecmp` (--topology, --flows, --hash, ...)
+  std::string answers;                     // the student's JSON file
+  std::string lab_dc;                      // path of the reference lab-dc binary
+  std::vector<std::string> ecmp_args;      // passed to `lab-dc ecmp` (--topology, --flows, --hash, ...)
   std::vector<std::string> grade{"path"};  // what to grade: hash, path, loads
 };
 

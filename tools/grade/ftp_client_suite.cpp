@@ -30,8 +30,8 @@ std::string binary_content(int seed) {
 
 struct ftp_item {
   client_command command;
-  int code = 0;        // final reply (0: none)
-  int preliminary = 0; // 1xx before it, if any
+  int code = 0;         // final reply (0: none)
+  int preliminary = 0;  // 1xx before it, if any
 };
 
 std::vector<ftp_item> read_wire(const std::vector<conversation>& convs) {
@@ -67,7 +67,9 @@ check_result fail(check_result c, std::string reason, std::string sent, std::str
 bool is_transfer(const std::string& v) {
   return v == "RETR" || v == "STOR" || v == "APPE" || v == "STOU" || v == "LIST" || v == "NLST" || v == "MLSD";
 }
-bool is_data_setup(const std::string& v) { return v == "PASV" || v == "EPSV" || v == "PORT" || v == "EPRT"; }
+bool is_data_setup(const std::string& v) {
+  return v == "PASV" || v == "EPSV" || v == "PORT" || v == "EPRT";
+}
 
 check_result login_check(const std::vector<ftp_item>& items) {
   auto c = make_check("login_before_transfer", "RFC 959 §4.1.1 (USER, PASS), §5.4",
@@ -81,7 +83,8 @@ check_result login_check(const std::vector<ftp_item>& items) {
     }
     if (is_transfer(i.command.verb) || is_data_setup(i.command.verb)) break;
   }
-  return fail(c, "no accepted login before the first data command", item_list(items), "USER alice 331, PASS secret 230");
+  return fail(c, "no accepted login before the first data command", item_list(items),
+              "USER alice 331, PASS secret 230");
 }
 
 check_result type_check(const std::vector<ftp_item>& items, const std::string& verb) {
@@ -95,8 +98,9 @@ check_result type_check(const std::vector<ftp_item>& items, const std::string& v
     }
     if (i.command.verb == verb) {
       c.passed = image;
-      return image ? c : fail(c, verb + " was sent in ASCII mode (TYPE A is the default)", item_list(items),
-                              "TYPE I answered 200 before " + verb);
+      return image ? c
+                   : fail(c, verb + " was sent in ASCII mode (TYPE A is the default)", item_list(items),
+                          "TYPE I answered 200 before " + verb);
     }
   }
   return fail(c, "the file was never transferred with " + verb, item_list(items), "TYPE I, then " + verb);
@@ -118,7 +122,8 @@ bool valid_active(const client_command& c) {
 check_result data_check(const std::vector<ftp_item>& items) {
   auto c = make_check("data_connection_setup", "RFC 959 §3.2, §4.1.2 (PASV, PORT), RFC 2428 §2, §3 (EPRT, EPSV)",
                       "each transfer is preceded by its own accepted PASV/EPSV (227/229) or a PORT/EPRT naming "
-                      "the client (200)", 2);
+                      "the client (200)",
+                      2);
   const ftp_item* setup = nullptr;
   std::size_t transfers = 0;
   for (const auto& i : items) {
@@ -129,8 +134,9 @@ check_result data_check(const std::vector<ftp_item>& items) {
                               (setup->command.verb == "EPSV" && setup->code == 229) ||
                               (valid_active(setup->command) && setup->code == 200));
     if (!ok) {
-      return fail(c, setup ? shown(setup->command) + " was not a valid, accepted data set-up for " + shown(i.command)
-                           : shown(i.command) + " had no PASV/EPSV/PORT/EPRT before it",
+      return fail(c,
+                  setup ? shown(setup->command) + " was not a valid, accepted data set-up for " + shown(i.command)
+                        : shown(i.command) + " had no PASV/EPSV/PORT/EPRT before it",
                   item_list(items), "PASV 227, EPSV 229, PORT 127,0,0,1,p1,p2 200 or EPRT |1|127.0.0.1|port| 200");
     }
     setup = nullptr;
@@ -197,15 +203,16 @@ check_result crlf_check(const std::vector<ftp_item>& items) {
 }
 
 check_result identical_check(const std::string& got, const std::string& source, const std::string& want, bool upload) {
-  auto c = make_check(upload ? "upload_identical" : "download_identical", "RFC 959 §3.1.1.3, §3.4 (image type, stream mode)",
-                      upload ? "the file stored on the server is byte-identical to {local}"
-                             : "the saved file ({out}, else ./netlab.bin, else stdout) is byte-identical to the served one",
-                      3);
+  auto c =
+      make_check(upload ? "upload_identical" : "download_identical", "RFC 959 §3.1.1.3, §3.4 (image type, stream mode)",
+                 upload ? "the file stored on the server is byte-identical to {local}"
+                        : "the saved file ({out}, else ./netlab.bin, else stdout) is byte-identical to the served one",
+                 3);
   c.passed = got == want;
   if (!c.passed) {
     c.received = printable(got, 120);
-    return fail(c, fmt::format("{} holds {} bytes that differ from the {} expected", source, got.size(), want.size()), "",
-                printable(want, 120));
+    return fail(c, fmt::format("{} holds {} bytes that differ from the {} expected", source, got.size(), want.size()),
+                "", printable(want, 120));
   }
   return c;
 }
@@ -225,7 +232,10 @@ suite_result run_ftp_client_suite(ftp_client_options o) {
     std::ofstream(upload_path, std::ios::binary) << binary_content(2);
   }
   const std::map<std::string, std::string> values{
-      {"{user}", "alice"}, {"{pass}", "secret"}, {"{file}", remote_name}, {"{local}", upload_path},
+      {"{user}", "alice"},
+      {"{pass}", "secret"},
+      {"{file}", remote_name},
+      {"{local}", upload_path},
       {"{url}", std::string("ftp://alice:secret@{host}:{port}/") + remote_name}};
   const auto t = run_client({o.lab_ftp, "serve", "--root", server.path + "/root", "--users", server.path + "/users.txt",
                              "--write", "--login-delay", "0", "--listen", "127.0.0.1:0"},
@@ -242,9 +252,14 @@ suite_result run_ftp_client_suite(ftp_client_options o) {
     source = std::string("./") + remote_name;
   }
   suite_result r{"ftp", client_target(o.client), {}};
-  r.checks = {exit_check(t),       login_check(items),        type_check(items, verb),
-              data_check(items),   transfer_check(items, verb), identical_check(got, source, binary_content(o.upload ? 2 : 1), o.upload),
-              quit_check(items),   crlf_check(items)};
+  r.checks = {exit_check(t),
+              login_check(items),
+              type_check(items, verb),
+              data_check(items),
+              transfer_check(items, verb),
+              identical_check(got, source, binary_content(o.upload ? 2 : 1), o.upload),
+              quit_check(items),
+              crlf_check(items)};
   return r;
 }
 

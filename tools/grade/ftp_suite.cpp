@@ -10,10 +10,10 @@
 #include <optional>
 #include <vector>
 
+#include "common/tcp_probe.hpp"
 #include "data_channel.hpp"
 #include "netlib/ftp/data_address.hpp"
 #include "netlib/ftp/reply.hpp"
-#include "common/tcp_probe.hpp"
 
 namespace netlab::grade {
 
@@ -36,7 +36,8 @@ class session {
   std::optional<reply> expect(const std::string& line, const std::vector<int>& accept) {
     if (failed_) return std::nullopt;
     const auto label = line.empty() ? std::string("the greeting") : line;
-    if (!line.empty() && !probe_.send(line + "\r\n")) return fail("cannot send " + label + ": " + probe_.error(), accept, label);
+    if (!line.empty() && !probe_.send(line + "\r\n"))
+      return fail("cannot send " + label + ": " + probe_.error(), accept, label);
     auto r = read();
     if (!r) return fail(fmt::format("no reply to {}: {}", label, probe_.error()), accept, label);
     if (std::find(accept.begin(), accept.end(), r->code) == accept.end()) {
@@ -67,8 +68,9 @@ class session {
     if (!r) return false;
     const auto addr = extended ? netlib::ftp::parse_epsv_reply(r->text()) : netlib::ftp::parse_pasv_reply(r->text());
     if (!addr) {
-      fail_with(fmt::format("the {} reply has no address: {}", r->code, r->text()),
-                extended ? "229 Entering Extended Passive Mode (|||port|)" : "227 Entering Passive Mode (h1,h2,h3,h4,p1,p2)");
+      fail_with(
+          fmt::format("the {} reply has no address: {}", r->code, r->text()),
+          extended ? "229 Entering Extended Passive Mode (|||port|)" : "227 Entering Passive Mode (h1,h2,h3,h4,p1,p2)");
       return false;
     }
     const auto host = addr->host.empty() || addr->host == "0.0.0.0" ? o_.host : addr->host;
@@ -120,24 +122,44 @@ class session {
   bool finished_ = false;
 };
 
-bool greet(session& s) { return s.expect("", {220}).has_value(); }
-bool start(session& s) { return greet(s) && s.login(); }
+bool greet(session& s) {
+  return s.expect("", {220}).has_value();
+}
+bool start(session& s) {
+  return greet(s) && s.login();
+}
 
-void greeting(session& s) { greet(s); }
-void login(session& s) { start(s); }
+void greeting(session& s) {
+  greet(s);
+}
+void login(session& s) {
+  start(s);
+}
 void wrong_password(session& s) {
   if (!greet(s) || !s.expect("USER " + s.options().user, {331})) return;
   // The refusal may come after the server's failed-login delay (ftp_options::login_delay).
   s.probe().set_timeout(s.options().timeout + s.options().login_delay);
   s.expect("PASS netlab-grade-wrong", {530});
 }
-void login_required(session& s) { greet(s) && s.expect("PWD", {530}); }
-void unknown_command(session& s) { start(s) && s.expect("XYZZY", {500, 502}); }
-void pwd(session& s) { start(s) && s.expect("PWD", {257}); }
-void cwd_missing(session& s) { start(s) && s.expect("CWD /netlab-grade-no-such-dir", {550}); }
-void type_image(session& s) { start(s) && s.expect("TYPE I", {200}); }
+void login_required(session& s) {
+  greet(s) && s.expect("PWD", {530});
+}
+void unknown_command(session& s) {
+  start(s) && s.expect("XYZZY", {500, 502});
+}
+void pwd(session& s) {
+  start(s) && s.expect("PWD", {257});
+}
+void cwd_missing(session& s) {
+  start(s) && s.expect("CWD /netlab-grade-no-such-dir", {550});
+}
+void type_image(session& s) {
+  start(s) && s.expect("TYPE I", {200});
+}
 
-std::string base_name(const std::string& path) { return path.substr(path.rfind('/') + 1); }
+std::string base_name(const std::string& path) {
+  return path.substr(path.rfind('/') + 1);
+}
 
 void list_passive(session& s) {
   data_channel data(s.options().timeout);

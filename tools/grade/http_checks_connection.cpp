@@ -33,8 +33,8 @@ void keep_alive(http_context& x, check_result& c) {
 }
 
 void pipelining(http_context& x, check_result& c) {
-  const auto req = request_text(x.o, "GET", x.o.path) +
-                   request_text(x.o, "GET", missing_path(x.o), "Connection: close\r\n");
+  const auto req =
+      request_text(x.o, "GET", x.o.path) + request_text(x.o, "GET", missing_path(x.o), "Connection: close\r\n");
   const auto r = exchange(x.o, req, {"GET", "GET"}, false);
   const bool ok = r.replies.size() == 2 && r.replies[0].head.status == 200 && r.replies[1].head.status == 404;
   if (ok) {
@@ -64,7 +64,8 @@ void conditional_get(http_context& x, check_result& c) {
     return fail(c, "the 200 response has no Last-Modified to revalidate with", x.baseline_request, describe(*p),
                 "Last-Modified: <HTTP-date>, then 304 to If-Modified-Since with that date");
   }
-  const auto req = request_text(x.o, "GET", x.o.path, fmt::format("If-Modified-Since: {}\r\nConnection: close\r\n", *lm));
+  const auto req =
+      request_text(x.o, "GET", x.o.path, fmt::format("If-Modified-Since: {}\r\nConnection: close\r\n", *lm));
   const auto r = exchange(x.o, req, {"GET"}, true);
   const std::string expected = "304 Not Modified without a body";
   if (r.replies.empty()) return fail(c, "no response: " + r.error, req, describe(r), expected);

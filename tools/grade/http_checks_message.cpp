@@ -29,21 +29,21 @@ void fail(check_result& c, std::string reason, std::string_view sent, std::strin
 
 const http_reply* need_page(http_context& x, check_result& c) {
   const auto* p = x.page();
-  if (!p) fail(c, "the baseline GET of --path did not return 200, so this check cannot run", x.baseline_request,
-               describe(x.baseline), "200 OK for --path (pick an existing file with --path)");
+  if (!p)
+    fail(c, "the baseline GET of --path did not return 200, so this check cannot run", x.baseline_request,
+         describe(x.baseline), "200 OK for --path (pick an existing file with --path)");
   return p;
 }
 
 void status_check(http_context& x, check_result& c, const std::string& request, std::string_view method,
                   std::initializer_list<int> accept, std::string expected) {
   const auto r = exchange(x.o, request, {std::string(method)}, false);
-  if (!r.replies.empty() &&
-      std::find(accept.begin(), accept.end(), r.replies[0].head.status) != accept.end()) {
+  if (!r.replies.empty() && std::find(accept.begin(), accept.end(), r.replies[0].head.status) != accept.end()) {
     c.passed = true;
     return;
   }
-  const auto reason = r.replies.empty() ? "no response: " + r.error
-                                        : fmt::format("answered {} instead", r.replies[0].head.status);
+  const auto reason =
+      r.replies.empty() ? "no response: " + r.error : fmt::format("answered {} instead", r.replies[0].head.status);
   fail(c, reason, request, describe(r), std::move(expected));
 }
 

@@ -88,8 +88,12 @@ check_result host_check(const http_context& x) {
   for (const auto& r : x.wire.requests) {
     const auto n = r.head.fields.count("Host");
     const auto value = std::string(r.head.fields.get("Host").value_or(""));
-    if (n == 1 && (value == x.authority || value == "localhost:" + x.authority.substr(x.authority.find(':') + 1))) continue;
-    fail(c, n == 0 ? "a request has no Host field" : n > 1 ? "a request has several Host fields" : "Host is " + value,
+    if (n == 1 && (value == x.authority || value == "localhost:" + x.authority.substr(x.authority.find(':') + 1)))
+      continue;
+    fail(c,
+         n == 0  ? "a request has no Host field"
+         : n > 1 ? "a request has several Host fields"
+                 : "Host is " + value,
          r.raw_head, "", "exactly one \"Host: " + x.authority + "\"");
     return c;
   }
@@ -123,9 +127,10 @@ check_result body_check(const http_context& x) {
   const auto expected = served_bytes(x.o);
   c.passed = x.t.output == expected;
   if (!c.passed) {
-    fail(c, x.t.output.empty() ? "the client wrote nothing to {out} or stdout"
-                               : fmt::format("{} holds {} bytes that differ from the {} served bytes",
-                                             x.t.output_source, x.t.output.size(), expected.size()),
+    fail(c,
+         x.t.output.empty() ? "the client wrote nothing to {out} or stdout"
+                            : fmt::format("{} holds {} bytes that differ from the {} served bytes", x.t.output_source,
+                                          x.t.output.size(), expected.size()),
          "", x.t.output, printable(expected, 120));
   }
   return c;
@@ -175,7 +180,8 @@ suite_result run_http_client_suite(http_client_options o) {
   std::string urls;
   for (const auto& p : o.paths) urls += (urls.empty() ? "" : " ") + std::string("http://{host}:{port}") + p;
   values["{urls}"] = urls;
-  const auto t = run_client({o.lab_http, "serve", "--root", o.root, "--listen", "127.0.0.1:0"}, values, client, o.client);
+  const auto t =
+      run_client({o.lab_http, "serve", "--root", o.root, "--listen", "127.0.0.1:0"}, values, client, o.client);
   const auto wire = parse_client_requests(t.conversations);
   const http_context x{o, t, wire, "127.0.0.1:" + std::to_string(t.port)};
   suite_result r{"http", client_target(o.client), {}};

@@ -48,7 +48,8 @@ netlib::http::request_head lenient_head(const std::string& head) {
   }
   for (std::size_t i = 1; i < lines.size(); ++i) {
     const auto colon = lines[i].find(':');
-    if (colon != std::string::npos) h.fields.add(lines[i].substr(0, colon), http::trim_ows(std::string_view(lines[i]).substr(colon + 1)));
+    if (colon != std::string::npos)
+      h.fields.add(lines[i].substr(0, colon), http::trim_ows(std::string_view(lines[i]).substr(colon + 1)));
   }
   return h;
 }
@@ -67,8 +68,12 @@ bool parse_requests(const std::string& bytes, std::size_t index, client_requests
       // Recorded without a parsed Host; parsing goes on after its head with a fresh parser.
       const auto end = bytes.find("\r\n\r\n", offset);
       if (end == std::string::npos) break;
-      out.requests.push_back({index, bytes.substr(offset, end + 4 - offset), lenient_head(bytes.substr(offset, end - offset)),
-                              {}, {}, {}});
+      out.requests.push_back({index,
+                              bytes.substr(offset, end + 4 - offset),
+                              lenient_head(bytes.substr(offset, end - offset)),
+                              {},
+                              {},
+                              {}});
       parser = http::request_parser();
       rest = netlib::as_bytes(bytes).subspan(end + 4);
       head_start = end + 4;
@@ -81,8 +86,12 @@ bool parse_requests(const std::string& bytes, std::size_t index, client_requests
       return false;
     }
     if (std::holds_alternative<http::head_complete>(step.event)) {
-      out.requests.push_back({index, bytes.substr(head_start, offset + step.consumed - head_start),
-                              http::request_head(parser.head()), {}, {}, {}});  // an owned copy: kept
+      out.requests.push_back({index,
+                              bytes.substr(head_start, offset + step.consumed - head_start),
+                              http::request_head(parser.head()),
+                              {},
+                              {},
+                              {}});  // an owned copy: kept
     }
     if (std::holds_alternative<http::message_complete>(step.event)) head_start = bytes.size() - rest.size();
   }

@@ -11,18 +11,18 @@
 namespace netlab::grade {
 
 struct client_request {
-  std::size_t connection = 0;     // index of the conversation it came on
-  std::string raw_head;           // the request head as sent (up to the empty line)
+  std::size_t connection = 0;  // index of the conversation it came on
+  std::string raw_head;        // the request head as sent (up to the empty line)
   netlib::http::request_head head;
-  std::optional<int> status;      // the response's status, when one came back
-  std::string etag;               // the response's validators
+  std::optional<int> status;  // the response's status, when one came back
+  std::string etag;           // the response's validators
   std::string last_modified;
 };
 
 struct client_requests {
   std::vector<client_request> requests;
-  std::string error;              // the first unparsable request: why, and on which connection
-  std::string error_bytes;        // the bytes it was found in
+  std::string error;        // the first unparsable request: why, and on which connection
+  std::string error_bytes;  // the bytes it was found in
 };
 
 client_requests parse_client_requests(const std::vector<conversation>& conversations);

@@ -7,8 +7,8 @@ namespace netlab::grade {
 
 std::string request_text(const http_options& o, std::string_view method, std::string_view target,
                          std::string_view extra_lines, std::string_view version) {
-  return fmt::format("{} {} {}\r\nHost: {}:{}\r\nUser-Agent: netlab-grade\r\n{}\r\n", method, target, version,
-                     o.host, o.port, extra_lines);
+  return fmt::format("{} {} {}\r\nHost: {}:{}\r\nUser-Agent: netlab-grade\r\n{}\r\n", method, target, version, o.host,
+                     o.port, extra_lines);
 }
 
 exchange_result exchange(const http_options& o, std::string_view request, const std::vector<std::string>& methods,
@@ -32,8 +32,8 @@ exchange_result exchange(const http_options& o, std::string_view request, const 
 }
 
 std::string describe(const http_reply& r) {
-  std::string out = fmt::format("HTTP/{}.{} {} {}", r.head.version.major, r.head.version.minor, r.head.status,
-                                r.head.reason);
+  std::string out =
+      fmt::format("HTTP/{}.{} {} {}", r.head.version.major, r.head.version.minor, r.head.status, r.head.reason);
   for (const auto& f : r.head.fields.lines()) out += fmt::format("; {}: {}", f.name, f.value);
   out += fmt::format(" [body {} bytes]", r.body.size());
   return printable(out, 600);
@@ -46,7 +46,8 @@ std::string describe(const exchange_result& x) {
     out += (out.empty() ? "" : " | then ") + x.error;
     if (x.replies.empty() && !x.received.empty()) out += " (raw: " + printable(x.received, 200) + ")";
   }
-  if (!x.extra.empty() && !x.replies.empty()) out += " | then " + std::to_string(x.extra.size()) + " more bytes: " + printable(x.extra, 80);
+  if (!x.extra.empty() && !x.replies.empty())
+    out += " | then " + std::to_string(x.extra.size()) + " more bytes: " + printable(x.extra, 80);
   return out.empty() ? "(nothing)" : out;
 }
 

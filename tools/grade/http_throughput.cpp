@@ -93,11 +93,13 @@ double requests_per_second(const http_options& t, const throughput_options& o) {
       fmt::format("GET {} HTTP/1.1\r\nHost: {}:{}\r\nUser-Agent: netlab-grade\r\n\r\n", t.path, t.host, t.port);
   std::atomic<long> budget{max_requests_per_round};
   const auto start = clock_type::now();
-  const auto deadline = start + std::chrono::duration_cast<clock_type::duration>(std::chrono::duration<double>(o.seconds));
+  const auto deadline =
+      start + std::chrono::duration_cast<clock_type::duration>(std::chrono::duration<double>(o.seconds));
   std::vector<long> counts(static_cast<std::size_t>(o.connections), 0);
   std::vector<std::thread> threads;
   for (int i = 0; i < o.connections; ++i) {
-    threads.emplace_back([&, i] { counts[static_cast<std::size_t>(i)] = run_connection(t.host, t.port, request, deadline, budget); });
+    threads.emplace_back(
+        [&, i] { counts[static_cast<std::size_t>(i)] = run_connection(t.host, t.port, request, deadline, budget); });
   }
   for (auto& th : threads) th.join();
   const double elapsed = std::chrono::duration<double>(clock_type::now() - start).count();
@@ -125,10 +127,11 @@ void measure_throughput(const http_options& target, const throughput_options& o,
     target_total += requests_per_second(target, o);
   }
   const double target_rps = target_total / o.rounds, reference_rps = reference_total / o.rounds;
-  const std::string how = fmt::format("keep-alive GET {} on {} connection{}, {} rounds of {:g} s each, alternating", target.path,
-                                      o.connections, o.connections == 1 ? "" : "s", o.rounds, o.seconds);
+  const std::string how = fmt::format("keep-alive GET {} on {} connection{}, {} rounds of {:g} s each, alternating",
+                                      target.path, o.connections, o.connections == 1 ? "" : "s", o.rounds, o.seconds);
   r.measurements.push_back({"requests_per_s", target_rps, "requests/s", how});
-  r.measurements.push_back({"lab_http_requests_per_s", reference_rps, "requests/s", "lab-http serve, the same way in the same run"});
+  r.measurements.push_back(
+      {"lab_http_requests_per_s", reference_rps, "requests/s", "lab-http serve, the same way in the same run"});
   r.measurements.push_back({"requests_per_s_vs_lab_http", reference_rps > 0 ? target_rps / reference_rps : 0, "ratio",
                             "requests/s divided by lab-http's in the same run (1 = as fast as the reference)", true});
 }

@@ -6,24 +6,24 @@
 #include <chrono>
 #include <cmath>
 
-#include "http_suite.hpp"
-#include "http_client_suite.hpp"
-#include "ftp_client_suite.hpp"
-#include "pop3_client_suite.hpp"
-#include "smtp_client_suite.hpp"
-#include "ftp_suite.hpp"
-#include "pop3_suite.hpp"
-#include "smtp_suite.hpp"
-#include "switch_suite.hpp"
+#include "autograder_commands.hpp"
 #include "dc_schedule_suite.hpp"
 #include "dc_suite.hpp"
-#include "autograder_commands.hpp"
+#include "ftp_client_suite.hpp"
+#include "ftp_suite.hpp"
+#include "http_client_suite.hpp"
+#include "http_suite.hpp"
 #include "http_throughput.hpp"
-#include "quiz_suite.hpp"
 #include "netlib/app/process.hpp"
 #include "netlib/app/program.hpp"
 #include "output.hpp"
+#include "pop3_client_suite.hpp"
+#include "pop3_suite.hpp"
 #include "questions.hpp"
+#include "quiz_suite.hpp"
+#include "smtp_client_suite.hpp"
+#include "smtp_suite.hpp"
+#include "switch_suite.hpp"
 
 namespace {
 
@@ -51,8 +51,9 @@ void add_http_command(CLI::App& app) {
   };
   auto s = std::make_shared<state>();
   auto* cmd = netlib::app::add_command(
-      app, "http", "Grade an HTTP/1.1 server: status codes, fields, framing, persistence, pipelining, "
-                   "conditional GET, ranges, path safety; or, with --client CMD, an HTTP client against lab-http serve",
+      app, "http",
+      "Grade an HTTP/1.1 server: status codes, fields, framing, persistence, pipelining, "
+      "conditional GET, ranges, path safety; or, with --client CMD, an HTTP client against lab-http serve",
       "netlab-grade http --target 127.0.0.1:8080 --path /index.html --gradescope results.json");
   cmd->add_option("--target", s->target, "The server to grade, HOST:PORT");
   cmd->add_option("--path", s->paths,
@@ -62,8 +63,9 @@ void add_http_command(CLI::App& app) {
                      "{url} (http://{host}:{port}PATH, the first --path) {urls} (every --path as a URL) {path}. "
                      "Examples: --client 'curl -s {url}', --client 'wget -q -O {out} {url}', --client "
                      "'python3 my_client.py {host} {port} {path}', --client 'lab-http get {url} -o {out}'");
-  cmd->add_option("--root", s->client.root, "With --client: serve this folder instead of the prepared site "
-                                            "(index.html, second.txt, logo.bin)")
+  cmd->add_option("--root", s->client.root,
+                  "With --client: serve this folder instead of the prepared site "
+                  "(index.html, second.txt, logo.bin)")
       ->check(netlib::app::input_folder());
   cmd->add_flag("--conditional", s->client.conditional,
                 "With --client: the client must revalidate with a conditional GET answered 304, e.g. "
@@ -74,8 +76,9 @@ void add_http_command(CLI::App& app) {
                             "each, against lab-http serving --reference-root in the same run (the ratio is a "
                             "Gradescope leaderboard entry)",
                             0.1, 30);
-  cmd->add_option("--reference-root", s->reference_root,
-                  "With --throughput: the folder lab-http serves for the comparison (it holds --path as the target does)")
+  cmd->add_option(
+         "--reference-root", s->reference_root,
+         "With --throughput: the folder lab-http serves for the comparison (it holds --path as the target does)")
       ->check(netlib::app::input_folder());
   add_output_options(*cmd, s->out);
   netlib::app::set_action(*cmd, [s]() {
@@ -118,8 +121,9 @@ void add_smtp_command(CLI::App& app) {
   };
   auto s = std::make_shared<state>();
   auto* cmd = netlib::app::add_command(
-      app, "smtp", "Grade an SMTP server: greeting, EHLO/HELO, command sequence, syntax, unknown users, relaying, "
-                   "delivery with dot-stuffing, QUIT; or, with --client CMD, an SMTP client against lab-smtp serve",
+      app, "smtp",
+      "Grade an SMTP server: greeting, EHLO/HELO, command sequence, syntax, unknown users, relaying, "
+      "delivery with dot-stuffing, QUIT; or, with --client CMD, an SMTP client against lab-smtp serve",
       "netlab-grade smtp --target 127.0.0.1:2525 --rcpt alice@example.org --json");
   cmd->add_option("--target", s->target, "The server to grade, HOST:PORT");
   cmd->add_option("--rcpt", s->recipients,
@@ -153,7 +157,8 @@ void add_smtp_command(CLI::App& app) {
       o.recipients = s->recipients;
       if (s->sender != "grader@netlab-grade.test") o.sender = s->sender;
       for (const auto& r : o.recipients) {
-        if (!r.ends_with("@example.org")) throw netlib::app::usage_error("with --client, --rcpt must be USER@example.org");
+        if (!r.ends_with("@example.org"))
+          throw netlib::app::usage_error("with --client, --rcpt must be USER@example.org");
       }
       o.lab_smtp = netlib::app::own_directory() + "/lab-smtp";
       return emit(run_smtp_client_suite(o), s->out);
@@ -176,9 +181,10 @@ void add_pop3_command(CLI::App& app) {
   };
   auto s = std::make_shared<state>();
   auto* cmd = netlib::app::add_command(
-      app, "pop3", "Grade a POP3 server: greeting, USER/PASS, states, STAT/LIST/RETR agreement, DELE/RSET, QUIT "
-                   "(the account needs at least one message; nothing is deleted); or, with --client CMD, a POP3 "
-                   "client against lab-pop3 serve",
+      app, "pop3",
+      "Grade a POP3 server: greeting, USER/PASS, states, STAT/LIST/RETR agreement, DELE/RSET, QUIT "
+      "(the account needs at least one message; nothing is deleted); or, with --client CMD, a POP3 "
+      "client against lab-pop3 serve",
       "netlab-grade pop3 --target 127.0.0.1:1100 --user alice --pass secret --json");
   cmd->add_option("--target", s->target, "The server to grade, HOST:PORT");
   cmd->add_option("--user", s->user, "An account whose maildrop holds at least one message");
@@ -188,8 +194,9 @@ void add_pop3_command(CLI::App& app) {
                      "Examples: --client 'lab-pop3 fetch --server {host}:{port} --user {user} --password {pass} "
                      "--out {out}', --client 'curl -s pop3://{user}:{pass}@{host}:{port}/1', --client "
                      "'python3 my_client.py {host} {port} {user} {pass} {msg}'");
-  cmd->add_option("--message", s->client.messages, "With --client: a message number the client must RETR "
-                                                    "(1 or 2, repeat; default both)")
+  cmd->add_option("--message", s->client.messages,
+                  "With --client: a message number the client must RETR "
+                  "(1 or 2, repeat; default both)")
       ->check(CLI::Range(1, 2));
   netlib::app::add_duration(*cmd, "--timeout", s->timeout_s, "Time to wait for each reply (default 3s)", 0.1, 120);
   add_output_options(*cmd, s->out);
@@ -218,8 +225,9 @@ void add_ftp_command(CLI::App& app) {
   };
   auto s = std::make_shared<state>();
   auto* cmd = netlib::app::add_command(
-      app, "ftp", "Grade an FTP server: greeting, login, reply codes, PWD/CWD/TYPE, LIST and RETR over PASV, EPSV "
-                  "and PORT data connections, QUIT; or, with --client CMD, an FTP client against lab-ftp serve",
+      app, "ftp",
+      "Grade an FTP server: greeting, login, reply codes, PWD/CWD/TYPE, LIST and RETR over PASV, EPSV "
+      "and PORT data connections, QUIT; or, with --client CMD, an FTP client against lab-ftp serve",
       "netlab-grade ftp --target 127.0.0.1:2121 --user alice --pass secret --file hello.txt --json");
   cmd->add_option("--target", s->target, "The server to grade, HOST:PORT");
   cmd->add_option("--user", s->o.user, "An account (not anonymous: a wrong password must be refused)");
@@ -272,9 +280,11 @@ void add_switch_command(CLI::App& app) {
   auto s = std::make_shared<state>();
   auto* cmd = netlib::app::add_command(
       app, "switch", "Grade a student's forwarding decisions for a capture against the reference learning switch",
-      "netlab-grade switch --capture captures/switch/four_hosts.pcapng --decisions student.json --gradescope results.json");
+      "netlab-grade switch --capture captures/switch/four_hosts.pcapng --decisions student.json --gradescope "
+      "results.json");
   cmd->add_option("--capture", s->o.capture, "The capture the student's switch replayed (pcapng; interface = port)")
-      ->required()->check(netlib::app::input_file());
+      ->required()
+      ->check(netlib::app::input_file());
   cmd->add_option("--decisions", s->o.decisions,
                   "The student's JSON: [{\"frame\": 1, \"decision\": \"flood\", \"out_ports\": [1,2,3]}, ...] "
                   "or {\"frames\": [...]} as lab-switch replay --json prints")
@@ -321,8 +331,9 @@ void add_dc_command(CLI::App& app) {
   };
   auto s = std::make_shared<state>();
   auto* cmd = netlib::app::add_command(
-      app, "dc", "Grade a student's ECMP hashes, paths or per-link bytes for a set of flows against the reference model "
-                 "(lab-dc ecmp)",
+      app, "dc",
+      "Grade a student's ECMP hashes, paths or per-link bytes for a set of flows against the reference model "
+      "(lab-dc ecmp)",
       "netlab-grade dc --answers student.json --topology leaf-spine:4x2 --flows 50 --hash crc16 --grade hash,path");
   cmd->add_option("--answers", s->o.answers,
                   "The student's JSON: {\"flows\": [{\"flow\": 0, \"hash\": N, \"path\": [\"h1\", \"leaf1\", ...]}], "
@@ -361,16 +372,22 @@ void add_dc_command(CLI::App& app) {
       so.scheduler = s->scheduler;
       if (grade->count() > 0) so.grade = o.grade;
       for (const auto& k : so.grade) {
-        if (k == "hash" || k == "loads") throw netlib::app::usage_error("--grade " + k + ": with --job, grade path, collisions, steps or bandwidth");
+        if (k == "hash" || k == "loads")
+          throw netlib::app::usage_error("--grade " + k + ": with --job, grade path, collisions, steps or bandwidth");
       }
-      so.collective_args = {"--topology", s->topology, "--hash", s->hash, "--seed", s->seed, "--hash-seed", std::to_string(s->hash_seed)};
+      so.collective_args = {"--topology", s->topology, "--hash",      s->hash,
+                            "--seed",     s->seed,     "--hash-seed", std::to_string(s->hash_seed)};
       if (!s->fields.empty()) so.collective_args.insert(so.collective_args.end(), {"--fields", s->fields});
       for (const auto& j : s->jobs) so.collective_args.insert(so.collective_args.end(), {"--job", j});
       return emit(run_dc_schedule_suite(so), s->out);
     }
-    o.ecmp_args = {"--topology", s->topology, "--flows", std::to_string(s->flows), "--pattern", s->pattern,
-                   "--traffic-seed", std::to_string(s->traffic_seed), "--hash", s->hash, "--seed", s->seed,
-                   "--hash-seed", std::to_string(s->hash_seed)};
+    o.ecmp_args = {"--topology",     s->topology,
+                   "--flows",        std::to_string(s->flows),
+                   "--pattern",      s->pattern,
+                   "--traffic-seed", std::to_string(s->traffic_seed),
+                   "--hash",         s->hash,
+                   "--seed",         s->seed,
+                   "--hash-seed",    std::to_string(s->hash_seed)};
     if (!s->fields.empty()) o.ecmp_args.insert(o.ecmp_args.end(), {"--fields", s->fields});
     if (!s->size.empty()) o.ecmp_args.insert(o.ecmp_args.end(), {"--size", s->size});
     if (!s->protocol.empty()) o.ecmp_args.insert(o.ecmp_args.end(), {"--protocol", s->protocol});
@@ -381,10 +398,11 @@ void add_dc_command(CLI::App& app) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  auto app = netlib::app::make_app(
-      "netlab-grade", "Conformance grading of lab servers (--target) and clients (--client CMD), with table, "
-                      "JSON, JUnit and Gradescope output",
-      "netlab-grade http --target 127.0.0.1:8080 --path /index.html --json");
+  auto app =
+      netlib::app::make_app("netlab-grade",
+                            "Conformance grading of lab servers (--target) and clients (--client CMD), with table, "
+                            "JSON, JUnit and Gradescope output",
+                            "netlab-grade http --target 127.0.0.1:8080 --path /index.html --json");
   add_http_command(*app);
   add_smtp_command(*app);
   add_pop3_command(*app);

@@ -20,7 +20,8 @@ const std::vector<std::string> visibilities{"visible", "hidden", "after_due_date
 // "NAME=VALUE" into its two halves; a usage error naming the flag otherwise.
 std::pair<std::string, std::string> split_pair(const std::string& flag, const std::string& text) {
   const auto eq = text.find('=');
-  if (eq == std::string::npos || eq == 0) throw netlib::app::usage_error(flag + " takes NAME=VALUE, not '" + text + "'");
+  if (eq == std::string::npos || eq == 0)
+    throw netlib::app::usage_error(flag + " takes NAME=VALUE, not '" + text + "'");
   return {text.substr(0, eq), text.substr(eq + 1)};
 }
 
@@ -44,8 +45,9 @@ void add_output_options(CLI::App& cmd, output_options& out) {
          for (const auto& item : items) {
            auto [name, visibility] = split_pair("--check-visibility", item);
            if (std::find(visibilities.begin(), visibilities.end(), visibility) == visibilities.end())
-             throw CLI::ValidationError("--check-visibility", "'" + visibility +
-                                        "' is not one of visible, hidden, after_due_date, after_published");
+             throw CLI::ValidationError(
+                 "--check-visibility",
+                 "'" + visibility + "' is not one of visible, hidden, after_due_date, after_published");
            out.gs.check_visibility.emplace_back(name, visibility);
          }
        },

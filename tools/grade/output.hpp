@@ -14,13 +14,13 @@ namespace netlab::grade {
 // What an autograder chooses about Gradescope's results.json (its documented fields:
 // docs/instructor.md, "Gradescope").
 struct gradescope_options {
-  std::string visibility = "visible";         // top level: every test without its own setting
-  std::string stdout_visibility = "hidden";   // run_autograder's stdout is the staff's full log
+  std::string visibility = "visible";                                 // top level: every test without its own setting
+  std::string stdout_visibility = "hidden";                           // run_autograder's stdout is the staff's full log
   std::vector<std::pair<std::string, std::string>> check_visibility;  // check name (or *) -> visibility
-  std::vector<std::string> messages;          // shown first in the student-facing output
-  std::string label;                          // this suite's part: test names become "LABEL: name"
-  bool append = false;                        // add this suite's tests to those already in the file
-  std::string output_format = "text";         // of the top-level output: text or md
+  std::vector<std::string> messages;                                  // shown first in the student-facing output
+  std::string label;                                       // this suite's part: test names become "LABEL: name"
+  bool append = false;                                     // add this suite's tests to those already in the file
+  std::string output_format = "text";                      // of the top-level output: text or md
   std::vector<std::pair<std::string, std::string>> extra;  // extra_data entries (staff only)
 };
 

@@ -22,7 +22,8 @@ const std::vector<std::string>& maildrop() {
       "From: <bob@example.org>\r\nTo: <alice@example.org>\r\nSubject: first\r\n\r\nThe first message.\r\n"
       ".a line that starts with a dot\r\n",
       "From: <carol@example.net>\r\nTo: <alice@example.org>\r\nSubject: second\r\n\r\nThe second message, "
-      "somewhat longer:\r\n" + std::string(40, 'x') + "\r\nend\r\n"};
+      "somewhat longer:\r\n" +
+          std::string(40, 'x') + "\r\nend\r\n"};
   return messages;
 }
 
@@ -33,7 +34,8 @@ struct pop3_item {
 };
 
 bool multi_line(const client_command& c) {
-  return c.verb == "RETR" || c.verb == "TOP" || c.verb == "CAPA" || ((c.verb == "LIST" || c.verb == "UIDL") && c.arg.empty());
+  return c.verb == "RETR" || c.verb == "TOP" || c.verb == "CAPA" ||
+         ((c.verb == "LIST" || c.verb == "UIDL") && c.arg.empty());
 }
 
 std::vector<pop3_item> read_wire(const std::vector<conversation>& convs) {
@@ -102,7 +104,8 @@ check_result retr_check(const std::vector<pop3_item>& items, const std::vector<i
     const bool found = std::any_of(items.begin(), items.end(), [&](const pop3_item& i) {
       return i.command.verb == "RETR" && i.command.arg == std::to_string(n) && i.ok;
     });
-    if (!found) return fail(c, fmt::format("message {} was not retrieved", n), item_list(items), fmt::format("RETR {}", n));
+    if (!found)
+      return fail(c, fmt::format("message {} was not retrieved", n), item_list(items), fmt::format("RETR {}", n));
   }
   c.passed = true;
   return c;
@@ -176,8 +179,13 @@ suite_result run_pop3_client_suite(pop3_client_options o) {
                             values, client, o.client);
   const auto items = read_wire(t.conversations);
   suite_result r{"pop3", client_target(o.client), {}};
-  r.checks = {exit_check(t),           login_check(items),     retr_check(items, o.messages),
-              content_check(t, o.messages), no_delete_check(items), quit_check(items), crlf_check(items)};
+  r.checks = {exit_check(t),
+              login_check(items),
+              retr_check(items, o.messages),
+              content_check(t, o.messages),
+              no_delete_check(items),
+              quit_check(items),
+              crlf_check(items)};
   return r;
 }
 

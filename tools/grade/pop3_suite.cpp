@@ -11,8 +11,8 @@
 #include <regex>
 #include <sstream>
 
-#include "netlib/pop3/response.hpp"
 #include "common/tcp_probe.hpp"
+#include "netlib/pop3/response.hpp"
 
 namespace netlab::grade {
 
@@ -29,15 +29,15 @@ class session {
   std::optional<response> expect(const std::string& line, bool want_ok, bool multiline = false) {
     if (failed_) return std::nullopt;
     const auto label = line.empty() ? std::string("the greeting") : line;
-    if (!line.empty() && !probe_.send(line + "\r\n")) return fail("cannot send " + label + ": " + probe_.error(), want_ok, label);
+    if (!line.empty() && !probe_.send(line + "\r\n"))
+      return fail("cannot send " + label + ": " + probe_.error(), want_ok, label);
     auto r = read(multiline && want_ok);
     if (!r) return fail(fmt::format("no response to {}: {}", label, probe_.error()), want_ok, label);
-    if (r->ok != want_ok) return fail(fmt::format("{} answered {}", label, r->ok ? "+OK" : "-ERR " + r->text), want_ok, label);
+    if (r->ok != want_ok)
+      return fail(fmt::format("{} answered {}", label, r->ok ? "+OK" : "-ERR " + r->text), want_ok, label);
     return r;
   }
-  bool login() {
-    return expect("USER " + o_.user, true) && expect("PASS " + o_.password, true);
-  }
+  bool login() { return expect("USER " + o_.user, true) && expect("PASS " + o_.password, true); }
   // A failure found by the check itself (a wrong count, a wrong size).
   void fail_with(std::string reason, std::string expected) {
     if (failed_) return;
@@ -105,14 +105,24 @@ std::optional<std::pair<long, long>> stat_nonempty(session& s) {
   return st;
 }
 
-void greeting(session& s) { s.expect("", true); }
-void login(session& s) { s.expect("", true) && s.login(); }
+void greeting(session& s) {
+  s.expect("", true);
+}
+void login(session& s) {
+  s.expect("", true) && s.login();
+}
 void wrong_password(session& s) {
   s.expect("", true) && s.expect("USER " + s.user(), true) && s.expect("PASS wrong", false);
 }
-void stat_before_login(session& s) { s.expect("", true) && s.expect("STAT", false); }
-void unknown_command(session& s) { s.expect("", true) && s.login() && s.expect("XYZZY", false); }
-void noop(session& s) { s.expect("", true) && s.login() && s.expect("NOOP", true); }
+void stat_before_login(session& s) {
+  s.expect("", true) && s.expect("STAT", false);
+}
+void unknown_command(session& s) {
+  s.expect("", true) && s.login() && s.expect("XYZZY", false);
+}
+void noop(session& s) {
+  s.expect("", true) && s.login() && s.expect("NOOP", true);
+}
 void stat_format(session& s) {
   if (s.expect("", true) && s.login()) stat(s);
 }
@@ -135,8 +145,9 @@ void list_matches_stat(session& s) {
     }
   }
   if (count != st->first || octets != st->second) {
-    s.fail_with(fmt::format("LIST gives {} messages, {} octets; STAT said {}, {}", count, octets, st->first, st->second),
-                "one LIST line per message, sizes adding up to STAT's");
+    s.fail_with(
+        fmt::format("LIST gives {} messages, {} octets; STAT said {}, {}", count, octets, st->first, st->second),
+        "one LIST line per message, sizes adding up to STAT's");
   }
 }
 

@@ -40,15 +40,15 @@ namespace netlab::grade {
 
 // How an answer is compared with the key (after normalisation, see questions_answers.cpp).
 enum class answer_kind {
-  number,    // an integer; "3", "3 segments", "1,024"
-  text,      // case- and whitespace-insensitive; surrounding quotes ignored
-  http_date, // any of the three HTTP-date forms of the same instant (RFC 9110 §5.6.7)
-  version,   // "HTTP/1.1" or "1.1"
-  ip,        // IPv4 or IPv6 in any textual form of the same address
-  mac,       // aa:bb:cc:dd:ee:ff, aa-bb-..., aabb.ccdd.eeff, aabbccddeeff; any case
-  endpoint,  // "IP:port", "[v6]:port" or "IP port"
-  mailboxes, // a set of mailboxes separated by commas, semicolons or spaces; <> optional
-  choice,    // one of the words of a choice (ftp data mode: active/passive, with PORT/PASV...)
+  number,      // an integer; "3", "3 segments", "1,024"
+  text,        // case- and whitespace-insensitive; surrounding quotes ignored
+  http_date,   // any of the three HTTP-date forms of the same instant (RFC 9110 §5.6.7)
+  version,     // "HTTP/1.1" or "1.1"
+  ip,          // IPv4 or IPv6 in any textual form of the same address
+  mac,         // aa:bb:cc:dd:ee:ff, aa-bb-..., aabb.ccdd.eeff, aabbccddeeff; any case
+  endpoint,    // "IP:port", "[v6]:port" or "IP port"
+  mailboxes,   // a set of mailboxes separated by commas, semicolons or spaces; <> optional
+  choice,      // one of the words of a choice (ftp data mode: active/passive, with PORT/PASV...)
   hex_number,  // an integer written "0x1a2b" (as Wireshark shows ids and checksums) or in decimal
   yes_no,      // yes/no, true/false, 1/0, set/not set
   addresses,   // a set of IP addresses (any textual form), separated by commas or spaces
@@ -68,12 +68,12 @@ struct question {
   std::string text;      // the question as a student reads it
   std::string answer;    // canonical answer
   answer_kind kind = answer_kind::text;
-  std::string subject;   // variants: the item asked about ("query 3"); empty: the whole capture
-  std::string slot;      // variants: equivalent questions of a subject share a non-empty slot
+  std::string subject;  // variants: the item asked about ("query 3"); empty: the whole capture
+  std::string slot;     // variants: equivalent questions of a subject share a non-empty slot
 };
 
 struct key_options {
-  std::size_t max_per_kind = 20;  // at most this many numbered questions of one kind (n = 1..max)
+  std::size_t max_per_kind = 20;        // at most this many numbered questions of one kind (n = 1..max)
   std::uint16_t ftp_control_port = 21;  // besides any server greeting with 220
   std::vector<std::string> select;      // id prefixes to keep ("http.", "tcp.client.1"); empty: all
   std::string nat_inside;               // a capture of the NAT router's inside, recorded with CAPTURE (outside)

@@ -27,7 +27,9 @@ namespace {
 
 constexpr std::size_t max_answers_bytes = 1 << 20;
 
-std::string trim(std::string_view s) { return std::string(netlib::ascii::trim(s, " \t\r\n")); }
+std::string trim(std::string_view s) {
+  return std::string(netlib::ascii::trim(s, " \t\r\n"));
+}
 
 bool valid_id(std::string_view id) {
   return !id.empty() && std::all_of(id.begin(), id.end(), [](char c) {
@@ -72,7 +74,8 @@ std::optional<std::string> first_integer(std::string_view s) {
   for (auto t : tokens(s, " \t")) {
     std::erase(t, ',');
     while (!t.empty() && (t.back() == '.' || t.back() == ';')) t.pop_back();
-    if (!t.empty() && std::all_of(t.begin(), t.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); })) {
+    if (!t.empty() &&
+        std::all_of(t.begin(), t.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); })) {
       const auto nz = t.find_first_not_of('0');
       return nz == std::string::npos ? "0" : t.substr(nz);
     }
@@ -157,8 +160,10 @@ std::optional<std::uint64_t> hex_number_of(std::string_view s) {
   std::uint64_t v = 0;
   for (char c : t) {
     int d = -1;
-    if (c >= '0' && c <= '9') d = c - '0';
-    else if (base == 16 && c >= 'a' && c <= 'f') d = c - 'a' + 10;
+    if (c >= '0' && c <= '9')
+      d = c - '0';
+    else if (base == 16 && c >= 'a' && c <= 'f')
+      d = c - 'a' + 10;
     if (d < 0) return std::nullopt;
     v = v * static_cast<std::uint64_t>(base) + static_cast<std::uint64_t>(d);
   }
@@ -169,7 +174,8 @@ std::optional<bool> yes_no_of(std::string_view s) {
   const auto words = tokens(fold(s), " ,.;()");
   const std::string first = words.empty() ? "" : words.front();
   if (first == "yes" || first == "true" || first == "1" || first == "set" || first == "y") return true;
-  if (first == "no" || first == "false" || first == "0" || first == "n" || first == "not" || first == "unset") return false;
+  if (first == "no" || first == "false" || first == "0" || first == "n" || first == "not" || first == "unset")
+    return false;
   return std::nullopt;
 }
 
@@ -187,7 +193,8 @@ std::set<std::string> names_of(std::string_view s) {
   std::set<std::string> out;
   for (auto t : tokens(fold(s), ",; \t")) {
     if (t.size() > 1 && t.back() == '.') t.pop_back();
-    if (t.size() >= 2 && (t.front() == '"' || t.front() == '\'') && t.back() == t.front()) t = t.substr(1, t.size() - 2);
+    if (t.size() >= 2 && (t.front() == '"' || t.front() == '\'') && t.back() == t.front())
+      t = t.substr(1, t.size() - 2);
     out.insert(t);
   }
   return out;
@@ -246,9 +253,8 @@ std::map<std::string, std::string> parse_line_answers(const std::string& text, c
     const auto colon = t.find(':');
     const auto id = colon == std::string::npos ? std::string() : trim(std::string_view(t).substr(0, colon));
     if (colon == std::string::npos || !valid_id(id)) {
-      throw netlib::app::usage_error(
-          fmt::format("{} line {}: expected 'id: answer' (e.g. 'http.status.1: 200'), got '{}'", name, number,
-                      t.substr(0, 60)));
+      throw netlib::app::usage_error(fmt::format(
+          "{} line {}: expected 'id: answer' (e.g. 'http.status.1: 200'), got '{}'", name, number, t.substr(0, 60)));
     }
     if (!out.emplace(id, trim(std::string_view(t).substr(colon + 1))).second) {
       throw netlib::app::usage_error(fmt::format("{} line {}: '{}' is answered twice", name, number, id));
@@ -261,25 +267,44 @@ std::map<std::string, std::string> parse_line_answers(const std::string& text, c
 
 std::string_view kind_name(answer_kind kind) noexcept {
   switch (kind) {
-    case answer_kind::number: return "number";
-    case answer_kind::text: return "text";
-    case answer_kind::http_date: return "http-date";
-    case answer_kind::version: return "version";
-    case answer_kind::ip: return "ip";
-    case answer_kind::mac: return "mac";
-    case answer_kind::endpoint: return "endpoint";
-    case answer_kind::mailboxes: return "mailboxes";
-    case answer_kind::choice: return "choice";
-    case answer_kind::hex_number: return "hex-number";
-    case answer_kind::yes_no: return "yes-no";
-    case answer_kind::addresses: return "addresses";
-    case answer_kind::names: return "names";
-    case answer_kind::numbers: return "numbers";
-    case answer_kind::coded: return "coded";
-    case answer_kind::duration: return "duration";
-    case answer_kind::rate: return "rate";
-    case answer_kind::list: return "list";
-    case answer_kind::set: return "set";
+    case answer_kind::number:
+      return "number";
+    case answer_kind::text:
+      return "text";
+    case answer_kind::http_date:
+      return "http-date";
+    case answer_kind::version:
+      return "version";
+    case answer_kind::ip:
+      return "ip";
+    case answer_kind::mac:
+      return "mac";
+    case answer_kind::endpoint:
+      return "endpoint";
+    case answer_kind::mailboxes:
+      return "mailboxes";
+    case answer_kind::choice:
+      return "choice";
+    case answer_kind::hex_number:
+      return "hex-number";
+    case answer_kind::yes_no:
+      return "yes-no";
+    case answer_kind::addresses:
+      return "addresses";
+    case answer_kind::names:
+      return "names";
+    case answer_kind::numbers:
+      return "numbers";
+    case answer_kind::coded:
+      return "coded";
+    case answer_kind::duration:
+      return "duration";
+    case answer_kind::rate:
+      return "rate";
+    case answer_kind::list:
+      return "list";
+    case answer_kind::set:
+      return "set";
   }
   return "text";
 }
@@ -295,7 +320,8 @@ bool same_answer(answer_kind kind, const std::string& expected, const std::strin
       const auto b = netlib::http::parse_http_date(trim(given));
       return a && b ? *a == *b : fold(expected) == fold(given);
     }
-    case answer_kind::version: return version_of(expected) == version_of(given);
+    case answer_kind::version:
+      return version_of(expected) == version_of(given);
     case answer_kind::ip: {
       const auto a = ip_of(expected);
       return a && a == ip_of(given);
@@ -308,8 +334,10 @@ bool same_answer(answer_kind kind, const std::string& expected, const std::strin
       const auto a = endpoint_of(expected);
       return a && a == endpoint_of(given);
     }
-    case answer_kind::mailboxes: return mailboxes_of(expected) == mailboxes_of(given);
-    case answer_kind::choice: return choice_of(expected) == choice_of(given);
+    case answer_kind::mailboxes:
+      return mailboxes_of(expected) == mailboxes_of(given);
+    case answer_kind::choice:
+      return choice_of(expected) == choice_of(given);
     case answer_kind::hex_number: {
       const auto a = hex_number_of(expected);
       return a && a == hex_number_of(given);
@@ -322,17 +350,20 @@ bool same_answer(answer_kind kind, const std::string& expected, const std::strin
       const auto a = addresses_of(expected);
       return a && a == addresses_of(given);
     }
-    case answer_kind::names: return names_of(expected) == names_of(given);
+    case answer_kind::names:
+      return names_of(expected) == names_of(given);
     case answer_kind::numbers: {
       const auto a = numbers_of(expected);
       return a && a == numbers_of(given);
     }
-    case answer_kind::text: return fold(expected) == fold(given);
+    case answer_kind::text:
+      return fold(expected) == fold(given);
     case answer_kind::coded:
     case answer_kind::duration:
     case answer_kind::rate:
     case answer_kind::list:
-    case answer_kind::set: return same_measure(kind, expected, given);
+    case answer_kind::set:
+      return same_measure(kind, expected, given);
   }
   return false;
 }

@@ -79,7 +79,8 @@ int run_questions(questions_state& s) {
     throw netlib::app::usage_error("--junit and --gradescope grade answers: use them with --answers FILE");
   }
   if (!s.gradescope_metadata.empty()) s.options.variant = gradescope_variant_seed(s.gradescope_metadata);
-  if (s.options.variant && s.options.variant->empty()) throw netlib::app::usage_error("--variant: give a seed (e.g. a student id)");
+  if (s.options.variant && s.options.variant->empty())
+    throw netlib::app::usage_error("--variant: give a seed (e.g. a student id)");
   // The student's file is graded whatever it holds: missing, unreadable or malformed, every
   // question fails with the reason (read_submitted_answers).
   const auto submitted = s.answers.empty() ? submitted_answers{} : read_submitted_answers(s.answers);
@@ -100,8 +101,10 @@ int run_questions(questions_state& s) {
                                            s.options.select.empty() ? "" : " with this --select"));
   }
   if (s.key || s.ask) {
-    if (s.out.json) netlib::app::print_json(key_json(s.capture, key, stats, s.options, s.key));
-    else std::cout << key_table(s.capture, key, s.options, s.key) << std::flush;
+    if (s.out.json)
+      netlib::app::print_json(key_json(s.capture, key, stats, s.options, s.key));
+    else
+      std::cout << key_table(s.capture, key, s.options, s.key) << std::flush;
     return netlib::app::exit_ok;
   }
   for (const auto& [id, answer] : answers) {
@@ -128,10 +131,12 @@ void add_questions_command(CLI::App& app) {
       "netlab-grade questions captures/http/serve-session.pcapng --key\n"
       "  netlab-grade questions captures/dns/resolver.pcapng --ask --variant s1234567\n"
       "  netlab-grade questions capture.pcapng --answers student.txt --variant s1234567 --gradescope results.json\n"
-      "  netlab-grade questions captures/nat/outside.pcapng --nat-inside captures/nat/inside.pcapng --key --select nat\n"
+      "  netlab-grade questions captures/nat/outside.pcapng --nat-inside captures/nat/inside.pcapng --key --select "
+      "nat\n"
       "  (answers file: one 'id: answer' line per question, e.g. 'http.status.1: 200', or a JSON object)");
   cmd->add_option("capture", s->capture, "The capture (pcap or pcapng) the questions are about")
-      ->required()->check(netlib::app::input_file());
+      ->required()
+      ->check(netlib::app::input_file());
   cmd->add_flag("--key", s->key, "Print the answer key: every question the capture answers, with id and answer");
   cmd->add_flag("--ask", s->ask, "Print the questions without their answers (what a student is given)");
   cmd->add_option("--answers", s->answers,
@@ -145,7 +150,8 @@ void add_questions_command(CLI::App& app) {
       ->excludes(variant);
   cmd->add_option("--variant-items", s->options.variant_items,
                   "With a variant: how many items (queries, connections, exchanges...) of each protocol to ask about")
-      ->capture_default_str()->check(CLI::Range(1, 1000));
+      ->capture_default_str()
+      ->check(CLI::Range(1, 1000));
   cmd->add_option("--nat-inside", s->options.nat_inside,
                   "A capture of a NAT router's inside interface recorded at the same time as CAPTURE (its outside): "
                   "adds the NAT questions")
@@ -154,9 +160,10 @@ void add_questions_command(CLI::App& app) {
                   "Only questions whose id is or starts with this (repeat): http, tcp.client, ftp.data_mode.1")
       ->allow_extra_args(false);
   cmd->add_option("--max-per-kind", s->options.max_per_kind, "Ask about the first N items of each kind")
-      ->capture_default_str()->check(CLI::Range(1, 10000));
-  cmd->add_option("--ftp-port", s->options.ftp_control_port,
-                  "FTP control port (a server greeting with 220 counts too)")->capture_default_str();
+      ->capture_default_str()
+      ->check(CLI::Range(1, 10000));
+  cmd->add_option("--ftp-port", s->options.ftp_control_port, "FTP control port (a server greeting with 220 counts too)")
+      ->capture_default_str();
   add_output_options(*cmd, s->out);
   netlib::app::set_action(*cmd, [s]() { return run_questions(*s); });
 }

@@ -75,21 +75,19 @@ void server_options(const question_sink& k, const std::string& which, const std:
           answer_kind::ip, subject, slot);
   }
   if (const auto v = m.address_list_option(dhcp_option_code::router); !v.empty()) {
-    k.add(id("router"),
-          fmt::format("{}: which first-hop router (default gateway) does it give (option 3)?", which), address_list_text(v),
-          answer_kind::addresses, subject, slot);
+    k.add(id("router"), fmt::format("{}: which first-hop router (default gateway) does it give (option 3)?", which),
+          address_list_text(v), answer_kind::addresses, subject, slot);
   }
   if (const auto v = m.address_list_option(dhcp_option_code::dns_servers); !v.empty()) {
     k.add(id("dns_servers"), fmt::format("{}: which DNS servers does it give (option 6)?", which), address_list_text(v),
           answer_kind::addresses, subject, slot);
   }
   if (const auto v = m.address_option(dhcp_option_code::server_identifier)) {
-    k.add(id("server_id"), fmt::format("{}: which server identifier does it carry (option 54)?", which),
-          v->to_string(), answer_kind::ip, subject, slot);
+    k.add(id("server_id"), fmt::format("{}: which server identifier does it carry (option 54)?", which), v->to_string(),
+          answer_kind::ip, subject, slot);
   }
   if (const auto v = m.u32_option(dhcp_option_code::renewal_time)) {
-    k.add(id("renewal_time"),
-          fmt::format("{}: after how many seconds should the client renew (T1, option 58)?", which),
+    k.add(id("renewal_time"), fmt::format("{}: after how many seconds should the client renew (T1, option 58)?", which),
           std::to_string(*v), answer_kind::number, subject, slot);
   }
 }
@@ -165,7 +163,8 @@ void dhcp_questions(const std::string& capture, const key_options& options, std:
       it = exchanges.insert(exchanges.end(), dhcp_exchange{m->xid, m->chaddr, {}, {}, {}, false});
     }
     const auto type = *m->message_type();
-    if (m->op == 2 && (type == packet::dhcp_message_type::ack || type == packet::dhcp_message_type::nak)) it->answered = true;
+    if (m->op == 2 && (type == packet::dhcp_message_type::ack || type == packet::dhcp_message_type::nak))
+      it->answered = true;
     if (it->frames.size() < max_messages_kept) {
       it->frames.push_back(d.frame);
       it->types.push_back(type);
@@ -190,10 +189,12 @@ void dhcp_questions(const std::string& capture, const key_options& options, std:
     const auto which = fmt::format("DHCP exchange {} (frame{} {})", n, e.frames.size() > 1 ? "s" : "", frames);
     const auto short_name = fmt::format("DHCP exchange {}", n);
     const auto subject = fmt::format("exchange {}", n);
-    k.add(fmt::format("dhcp.xid.{}", n), fmt::format("{}: what is its transaction ID (as Wireshark shows it, 0x....)?", which),
-          hex(e.xid, 8), answer_kind::hex_number, subject);
+    k.add(fmt::format("dhcp.xid.{}", n),
+          fmt::format("{}: what is its transaction ID (as Wireshark shows it, 0x....)?", which), hex(e.xid, 8),
+          answer_kind::hex_number, subject);
     k.add(fmt::format("dhcp.message_types.{}", n),
-          fmt::format("{}: which DHCP message types (option 53) make it up?", which), list, answer_kind::names, subject);
+          fmt::format("{}: which DHCP message types (option 53) make it up?", which), list, answer_kind::names,
+          subject);
     k.add(fmt::format("dhcp.relay_agent.{}", n),
           fmt::format("{}: what does the relay agent field (giaddr) of its first message hold?", which),
           e.first_of_each_type.front().message.giaddr.to_string(), answer_kind::ip, subject);

@@ -38,12 +38,14 @@ using packet::dns_message;
 
 constexpr std::uint16_t dns_port = 53;
 // Memory: what is kept of each message is bounded (dns_summary), and so is how much is kept.
-constexpr std::size_t max_messages = 10000;        // messages summarised (they are counted all the same)
-constexpr std::size_t max_tcp_segments = 200000;   // TCP port 53 segments whose frame number is noted
-constexpr std::size_t max_tcp_buffered = 16 << 20; // bytes waiting in the TCP decoders, all conversations
-constexpr std::size_t max_listed_chars = 2048;     // of a response's record data kept for the questions
+constexpr std::size_t max_messages = 10000;         // messages summarised (they are counted all the same)
+constexpr std::size_t max_tcp_segments = 200000;    // TCP port 53 segments whose frame number is noted
+constexpr std::size_t max_tcp_buffered = 16 << 20;  // bytes waiting in the TCP decoders, all conversations
+constexpr std::size_t max_listed_chars = 2048;      // of a response's record data kept for the questions
 
-std::string yes_no_text(bool b) { return b ? "yes" : "no"; }
+std::string yes_no_text(bool b) {
+  return b ? "yes" : "no";
+}
 
 template <class T>
 std::string comma_list(const T& items) {
@@ -57,10 +59,14 @@ std::vector<std::string> target_names(const std::vector<packet::dns_record>& rec
   std::vector<std::string> out;
   for (const auto& r : records) {
     std::string name;
-    if (const auto* n = std::get_if<packet::dns_name_data>(&r.data)) name = n->name;
-    else if (const auto* mx = std::get_if<packet::dns_mx>(&r.data)) name = mx->exchange;
-    else if (const auto* srv = std::get_if<packet::dns_srv>(&r.data)) name = srv->target;
-    else continue;
+    if (const auto* n = std::get_if<packet::dns_name_data>(&r.data))
+      name = n->name;
+    else if (const auto* mx = std::get_if<packet::dns_mx>(&r.data))
+      name = mx->exchange;
+    else if (const auto* srv = std::get_if<packet::dns_srv>(&r.data))
+      name = srv->target;
+    else
+      continue;
     out.push_back(name.empty() ? "." : name);
   }
   return out;
@@ -102,8 +108,10 @@ dns_summary summarise(const dns_message& m) {
   for (const auto& a : m.answers) {
     if (auto type = packet::dns_type_name(a.type); !s.answer_types.contains(type)) {
       chars += type.size() + 2;
-      if (chars > max_listed_chars) s.lists_complete = false;
-      else s.answer_types.insert(std::move(type));
+      if (chars > max_listed_chars)
+        s.lists_complete = false;
+      else
+        s.answer_types.insert(std::move(type));
     }
     if (const auto* ip = std::get_if<packet::ip_address>(&a.data)) keep(s.answer_addresses, ip->to_string());
     if (!s.lists_complete) break;
@@ -258,10 +266,10 @@ void response_questions(const question_sink& k, const std::string& which, const 
   }
   if (!m.referral_names.empty()) {
     // No answer, NS records in the authority section: a referral (RFC 1034 §4.3.2 step 3b).
-    k.add(id("referral_names"),
-          fmt::format("{}, there is no answer: which name servers does the authority section refer the query to?",
-                      resp),
-          comma_list(m.referral_names), answer_kind::names, subject);
+    k.add(
+        id("referral_names"),
+        fmt::format("{}, there is no answer: which name servers does the authority section refer the query to?", resp),
+        comma_list(m.referral_names), answer_kind::names, subject);
   }
 }
 
@@ -272,7 +280,8 @@ void dns_questions(const std::string& capture, const key_options& options, std::
   read_udp(capture, c);
   read_tcp(capture, c);
   if (c.messages.empty()) return;
-  std::stable_sort(c.messages.begin(), c.messages.end(), [](const dns_seen& a, const dns_seen& b) { return a.frame < b.frame; });
+  std::stable_sort(c.messages.begin(), c.messages.end(),
+                   [](const dns_seen& a, const dns_seen& b) { return a.frame < b.frame; });
   question_sink k{options, out, "dns"};
   k.add("dns.queries", "How many DNS queries does the capture hold (over UDP and TCP)?", std::to_string(c.queries),
         answer_kind::number);
@@ -284,7 +293,8 @@ void dns_questions(const std::string& capture, const key_options& options, std::
     if (q.message.header.response) continue;
     if (!k.within(++n)) break;
     const auto& h = q.message.header;
-    const auto which = fmt::format("DNS query {} (frame {}, {} -> {}, {})", n, q.frame, q.src, q.dst, q.message.question);
+    const auto which =
+        fmt::format("DNS query {} (frame {}, {} -> {}, {})", n, q.frame, q.src, q.dst, q.message.question);
     const auto subject = fmt::format("query {}", n);
     const auto id = [n](std::string_view what) { return fmt::format("dns.{}.{}", what, n); };
     k.add(id("query_transport"), fmt::format("{}: is it sent over UDP or TCP?", which), q.tcp ? "tcp" : "udp",

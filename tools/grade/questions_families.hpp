@@ -17,8 +17,8 @@ struct question_sink {
 
   void add(std::string id, std::string text, std::string answer, answer_kind kind, std::string subject = {},
            std::string slot = {}) const {
-    out.push_back({std::move(id), protocol, std::move(text), std::move(answer), kind, std::move(subject),
-                   std::move(slot)});
+    out.push_back(
+        {std::move(id), protocol, std::move(text), std::move(answer), kind, std::move(subject), std::move(slot)});
   }
   [[nodiscard]] bool within(std::size_t n) const { return n <= options.max_per_kind; }
 };

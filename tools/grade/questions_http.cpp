@@ -43,10 +43,10 @@ struct http_flow {
   http::response_parser responses;
   netlib::input_buffer client_in, server_in;
   bool client_stopped = false, server_stopped = false, not_http = false;
-  std::uint64_t server_received = 0;             // stream offset of the next server byte
-  std::uint64_t server_consumed = 0;             // stream offset of server_in.data()
-  std::vector<byte_range> segments;              // server bytes as delivered, in order
-  std::optional<std::uint64_t> response_start;   // of the response being parsed
+  std::uint64_t server_received = 0;            // stream offset of the next server byte
+  std::uint64_t server_consumed = 0;            // stream offset of server_in.data()
+  std::vector<byte_range> segments;             // server bytes as delivered, in order
+  std::optional<std::uint64_t> response_start;  // of the response being parsed
   std::vector<http_exchange_facts> exchanges;
   std::vector<std::optional<byte_range>> ranges;  // per exchange, once its response is complete
   std::size_t next_response = 0;
@@ -125,7 +125,8 @@ void drain_server(http_flow& f) {
 
 std::uint64_t count_segments(const std::vector<byte_range>& segments, byte_range r) {
   // Segments are in stream order: the first that ends after r.begin, up to the first at r.end.
-  auto it = std::partition_point(segments.begin(), segments.end(), [&](const byte_range& s) { return s.end <= r.begin; });
+  auto it =
+      std::partition_point(segments.begin(), segments.end(), [&](const byte_range& s) { return s.end <= r.begin; });
   std::uint64_t n = 0;
   for (; it != segments.end() && it->begin < r.end; ++it) ++n;
   return n;

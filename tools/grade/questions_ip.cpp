@@ -43,11 +43,11 @@ struct ip_seen {
   std::uint64_t frame = 0;
   bool v6 = false;
   pk::ip_address src, dst;
-  std::uint8_t ttl = 0;            // hop limit for IPv6
+  std::uint8_t ttl = 0;  // hop limit for IPv6
   std::uint16_t identification = 0;
-  std::uint8_t protocol = 0;       // IPv4 protocol; IPv6: the first Next Header
+  std::uint8_t protocol = 0;  // IPv4 protocol; IPv6: the first Next Header
   std::uint8_t header_length = 0;
-  std::uint16_t length = 0;        // IPv4 total length; IPv6 payload length
+  std::uint16_t length = 0;  // IPv4 total length; IPv6 payload length
   bool dont_fragment = false, more_fragments = false;
   std::uint16_t fragment_offset = 0;
   std::uint32_t flow_label = 0;
@@ -275,20 +275,32 @@ struct adder {
 
 std::string protocol_name(std::uint8_t p) {
   switch (p) {
-    case 0: return "Hop-by-Hop Options";
-    case pk::ip_protocol::icmp: return "ICMP";
-    case pk::ip_protocol::tcp: return "TCP";
-    case pk::ip_protocol::udp: return "UDP";
-    case 43: return "Routing";
-    case 44: return "Fragment";
-    case pk::ip_protocol::icmpv6: return "ICMPv6";
-    case 59: return "No Next Header";
-    case 60: return "Destination Options";
-    default: return fmt::format("protocol {}", p);
+    case 0:
+      return "Hop-by-Hop Options";
+    case pk::ip_protocol::icmp:
+      return "ICMP";
+    case pk::ip_protocol::tcp:
+      return "TCP";
+    case pk::ip_protocol::udp:
+      return "UDP";
+    case 43:
+      return "Routing";
+    case 44:
+      return "Fragment";
+    case pk::ip_protocol::icmpv6:
+      return "ICMPv6";
+    case 59:
+      return "No Next Header";
+    case 60:
+      return "Destination Options";
+    default:
+      return fmt::format("protocol {}", p);
   }
 }
 
-std::string yes(bool b) { return b ? "yes" : "no"; }
+std::string yes(bool b) {
+  return b ? "yes" : "no";
+}
 
 void ipv4_packet_questions(const adder& add, const ip_seen& s, std::size_t n) {
   const auto which = fmt::format("IPv4 packet {} sent by the host {} (frame {}, to {})", n, s.src, s.frame, s.dst);
@@ -303,7 +315,8 @@ void ipv4_packet_questions(const adder& add, const ip_seen& s, std::size_t n) {
       std::to_string(s.header_length), answer_kind::number);
   add(id("total_length"), "ip", fmt::format("{}: what is its total length (bytes, header included)?", which),
       std::to_string(s.length), answer_kind::number);
-  add(id("payload_length"), "ip", fmt::format("{}: how many bytes of payload does it carry (total length minus header)?", which),
+  add(id("payload_length"), "ip",
+      fmt::format("{}: how many bytes of payload does it carry (total length minus header)?", which),
       std::to_string(s.length - s.header_length), answer_kind::number);
   add(id("dont_fragment"), "ip", fmt::format("{}: is its Don't Fragment (DF) flag set?", which), yes(s.dont_fragment),
       answer_kind::yes_no);
@@ -322,10 +335,12 @@ void ipv6_packet_questions(const adder& add, const ip_seen& s, std::size_t n) {
       answer_kind::coded);
   add(id("hop_limit"), "ipv6", fmt::format("{}: what is its hop limit?", which), std::to_string(s.ttl),
       answer_kind::number);
-  add(id("next_header"), "ipv6", fmt::format("{}: what does its Next Header field say comes after the IPv6 header?", which),
+  add(id("next_header"), "ipv6",
+      fmt::format("{}: what does its Next Header field say comes after the IPv6 header?", which),
       coded_answer(protocol_name(s.protocol), s.protocol), answer_kind::coded);
-  add(id("payload_length"), "ipv6", fmt::format("{}: what is its payload length (bytes after the 40-byte header)?", which),
-      std::to_string(s.length), answer_kind::number);
+  add(id("payload_length"), "ipv6",
+      fmt::format("{}: what is its payload length (bytes after the 40-byte header)?", which), std::to_string(s.length),
+      answer_kind::number);
 }
 
 std::string joined(const std::vector<std::uint32_t>& v) {
@@ -368,8 +383,9 @@ void fragment_questions(const adder& add, const ip_capture& c, bool v6) {
         fmt::format("{}: what are the fragment offsets of its fragments, in bytes, in offset order?", which),
         joined(offsets), answer_kind::list);
     add(id("fragment_lengths"), family,
-        fmt::format("{}: how many bytes of the datagram does each fragment carry (after the IP header{}), in offset order?",
-                    which, v6 ? " and the Fragment header" : ""),
+        fmt::format(
+            "{}: how many bytes of the datagram does each fragment carry (after the IP header{}), in offset order?",
+            which, v6 ? " and the Fragment header" : ""),
         joined(lengths), answer_kind::list);
     add(id("reassembled_length"), family,
         fmt::format("{}: how many bytes long is the reassembled {} (the {} message)?", which,
@@ -384,27 +400,31 @@ void echo_questions(const adder& add, const ip_capture& c, bool v6) {
   std::size_t n = 0, requests = 0;
   for (const auto& e : c.icmp) requests += e.v6 == v6 && e.echo_request ? 1 : 0;
   if (requests == 0) return;
-  add(family + ".echo_requests", family, fmt::format("How many {} echo requests does the capture hold?", v6 ? "ICMPv6" : "ICMP"),
-      std::to_string(requests), answer_kind::number);
+  add(family + ".echo_requests", family,
+      fmt::format("How many {} echo requests does the capture hold?", v6 ? "ICMPv6" : "ICMP"), std::to_string(requests),
+      answer_kind::number);
   for (std::size_t i = 0; i < c.icmp.size(); ++i) {
     const auto& e = c.icmp[i];
     if (e.v6 != v6 || !e.echo_request || !add.within(++n)) continue;
-    const std::uint16_t ident = static_cast<std::uint16_t>(e.rest >> 16), seq = static_cast<std::uint16_t>(e.rest & 0xffff);
-    const auto which = fmt::format("{} echo request {} (frame {}, from {} to {})", v6 ? "ICMPv6" : "ICMP", n, e.frame,
-                                   e.src, e.dst);
+    const std::uint16_t ident = static_cast<std::uint16_t>(e.rest >> 16),
+                        seq = static_cast<std::uint16_t>(e.rest & 0xffff);
+    const auto which =
+        fmt::format("{} echo request {} (frame {}, from {} to {})", v6 ? "ICMPv6" : "ICMP", n, e.frame, e.src, e.dst);
     const auto id = [&](std::string_view what) { return fmt::format("{}.{}.{}", family, what, n); };
     add(id("request_type"), family, fmt::format("{}: what is its type?", which), coded_answer(e.type_name, e.type),
         answer_kind::coded);
     add(id("request_code"), family, fmt::format("{}: what is its code?", which), std::to_string(e.code),
         answer_kind::number);
-    add(id("identifier"), family, fmt::format("{}: what is its identifier?", which), hex_answer(ident, 4), answer_kind::coded);
-    add(id("sequence"), family, fmt::format("{}: what is its sequence number?", which), hex_answer(seq, 4), answer_kind::coded);
+    add(id("identifier"), family, fmt::format("{}: what is its identifier?", which), hex_answer(ident, 4),
+        answer_kind::coded);
+    add(id("sequence"), family, fmt::format("{}: what is its sequence number?", which), hex_answer(seq, 4),
+        answer_kind::coded);
     // The reply: the first later echo reply between the same hosts with the same identifier and sequence.
     for (std::size_t j = i + 1; j < c.icmp.size(); ++j) {
       const auto& r = c.icmp[j];
       if (r.v6 != v6 || !r.echo_reply || r.src != e.dst || r.dst != e.src || r.rest != e.rest) continue;
-      add(id("reply_frame"), family, fmt::format("{}: in which frame is its echo reply?", which), std::to_string(r.frame),
-          answer_kind::number);
+      add(id("reply_frame"), family, fmt::format("{}: in which frame is its echo reply?", which),
+          std::to_string(r.frame), answer_kind::number);
       add(id("reply_type"), family, fmt::format("{}: what is the type of its reply?", which),
           coded_answer(r.type_name, r.type), answer_kind::coded);
       add(id("rtt"), family,
@@ -420,18 +440,20 @@ void error_questions(const adder& add, const ip_capture& c, bool v6) {
   std::size_t n = 0, errors = 0;
   for (const auto& e : c.icmp) errors += e.v6 == v6 && e.error ? 1 : 0;
   if (errors == 0) return;
-  add(family + ".errors", family, fmt::format("How many {} error messages does the capture hold?", v6 ? "ICMPv6" : "ICMP"),
-      std::to_string(errors), answer_kind::number);
+  add(family + ".errors", family,
+      fmt::format("How many {} error messages does the capture hold?", v6 ? "ICMPv6" : "ICMP"), std::to_string(errors),
+      answer_kind::number);
   for (const auto& e : c.icmp) {
     if (e.v6 != v6 || !e.error || !add.within(++n)) continue;
-    const auto which = fmt::format("{} error message {} (frame {}, from {} to {})", v6 ? "ICMPv6" : "ICMP", n, e.frame,
-                                   e.src, e.dst);
+    const auto which =
+        fmt::format("{} error message {} (frame {}, from {} to {})", v6 ? "ICMPv6" : "ICMP", n, e.frame, e.src, e.dst);
     const auto id = [&](std::string_view what) { return fmt::format("{}.{}.{}", family, what, n); };
     add(id("error_type"), family, fmt::format("{}: what is its type?", which), coded_answer(e.type_name, e.type),
         answer_kind::coded);
     add(id("error_code"), family, fmt::format("{}: what is its code?", which),
         coded_answer(e.code_name.empty() ? "code" : e.code_name, e.code), answer_kind::coded);
-    add(id("error_source"), family, fmt::format("{}: which address sent it?", which), e.src.to_string(), answer_kind::ip);
+    add(id("error_source"), family, fmt::format("{}: which address sent it?", which), e.src.to_string(),
+        answer_kind::ip);
     if (e.mtu) {
       add(id("mtu"), family, fmt::format("{}: what MTU of the next hop does it report?", which), std::to_string(*e.mtu),
           answer_kind::number);
@@ -444,20 +466,22 @@ void error_questions(const adder& add, const ip_capture& c, bool v6) {
     add(id("quoted_protocol"), family, fmt::format("{}: which protocol does the datagram it quotes carry?", which),
         coded_answer(protocol_name(q.protocol), q.protocol), answer_kind::coded);
     add(id("quoted_ttl"), family,
-        fmt::format("{}: what {} does the quoted datagram's header hold (as it reached the sender of the error)?", which,
-                    v6 ? "hop limit" : "TTL"),
+        fmt::format("{}: what {} does the quoted datagram's header hold (as it reached the sender of the error)?",
+                    which, v6 ? "hop limit" : "TTL"),
         std::to_string(q.ttl), answer_kind::number);
     if (!v6) {
-      add(id("quoted_identification"), family, fmt::format("{}: what identification does the quoted IPv4 header hold?", which),
+      add(id("quoted_identification"), family,
+          fmt::format("{}: what identification does the quoted IPv4 header hold?", which),
           hex_answer(q.identification, 4), answer_kind::coded);
     }
     if (q.dst_port) {
-      add(id("quoted_port"), family, fmt::format("{}: to which {} port was the quoted datagram sent?", which,
-                                                 protocol_name(q.protocol)),
+      add(id("quoted_port"), family,
+          fmt::format("{}: to which {} port was the quoted datagram sent?", which, protocol_name(q.protocol)),
           std::to_string(*q.dst_port), answer_kind::number);
     }
     if (q.echo_sequence) {
-      add(id("quoted_sequence"), family, fmt::format("{}: what sequence number does the quoted echo request carry?", which),
+      add(id("quoted_sequence"), family,
+          fmt::format("{}: what sequence number does the quoted echo request carry?", which),
           hex_answer(*q.echo_sequence, 4), answer_kind::coded);
     }
   }
@@ -487,9 +511,10 @@ void path_questions(const adder& add, const ip_capture& c, bool v6) {
     if (e.v6 != v6 || e.dst != *c.host[v6 ? 1 : 0]) continue;
     if (e.error && e.quote && !e.quote->later_fragment && e.quote->src == e.dst) {
       const auto& q = *e.quote;
-      const bool answers_probe = e.type == (v6 ? pk::icmpv6_type::time_exceeded : pk::icmp_type::time_exceeded) ||
-                                 (e.type == (v6 ? pk::icmpv6_type::destination_unreachable : pk::icmp_type::destination_unreachable) &&
-                                  e.src == q.dst);
+      const bool answers_probe =
+          e.type == (v6 ? pk::icmpv6_type::time_exceeded : pk::icmp_type::time_exceeded) ||
+          (e.type == (v6 ? pk::icmpv6_type::destination_unreachable : pk::icmp_type::destination_unreachable) &&
+           e.src == q.dst);
       if (!answers_probe) continue;
       if (const auto* p = probe_for(c, {v6, q.src, q.dst, q.protocol, q.identification, q.head}, e.frame))
         answers.push_back({p, &e, q.dst});
@@ -547,8 +572,9 @@ void path_questions(const adder& add, const ip_capture& c, bool v6) {
   }
   for (std::size_t h = 1; h <= hops.size() && add.within(h); ++h) {
     const auto& a = *hops[h - 1];
-    const auto which = fmt::format("The route to {}, hop {} (the first probe sent with {} {}, frame {}; answered in frame {})",
-                                   dest_text, h, v6 ? "hop limit" : "TTL", h, a.probe->frame, a.icmp->frame);
+    const auto which =
+        fmt::format("The route to {}, hop {} (the first probe sent with {} {}, frame {}; answered in frame {})",
+                    dest_text, h, v6 ? "hop limit" : "TTL", h, a.probe->frame, a.icmp->frame);
     add(fmt::format("{}.router.{}", family, h), family, fmt::format("{}: which address answered?", which),
         a.icmp->src.to_string(), answer_kind::ip);
     add(fmt::format("{}.hop_rtt.{}", family, h), family,
@@ -567,7 +593,9 @@ void ip_questions(const std::string& capture, const key_options& options, std::v
     if (!s.v6 && c.host[0] && s.src == *c.host[0] && add.within(++n4)) ipv4_packet_questions(add, s, n4);
   }
   if (c.host[0]) {
-    add("ip.host", "ip", "What is the IPv4 address of the host (the computer that sent the first IPv4 packet that is not an ICMP error)?",
+    add("ip.host", "ip",
+        "What is the IPv4 address of the host (the computer that sent the first IPv4 packet that is not an ICMP "
+        "error)?",
         c.host[0]->to_string(), answer_kind::ip);
   }
   fragment_questions(add, c, false);

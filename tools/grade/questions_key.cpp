@@ -17,9 +17,9 @@
 #include <type_traits>
 #include <utility>
 
-#include "netlib/ftp_capture/ftp_sessions.hpp"
 #include "netlib/capture/capture_reader.hpp"
 #include "netlib/capture/session_feed.hpp"
+#include "netlib/ftp_capture/ftp_sessions.hpp"
 #include "netlib/packet/packet_decoder.hpp"
 #include "netlib/pop3/session_analyzer.hpp"
 #include "netlib/smtp/labels.hpp"
@@ -47,8 +47,8 @@ struct key_builder {
 };
 
 void http_exchange_questions(key_builder& k, const http_exchange_facts& e, std::size_t n) {
-  const auto who = fmt::format("HTTP request {} ({} {} on TCP conversation {})", n, e.method, e.target,
-                               e.connection + 1);
+  const auto who =
+      fmt::format("HTTP request {} ({} {} on TCP conversation {})", n, e.method, e.target, e.connection + 1);
   const auto subject = fmt::format("request {}", n);
   if (e.if_modified_since) {
     k.add(fmt::format("http.if_modified_since.{}", n), "http",
@@ -81,7 +81,8 @@ void http_questions(key_builder& k, const tcp_capture_facts& f) {
   k.add("http.client_version", "http", "Which HTTP version does the client run (the version of its first request)?",
         f.http.front().request_version, answer_kind::version, "", "version");
   if (f.first_answered) {
-    k.add("http.server_version", "http", "Which HTTP version does the server run (the version of its first status line)?",
+    k.add("http.server_version", "http",
+          "Which HTTP version does the server run (the version of its first status line)?",
           f.first_answered->response_version, answer_kind::version, "", "version");
   }
   for (std::size_t i = 0; i < f.http.size() && k.within(i + 1); ++i) http_exchange_questions(k, f.http[i], i + 1);
@@ -114,8 +115,8 @@ void ftp_questions(key_builder& k, const std::string& capture) {
   for (const auto& s : report.sessions) {
     for (const auto& t : s.transfers) {
       if (!k.within(++n)) return;
-      const auto which = fmt::format("FTP data connection {} ({}{}{})", n, t.command, t.path.empty() ? "" : " ",
-                                     t.path);
+      const auto which =
+          fmt::format("FTP data connection {} ({}{}{})", n, t.command, t.path.empty() ? "" : " ", t.path);
       const auto port = t.data_server.substr(t.data_server.rfind(':') + 1);
       const auto subject = fmt::format("data connection {}", n);
       k.add(fmt::format("ftp.data_port.{}", n), "ftp",
@@ -124,9 +125,8 @@ void ftp_questions(key_builder& k, const std::string& capture) {
       k.add(fmt::format("ftp.data_mode.{}", n), "ftp",
             fmt::format("{}: was it active (the FTP server connected, PORT/EPRT) or passive (PASV/EPSV)?", which),
             t.passive ? "passive" : "active", answer_kind::choice, subject);
-      k.add(fmt::format("ftp.transfer_bytes.{}", n), "ftp",
-            fmt::format("{}: how many bytes did it transfer?", which), std::to_string(t.bytes), answer_kind::number,
-            subject);
+      k.add(fmt::format("ftp.transfer_bytes.{}", n), "ftp", fmt::format("{}: how many bytes did it transfer?", which),
+            std::to_string(t.bytes), answer_kind::number, subject);
     }
   }
 }
@@ -141,8 +141,10 @@ class lazy_session_feed final : public netlib::capture::stream_consumer {
   using done_type = std::function<void(const netlib::packet::tcp_conversation&, const session_type&)>;
   explicit lazy_session_feed(const done_type& done) : done_(done) {}
   void on_bytes(netlib::packet::tcp_direction d, netlib::byte_view bytes, netlib::time_point) override {
-    if (d == netlib::packet::tcp_direction::client_to_server) get().client_bytes(bytes);
-    else get().server_bytes(bytes);
+    if (d == netlib::packet::tcp_direction::client_to_server)
+      get().client_bytes(bytes);
+    else
+      get().server_bytes(bytes);
   }
   void on_gap(netlib::packet::tcp_direction d, std::uint64_t size, netlib::time_point) override {
     get().gap(d == netlib::packet::tcp_direction::client_to_server, size);
@@ -174,12 +176,13 @@ void smtp_questions(key_builder& k, const std::string& capture) {
   std::vector<found_session> found;
   replay_sessions<analyzer>(capture, [&](const netlib::packet::tcp_conversation& c, const auto& s) {
     // As lab-smtp analyze: an SMTP port, or a 220 greeting answered with EHLO/HELO.
-    const bool smtp = netlib::smtp::is_smtp_port(c.server.port) ||
-                      (s.greeting_code == 220 && !s.commands.empty() &&
-                       (s.commands[0].verb == "EHLO" || s.commands[0].verb == "HELO"));
+    const bool smtp =
+        netlib::smtp::is_smtp_port(c.server.port) || (s.greeting_code == 220 && !s.commands.empty() &&
+                                                      (s.commands[0].verb == "EHLO" || s.commands[0].verb == "HELO"));
     if (!smtp || s.messages.empty()) return;
     found.push_back({c, s});
-    std::sort(found.begin(), found.end(), [](const auto& a, const auto& b) { return a.conversation.id < b.conversation.id; });
+    std::sort(found.begin(), found.end(),
+              [](const auto& a, const auto& b) { return a.conversation.id < b.conversation.id; });
     if (found.size() > k.options.max_per_kind) found.pop_back();
   });
   std::size_t n = 0;
@@ -201,20 +204,24 @@ void smtp_questions(key_builder& k, const std::string& capture) {
 
 void pop3_questions(key_builder& k, const std::string& capture) {
   std::size_t sessions = 0, retrieved = 0;
-  replay_sessions<netlib::pop3::session_analyzer>(capture, [&](const netlib::packet::tcp_conversation& c, const auto& s) {
-    // As lab-pop3 analyze: port 110 or 1110, or a +OK greeting.
-    const auto port = c.server.port;
-    const auto& g = s.greeting;
-    if (port != 110 && port != 1110 && !(g && g->rfind("+OK", 0) == 0)) return;
-    ++sessions;
-    for (const auto& cmd : s.commands) retrieved += cmd.verb == "RETR" && cmd.status == "+OK" ? 1 : 0;
-  });
+  replay_sessions<netlib::pop3::session_analyzer>(capture,
+                                                  [&](const netlib::packet::tcp_conversation& c, const auto& s) {
+                                                    // As lab-pop3 analyze: port 110 or 1110, or a +OK greeting.
+                                                    const auto port = c.server.port;
+                                                    const auto& g = s.greeting;
+                                                    if (port != 110 && port != 1110 && !(g && g->rfind("+OK", 0) == 0))
+                                                      return;
+                                                    ++sessions;
+                                                    for (const auto& cmd : s.commands)
+                                                      retrieved += cmd.verb == "RETR" && cmd.status == "+OK" ? 1 : 0;
+                                                  });
   if (sessions == 0) return;
   k.add("pop3.retrieved", "pop3", "How many messages did the POP3 client retrieve (RETR answered +OK)?",
         std::to_string(retrieved), answer_kind::number);
 }
 
-void arp_request_questions(key_builder& k, const netlib::packet::decoded_packet& p, std::size_t n, std::uint64_t frame) {
+void arp_request_questions(key_builder& k, const netlib::packet::decoded_packet& p, std::size_t n,
+                           std::uint64_t frame) {
   const auto which = fmt::format("ARP request {} (frame {})", n, frame);
   const auto subject = fmt::format("request {}", n);
   k.add(fmt::format("arp.request_target_ip.{}", n), "arp",

@@ -144,7 +144,8 @@ std::vector<std::string> items_of(std::string_view s) {
 
 bool same_measure(answer_kind kind, const std::string& expected, const std::string& given) {
   switch (kind) {
-    case answer_kind::coded: return same_coded(expected, given);
+    case answer_kind::coded:
+      return same_coded(expected, given);
     case answer_kind::duration: {
       const auto a = seconds_of(expected), b = seconds_of(given);
       return a && b && std::abs(*a - *b) <= std::max(0.01 * std::abs(*a), 1e-6);
@@ -153,12 +154,14 @@ bool same_measure(answer_kind kind, const std::string& expected, const std::stri
       const auto a = bytes_per_second_of(expected), b = bytes_per_second_of(given);
       return a && b && std::abs(*a - *b) <= 0.02 * std::abs(*a);
     }
-    case answer_kind::list: return items_of(expected) == items_of(given);
+    case answer_kind::list:
+      return items_of(expected) == items_of(given);
     case answer_kind::set: {
       const auto a = items_of(expected), b = items_of(given);
       return std::set<std::string>(a.begin(), a.end()) == std::set<std::string>(b.begin(), b.end());
     }
-    default: return false;
+    default:
+      return false;
   }
 }
 
@@ -166,10 +169,16 @@ std::string coded_answer(std::string_view name, std::uint64_t code, bool hex) {
   return hex ? fmt::format("{} (0x{:02x})", name, code) : fmt::format("{} ({})", name, code);
 }
 
-std::string hex_answer(std::uint64_t value, int digits) { return fmt::format("0x{:0{}x} ({})", value, digits, value); }
+std::string hex_answer(std::uint64_t value, int digits) {
+  return fmt::format("0x{:0{}x} ({})", value, digits, value);
+}
 
-std::string duration_answer(double seconds) { return fmt::format("{:.3f} ms", seconds * 1e3); }
+std::string duration_answer(double seconds) {
+  return fmt::format("{:.3f} ms", seconds * 1e3);
+}
 
-std::string rate_answer(double bytes_per_second) { return fmt::format("{:.0f} B/s", bytes_per_second); }
+std::string rate_answer(double bytes_per_second) {
+  return fmt::format("{:.0f} B/s", bytes_per_second);
+}
 
 }  // namespace netlab::grade

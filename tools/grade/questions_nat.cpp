@@ -40,7 +40,7 @@ struct nat_flow {
   std::uint8_t protocol = 0;  // 6 or 17
   packet::endpoint src, dst;
   nat_packet first;
-  std::uint64_t fingerprint = 0;  // TCP sequence number, or the UDP payload's hash
+  std::uint64_t fingerprint = 0;    // TCP sequence number, or the UDP payload's hash
   std::optional<nat_packet> reply;  // the first packet the other way
 };
 
@@ -117,10 +117,12 @@ void nat_questions(const std::string& inside, const std::string& outside, const 
                                    f.protocol == 6 ? "TCP" : "UDP", f.src, f.dst, f.first.frame);
     const auto subject = fmt::format("flow {}", n);
     const auto id = [n](std::string_view what) { return fmt::format("nat.{}.{}", what, n); };
-    q.add(id("outside_source"),
-          fmt::format("{}: with which source IP address and port does it leave the router (the outside capture)?", which),
-          o->src.to_string(), answer_kind::endpoint, subject, "translation");
-    q.add(id("outside_frame"), fmt::format("{}: in which frame of the outside capture does that first packet appear?", which),
+    q.add(
+        id("outside_source"),
+        fmt::format("{}: with which source IP address and port does it leave the router (the outside capture)?", which),
+        o->src.to_string(), answer_kind::endpoint, subject, "translation");
+    q.add(id("outside_frame"),
+          fmt::format("{}: in which frame of the outside capture does that first packet appear?", which),
           std::to_string(o->first.frame), answer_kind::number, subject);
     q.add(id("ttl_inside"), fmt::format("{}: what TTL does that first packet carry inside?", which),
           std::to_string(f.first.ttl), answer_kind::number, subject, "ttl");

@@ -22,9 +22,10 @@ void tcp_timing_questions(const std::string& capture, const key_options& options
 bool same_measure(answer_kind kind, const std::string& expected, const std::string& given);
 
 // Canonical answers, so that every family writes a kind the same way.
-std::string coded_answer(std::string_view name, std::uint64_t code, bool hex = false);  // "UDP (17)", "echo request (0x08)"
-std::string hex_answer(std::uint64_t value, int digits);                                // "0x04d2 (1234)"
-std::string duration_answer(double seconds);                                            // "0.412 ms"
-std::string rate_answer(double bytes_per_second);                                       // "123456 B/s"
+std::string coded_answer(std::string_view name, std::uint64_t code,
+                         bool hex = false);               // "UDP (17)", "echo request (0x08)"
+std::string hex_answer(std::uint64_t value, int digits);  // "0x04d2 (1234)"
+std::string duration_answer(double seconds);              // "0.412 ms"
+std::string rate_answer(double bytes_per_second);         // "123456 B/s"
 
 }  // namespace netlab::grade

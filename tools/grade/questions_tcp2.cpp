@@ -36,19 +36,20 @@ void connection_questions(std::vector<question>& out, const pk::tcp_trace& t, ne
   const std::size_t n = c.id + 1;
   const auto sender = pk::data_sender(t);
   const bool client_sends = sender == pk::tcp_direction::client_to_server;
-  const auto which = fmt::format("TCP conversation {} (tshark's tcp.stream == {}: {} to {}; the data sender is the {})", n,
-                                 c.id, c.client, c.server, client_sends ? "client" : "server");
+  const auto which = fmt::format("TCP conversation {} (tshark's tcp.stream == {}: {} to {}; the data sender is the {})",
+                                 n, c.id, c.client, c.server, client_sends ? "client" : "server");
   const auto add = [&](std::string id, std::string text, std::string answer, answer_kind kind) {
     out.push_back({std::move(id), "tcp", fmt::format("{}: {}", which, text), std::move(answer), kind});
   };
   const auto graph = fmt::format("netlab-ladder CAPTURE -c {} --stevens graph.svg", c.id);
   // The handshake (raw sequence numbers: Wireshark's "Sequence Number (raw)").
-  if (t.isn[0]) add(fmt::format("tcp.syn_seq.{}", n), "what is the (raw) sequence number of the client's SYN?",
-                    std::to_string(*t.isn[0]), answer_kind::number);
+  if (t.isn[0])
+    add(fmt::format("tcp.syn_seq.{}", n), "what is the (raw) sequence number of the client's SYN?",
+        std::to_string(*t.isn[0]), answer_kind::number);
   for (const auto& s : t.segments) {
     if (s.direction == pk::tcp_direction::server_to_client && s.has(pk::tcp_flag::syn) && s.has(pk::tcp_flag::ack)) {
-      add(fmt::format("tcp.synack_seq.{}", n), "what is the (raw) sequence number of the SYN-ACK?", std::to_string(s.raw_seq),
-          answer_kind::number);
+      add(fmt::format("tcp.synack_seq.{}", n), "what is the (raw) sequence number of the SYN-ACK?",
+          std::to_string(s.raw_seq), answer_kind::number);
       add(fmt::format("tcp.synack_ack.{}", n), "what is the (raw) acknowledgement number of the SYN-ACK?",
           std::to_string(s.raw_ack), answer_kind::number);
       break;
@@ -67,7 +68,8 @@ void connection_questions(std::vector<question>& out, const pk::tcp_trace& t, ne
     add(id("segment_length"), fmt::format("{}: how many bytes of data does it carry?", seg), std::to_string(s.length),
         answer_kind::number);
     if (r.ack_segment) {
-      add(id("ack_time"), fmt::format("{}: when (seconds since the capture began) did the first ACK covering it arrive?", seg),
+      add(id("ack_time"),
+          fmt::format("{}: when (seconds since the capture began) did the first ACK covering it arrive?", seg),
           instant(t.segments[*r.ack_segment].ts, start), answer_kind::duration);
     }
     if (r.sample_rtt_s) {
@@ -75,14 +77,16 @@ void connection_questions(std::vector<question>& out, const pk::tcp_trace& t, ne
           duration_answer(*r.sample_rtt_s), answer_kind::duration);
     }
     if (!r.estimated_rtt_s) continue;
-    const char* rule = "RFC 6298: the first sample R gives EstimatedRTT = R and DevRTT = R/2; each later one "
-                       "DevRTT = 0.75 DevRTT + 0.25 |EstimatedRTT - R| (with the EstimatedRTT before it), then "
-                       "EstimatedRTT = 0.875 EstimatedRTT + 0.125 R; segments without a sample change nothing";
+    const char* rule =
+        "RFC 6298: the first sample R gives EstimatedRTT = R and DevRTT = R/2; each later one "
+        "DevRTT = 0.75 DevRTT + 0.25 |EstimatedRTT - R| (with the EstimatedRTT before it), then "
+        "EstimatedRTT = 0.875 EstimatedRTT + 0.125 R; segments without a sample change nothing";
     add(id("estimated_rtt"), fmt::format("{}: what is EstimatedRTT after it, in ms ({})?", seg, rule),
         duration_answer(*r.estimated_rtt_s), answer_kind::duration);
-    add(id("dev_rtt"), fmt::format("{}: what is DevRTT after it, in ms (same rules)?", seg), duration_answer(*r.dev_rtt_s),
-        answer_kind::duration);
-    add(id("timeout"), fmt::format("{}: what is the TimeoutInterval EstimatedRTT + 4 DevRTT after it, in ms (no lower bound)?", seg),
+    add(id("dev_rtt"), fmt::format("{}: what is DevRTT after it, in ms (same rules)?", seg),
+        duration_answer(*r.dev_rtt_s), answer_kind::duration);
+    add(id("timeout"),
+        fmt::format("{}: what is the TimeoutInterval EstimatedRTT + 4 DevRTT after it, in ms (no lower bound)?", seg),
         duration_answer(*r.timeout_s), answer_kind::duration);
   }
   if (t.segments_not_kept > 0) return;  // the rest needs the whole connection

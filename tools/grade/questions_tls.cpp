@@ -33,8 +33,10 @@ class tls_feed final : public netlib::capture::stream_consumer {
   tls_feed(std::vector<tls_found>& found, std::uint64_t& count, std::size_t keep)
       : found_(found), count_(count), keep_(keep) {}
   void on_bytes(pk::tcp_direction d, netlib::byte_view bytes, netlib::time_point) override {
-    if (d == pk::tcp_direction::client_to_server) get().client_bytes(bytes);
-    else get().server_bytes(bytes);
+    if (d == pk::tcp_direction::client_to_server)
+      get().client_bytes(bytes);
+    else
+      get().server_bytes(bytes);
   }
   void on_gap(pk::tcp_direction d, std::uint64_t size, netlib::time_point) override {
     get().gap(d == pk::tcp_direction::client_to_server, size);
@@ -59,7 +61,9 @@ class tls_feed final : public netlib::capture::stream_consumer {
   std::unique_ptr<pk::tls_analyzer> analyzer_;
 };
 
-std::string version_answer(std::uint16_t v) { return fmt::format("{} (0x{:04x})", pk::tls_version_name(v), v); }
+std::string version_answer(std::uint16_t v) {
+  return fmt::format("{} (0x{:04x})", pk::tls_version_name(v), v);
+}
 
 std::string suite_answer(std::uint16_t s) {
   const auto name = pk::tls_cipher_suite_name(s);
@@ -84,7 +88,9 @@ std::vector<T> without_grease(std::vector<T> v) {
   return v;
 }
 
-std::string message_names(const std::vector<std::uint8_t>& types) { return names(types, pk::tls_handshake_name); }
+std::string message_names(const std::vector<std::uint8_t>& types) {
+  return names(types, pk::tls_handshake_name);
+}
 
 void connection_questions(std::vector<question>& out, const tls_found& f, std::size_t n) {
   const auto& s = f.session;
@@ -95,7 +101,8 @@ void connection_questions(std::vector<question>& out, const tls_found& f, std::s
                                      ? fmt::format(", server name {}", *s.client_hello->server_name)
                                      : "");
   const auto add = [&](std::string_view what, std::string text, std::string answer, answer_kind kind) {
-    out.push_back({fmt::format("tls.{}.{}", what, n), "tls", fmt::format("{}: {}", which, text), std::move(answer), kind});
+    out.push_back(
+        {fmt::format("tls.{}.{}", what, n), "tls", fmt::format("{}: {}", which, text), std::move(answer), kind});
   };
   if (const auto& ch = s.client_hello) {
     add("client_hello_version", "which version does the ClientHello's (legacy) version field declare?",
@@ -117,7 +124,8 @@ void connection_questions(std::vector<question>& out, const tls_found& f, std::s
           names(ch->alpn, [](const std::string& x) { return x; }), answer_kind::list);
     }
     if (!ch->supported_groups.empty()) {
-      add("supported_groups", "which groups does the client support (supported_groups), by name, in order (GREASE left out)?",
+      add("supported_groups",
+          "which groups does the client support (supported_groups), by name, in order (GREASE left out)?",
           names(without_grease(ch->supported_groups), group_name), answer_kind::list);
     }
     if (!ch->key_share_groups.empty()) {
@@ -126,13 +134,16 @@ void connection_questions(std::vector<question>& out, const tls_found& f, std::s
     }
   }
   if (const auto& sh = s.server_hello) {
-    add("server_version", "which TLS version did the server choose (ServerHello: supported_versions, else its version field)?",
+    add("server_version",
+        "which TLS version did the server choose (ServerHello: supported_versions, else its version field)?",
         version_answer(sh->version()), answer_kind::coded);
-    add("cipher_suite", "which cipher suite did the server choose?", suite_answer(sh->cipher_suite), answer_kind::coded);
-    if (sh->alpn) add("server_alpn", "which application protocol did the server choose (ALPN)?", *sh->alpn, answer_kind::text);
+    add("cipher_suite", "which cipher suite did the server choose?", suite_answer(sh->cipher_suite),
+        answer_kind::coded);
+    if (sh->alpn)
+      add("server_alpn", "which application protocol did the server choose (ALPN)?", *sh->alpn, answer_kind::text);
     if (sh->key_share_group) {
-      add("server_key_share", "for which group does the ServerHello carry its key share?", group_name(*sh->key_share_group),
-          answer_kind::text);
+      add("server_key_share", "for which group does the ServerHello carry its key share?",
+          group_name(*sh->key_share_group), answer_kind::text);
     }
   }
   if (s.certificates) {
@@ -166,8 +177,10 @@ void connection_questions(std::vector<question>& out, const tls_found& f, std::s
                    message_names(r.messages), answer_kind::list});
   }
   if (s.records_truncated || !s.client.decoding || !s.server.decoding) return;  // counts would be partial
-  add("client_records", "how many TLS records did the client send?", std::to_string(s.client.records), answer_kind::number);
-  add("server_records", "how many TLS records did the server send?", std::to_string(s.server.records), answer_kind::number);
+  add("client_records", "how many TLS records did the client send?", std::to_string(s.client.records),
+      answer_kind::number);
+  add("server_records", "how many TLS records did the server send?", std::to_string(s.server.records),
+      answer_kind::number);
   add("client_application_data", "how many application_data records did the client send?",
       std::to_string(s.client.application_data_records), answer_kind::number);
   add("server_application_data", "how many application_data records did the server send?",
@@ -176,7 +189,8 @@ void connection_questions(std::vector<question>& out, const tls_found& f, std::s
     add("encrypted_handshake_records",
         "how many handshake records were encrypted (sent after a ChangeCipherSpec: Wireshark's \"Encrypted Handshake "
         "Message\"), both sides together?",
-        std::to_string(s.client.encrypted_handshake_records + s.server.encrypted_handshake_records), answer_kind::number);
+        std::to_string(s.client.encrypted_handshake_records + s.server.encrypted_handshake_records),
+        answer_kind::number);
   }
   std::vector<std::string> types;
   for (const auto& r : s.records) {
@@ -196,8 +210,9 @@ void tls_questions(const std::string& capture, const key_options& options, std::
     return std::make_unique<tls_feed>(found, count, options.max_per_kind);
   });
   if (count == 0) return;
-  out.push_back({"tls.connections", "tls", "How many TLS connections does the capture hold (TCP conversations whose client "
-                                           "begins with a TLS handshake record)?",
+  out.push_back({"tls.connections", "tls",
+                 "How many TLS connections does the capture hold (TCP conversations whose client "
+                 "begins with a TLS handshake record)?",
                  std::to_string(count), answer_kind::number});
   for (std::size_t i = 0; i < found.size(); ++i) connection_questions(out, found[i], i + 1);
 }

@@ -10,7 +10,9 @@
 
 namespace netlab::grade {
 
-std::string hex(std::uint64_t value, int digits) { return fmt::format("0x{:0{}x}", value, digits); }
+std::string hex(std::uint64_t value, int digits) {
+  return fmt::format("0x{:0{}x}", value, digits);
+}
 
 void udp_questions(const std::string& capture, const key_options& options, std::vector<question>& out) {
   question_sink k{options, out, "udp"};

@@ -72,8 +72,10 @@ std::vector<question> select_variant(const std::vector<question>& all, const std
   for (std::size_t i = 0; i < all.size(); ++i) {
     const auto& q = all[i];
     if (!q.subject.empty() && !kept_subjects.contains({q.protocol, q.subject})) continue;
-    if (q.slot.empty()) keep[i] = true;
-    else groups[{q.protocol, q.subject, q.slot}].push_back(i);
+    if (q.slot.empty())
+      keep[i] = true;
+    else
+      groups[{q.protocol, q.subject, q.slot}].push_back(i);
   }
   for (const auto& [group, members] : groups) {
     const auto& [protocol, subject, slot] = group;

@@ -62,9 +62,9 @@ std::string expected_text(const nlohmann::json& v, double tolerance) {
 
 nlohmann::json run_key(const quiz_options& o) {
   const std::string binary = o.lab_binary.empty() ? netlib::app::own_directory() + "/lab-" + o.lab : o.lab_binary;
-  const auto r = netlib::app::run({binary, "quiz", "--seed", std::to_string(o.seed), "--count", std::to_string(o.count),
-                                   "--answers", "--json"},
-                                  {}, std::chrono::seconds(30));
+  const auto r = netlib::app::run(
+      {binary, "quiz", "--seed", std::to_string(o.seed), "--count", std::to_string(o.count), "--answers", "--json"}, {},
+      std::chrono::seconds(30));
   if (r.exit_code != 0)
     throw netlib::app::failure(fmt::format("{} quiz could not make the key (exit {}): {}", binary, r.exit_code, r.err));
   try {
@@ -149,8 +149,9 @@ void add_quiz_command(CLI::App& app) {
   cmd->add_option("--seed", s->o.seed, "The seed the student's quiz was made with")->required();
   cmd->add_option("--count", s->o.count, "Number of problems (as the quiz's --count; default 5)")
       ->check(CLI::Range(1, 1000));
-  cmd->add_option("--answers", s->o.answers, "The student's answers: 'N.value: answer' lines ('#' comments) or a "
-                                             "JSON object {\"N.value\": answer}")
+  cmd->add_option("--answers", s->o.answers,
+                  "The student's answers: 'N.value: answer' lines ('#' comments) or a "
+                  "JSON object {\"N.value\": answer}")
       ->required();
   cmd->add_option("--tolerance", s->o.tolerance, "Relative tolerance of numbers (default 0.01: 1%)")
       ->check(CLI::Range(0.0, 1.0));

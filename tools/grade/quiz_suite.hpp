@@ -19,12 +19,12 @@
 namespace netlab::grade {
 
 struct quiz_options {
-  std::string lab;              // "delay" or "dc"
+  std::string lab;  // "delay" or "dc"
   std::uint64_t seed = 0;
   int count = 5;
-  std::string answers;          // the student's file: "N.value: answer" lines or a JSON object
-  double tolerance = 0.01;      // relative
-  std::string lab_binary;       // default: lab-LAB beside netlab-grade
+  std::string answers;      // the student's file: "N.value: answer" lines or a JSON object
+  double tolerance = 0.01;  // relative
+  std::string lab_binary;   // default: lab-LAB beside netlab-grade
 };
 
 // Grades answers (by "N.value" id) against the key document the lab printed. `error` (from

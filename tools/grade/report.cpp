@@ -35,11 +35,16 @@ std::string printable(std::string_view bytes, std::size_t limit) {
   for (std::size_t i = 0; i < bytes.size(); ++i) {
     if (out.size() >= limit) return out + fmt::format("... ({} bytes)", bytes.size());
     const auto ch = static_cast<unsigned char>(bytes[i]);
-    if (ch == '\r') out += "\\r";
-    else if (ch == '\n') out += "\\n";
-    else if (ch == '\\') out += "\\\\";
-    else if (ch < 0x20 || ch >= 0x7f) out += fmt::format("\\x{:02x}", ch);
-    else out += static_cast<char>(ch);
+    if (ch == '\r')
+      out += "\\r";
+    else if (ch == '\n')
+      out += "\\n";
+    else if (ch == '\\')
+      out += "\\\\";
+    else if (ch < 0x20 || ch >= 0x7f)
+      out += fmt::format("\\x{:02x}", ch);
+    else
+      out += static_cast<char>(ch);
   }
   return out;
 }
@@ -87,8 +92,8 @@ std::string render_table(const suite_result& r, bool color) {
   std::string out = fmt::format("netlab-grade {} against {}\n\n", r.suite, r.target);
   out += fmt::format("{:<4}  {:>6}  {:<{}}  {}\n", "", "points", "check", width, "rule");
   for (const auto& c : r.checks) {
-    out += fmt::format("{}  {:>6}  {:<{}}  {}\n", mark(c.passed), points(c.score()) + "/" + points(c.weight),
-                       c.name, width, c.rule);
+    out += fmt::format("{}  {:>6}  {:<{}}  {}\n", mark(c.passed), points(c.score()) + "/" + points(c.weight), c.name,
+                       width, c.rule);
   }
   std::size_t passed = 0;
   for (const auto& c : r.checks) {
@@ -109,8 +114,8 @@ std::string render_table(const suite_result& r, bool color) {
 nlohmann::json to_json(const suite_result& r) {
   nlohmann::json checks = nlohmann::json::array();
   for (const auto& c : r.checks) {
-    nlohmann::json j{{"name", c.name},         {"rule", c.rule},   {"description", c.description},
-                     {"weight", c.weight},     {"score", c.score()}, {"passed", c.passed}};
+    nlohmann::json j{{"name", c.name},     {"rule", c.rule},     {"description", c.description},
+                     {"weight", c.weight}, {"score", c.score()}, {"passed", c.passed}};
     if (!c.passed) {
       j["reason"] = c.reason;
       j["sent"] = c.sent;
@@ -121,9 +126,9 @@ nlohmann::json to_json(const suite_result& r) {
   }
   std::size_t failed = 0;
   for (const auto& c : r.checks) failed += c.passed ? 0 : 1;
-  nlohmann::json doc{{"suite", r.suite},         {"target", r.target}, {"score", r.score()},
-                     {"max_score", r.max_score()}, {"passed", r.all_passed()}, {"failed_count", failed},
-                     {"checks", checks}};
+  nlohmann::json doc{
+      {"suite", r.suite},         {"target", r.target},     {"score", r.score()}, {"max_score", r.max_score()},
+      {"passed", r.all_passed()}, {"failed_count", failed}, {"checks", checks}};
   if (!r.measurements.empty()) doc["measurements"] = measurements_json(r);
   return doc;
 }
@@ -135,14 +140,13 @@ std::string to_junit(const suite_result& r) {
   out += fmt::format("<testsuites>\n  <testsuite name=\"netlab-grade.{}\" tests=\"{}\" failures=\"{}\" errors=\"0\">\n",
                      escape(r.suite), r.checks.size(), failures);
   for (const auto& c : r.checks) {
-    out += fmt::format("    <testcase classname=\"netlab-grade.{}\" name=\"{}\">\n", escape(r.suite),
-                       escape(c.name));
-    out += fmt::format("      <properties><property name=\"rule\" value=\"{}\"/><property name=\"weight\" "
-                       "value=\"{}\"/></properties>\n",
-                       escape(c.rule), points(c.weight));
+    out += fmt::format("    <testcase classname=\"netlab-grade.{}\" name=\"{}\">\n", escape(r.suite), escape(c.name));
+    out += fmt::format(
+        "      <properties><property name=\"rule\" value=\"{}\"/><property name=\"weight\" "
+        "value=\"{}\"/></properties>\n",
+        escape(c.rule), points(c.weight));
     if (!c.passed) {
-      out += fmt::format("      <failure message=\"{}\">{}</failure>\n", escape(c.reason),
-                         escape(failure_text(c)));
+      out += fmt::format("      <failure message=\"{}\">{}</failure>\n", escape(c.reason), escape(failure_text(c)));
     }
     out += "    </testcase>\n";
   }
@@ -182,14 +186,12 @@ std::string summary(const nlohmann::json& doc, bool md) {
       shown += t.at("visibility") == "visible" ? 1 : 0;
       passed += t.at("status") == "passed" ? 1 : 0;
     }
-    const std::string what = fmt::format("netlab-grade {} against {}{}", part.at("suite").get<std::string>(),
-                                         part.at("target").get<std::string>(),
-                                         part.at("label").get<std::string>().empty()
-                                             ? std::string()
-                                             : " (" + part.at("label").get<std::string>() + ")");
+    const std::string what = fmt::format(
+        "netlab-grade {} against {}{}", part.at("suite").get<std::string>(), part.at("target").get<std::string>(),
+        part.at("label").get<std::string>().empty() ? std::string() : " (" + part.at("label").get<std::string>() + ")");
     if (shown == total) {
       out += fmt::format(fmt::runtime(md ? "- {}: **{}/{} points** ({} of {} checks passed)\n"
-                                            : "{}: {}/{} points ({} of {} checks passed)\n"),
+                                         : "{}: {}/{} points ({} of {} checks passed)\n"),
                          what, points(part.at("score").get<double>()), points(part.at("max_score").get<double>()),
                          passed, total);
     } else {
@@ -205,8 +207,8 @@ std::string summary(const nlohmann::json& doc, bool md) {
       continue;
     }
     if (t.at("status") == "passed") continue;
-    failed += fmt::format(fmt::runtime(md ? "- `{}`: {}\n" : "  {}: {}\n"), t.at("name").get<std::string>(),
-                          short_reason(t));
+    failed +=
+        fmt::format(fmt::runtime(md ? "- `{}`: {}\n" : "  {}: {}\n"), t.at("name").get<std::string>(), short_reason(t));
   }
   if (!failed.empty()) out += (md ? "\n**Failed:**\n" : "\nFailed:\n") + failed;
   if (hidden > 0)
@@ -252,8 +254,12 @@ nlohmann::json to_gradescope(const suite_result& r, const gradescope_options& op
                             {"visibility", visibility_of(c, options)},
                             {"extra_data", std::move(test_extra)}});
   }
-  netlab["parts"].push_back({{"index", part}, {"suite", r.suite}, {"target", r.target}, {"label", options.label},
-                             {"score", r.score()}, {"max_score", r.max_score()},
+  netlab["parts"].push_back({{"index", part},
+                             {"suite", r.suite},
+                             {"target", r.target},
+                             {"label", options.label},
+                             {"score", r.score()},
+                             {"max_score", r.max_score()},
                              {"measurements", measurements_json(r)}});
   for (const auto& m : r.measurements) {
     if (!m.leaderboard) continue;

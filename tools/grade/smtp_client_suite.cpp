@@ -92,13 +92,16 @@ check_result fail(check_result c, std::string reason, std::string sent, std::str
 }
 
 check_result ehlo_check(const smtp_context& x) {
-  auto c = make_check("ehlo_first", "RFC 5321 §3.2, §4.1.1.1", "the first command is EHLO (or HELO) with a domain, "
-                      "answered 250", 2);
+  auto c = make_check("ehlo_first", "RFC 5321 §3.2, §4.1.1.1",
+                      "the first command is EHLO (or HELO) with a domain, "
+                      "answered 250",
+                      2);
   const bool ok = !x.w.commands.empty() && (x.w.commands[0].verb == "EHLO" || x.w.commands[0].verb == "HELO") &&
                   !x.w.commands[0].arg.empty() && x.w.codes[0] == 250;
   if (ok) c.passed = true;
-  return ok ? c : fail(c, "the session does not open with EHLO/HELO domain", command_list(x.w.commands),
-                       "EHLO client.example");
+  return ok ? c
+            : fail(c, "the session does not open with EHLO/HELO domain", command_list(x.w.commands),
+                   "EHLO client.example");
 }
 
 check_result order_check(const smtp_context& x) {
@@ -108,19 +111,26 @@ check_result order_check(const smtp_context& x) {
   for (std::size_t i = 0; i < x.w.commands.size(); ++i) {
     const auto& v = x.w.commands[i].verb;
     const int code = x.w.codes[i];
-    if (v == "MAIL" && code == 250 && seen.empty()) seen = "M";
-    else if (v == "RCPT" && (code == 250 || code == 251) && (seen == "M" || seen == "R")) seen = "R";
-    else if (v == "DATA" && code == 354 && seen == "R") seen = "D";
-    else if (v == "<message>" && code == 250 && seen == "D") seen = "done";
+    if (v == "MAIL" && code == 250 && seen.empty())
+      seen = "M";
+    else if (v == "RCPT" && (code == 250 || code == 251) && (seen == "M" || seen == "R"))
+      seen = "R";
+    else if (v == "DATA" && code == 354 && seen == "R")
+      seen = "D";
+    else if (v == "<message>" && code == 250 && seen == "D")
+      seen = "done";
   }
   c.passed = seen == "done";
-  return c.passed ? c : fail(c, "no accepted MAIL, RCPT..., DATA, message sequence", command_list(x.w.commands),
-                             "MAIL FROM:<a> 250, RCPT TO:<b> 250, DATA 354, message 250");
+  return c.passed ? c
+                  : fail(c, "no accepted MAIL, RCPT..., DATA, message sequence", command_list(x.w.commands),
+                         "MAIL FROM:<a> 250, RCPT TO:<b> 250, DATA 354, message 250");
 }
 
 check_result recipients_check(const smtp_context& x) {
-  auto c = make_check("recipients", "RFC 5321 §4.1.1.3", "one RCPT TO:<mailbox> for each intended recipient, "
-                      "and no other", 2);
+  auto c = make_check("recipients", "RFC 5321 §4.1.1.3",
+                      "one RCPT TO:<mailbox> for each intended recipient, "
+                      "and no other",
+                      2);
   std::vector<std::string> got, want;
   for (const auto& cmd : x.w.commands) {
     if (cmd.verb == "RCPT") got.push_back(cmd.arg);
@@ -134,8 +144,9 @@ check_result recipients_check(const smtp_context& x) {
   c.passed = norm(got) == norm(want);
   std::string expected;
   for (const auto& r : want) expected += (expected.empty() ? "RCPT " : ", RCPT ") + r;
-  return c.passed ? c : fail(c, fmt::format("{} RCPT commands do not name the {} recipients", got.size(), want.size()),
-                             command_list(x.w.commands), expected);
+  return c.passed ? c
+                  : fail(c, fmt::format("{} RCPT commands do not name the {} recipients", got.size(), want.size()),
+                         command_list(x.w.commands), expected);
 }
 
 check_result stuffing_check(const smtp_context& x) {
@@ -156,7 +167,8 @@ check_result stuffing_check(const smtp_context& x) {
 check_result stored_check(const smtp_context& x) {
   auto c = make_check("message_stored_intact", "RFC 5321 §4.5.2, §6.1",
                       "each recipient's mailbox received the message, its body byte-identical (trailing empty "
-                      "lines aside)", 3);
+                      "lines aside)",
+                      3);
   for (const auto& r : x.o.recipients) {
     const auto box = x.maildir + "/" + r.substr(0, r.find('@')) + "/new";
     std::vector<std::string> bodies;
@@ -166,8 +178,9 @@ check_result stored_check(const smtp_context& x) {
       bodies.push_back(body_of(netlib::mail::to_crlf(read_whole_file(e.path()))));
     if (bodies.size() == 1 && without_trailing_lines(bodies[0]) == without_trailing_lines(message_body)) continue;
     c.received = bodies.empty() ? "" : printable(bodies[0]);
-    return fail(c, fmt::format("{} holds {} messages{}", r, bodies.size(), bodies.size() == 1 ? ", with another body" : ""),
-                x.w.data_raw, "one message whose body is " + printable(message_body));
+    return fail(
+        c, fmt::format("{} holds {} messages{}", r, bodies.size(), bodies.size() == 1 ? ", with another body" : ""),
+        x.w.data_raw, "one message whose body is " + printable(message_body));
   }
   c.passed = true;
   return c;
@@ -180,8 +193,8 @@ check_result quit_check(const smtp_context& x) {
 }
 
 check_result crlf_check(const smtp_context& x) {
-  auto c = make_check("crlf_line_endings", "RFC 5321 §2.3.8, §4.1.1.4", "every command and message line ends with CRLF",
-                      1);
+  auto c =
+      make_check("crlf_line_endings", "RFC 5321 §2.3.8, §4.1.1.4", "every command and message line ends with CRLF", 1);
   for (const auto& cmd : x.w.commands) {
     for (const auto& line : split_lf(cmd.raw)) {
       if (!ends_with_crlf(line)) return fail(c, "a line ends without CRLF", line, "CRLF after every line");
@@ -203,17 +216,19 @@ suite_result run_smtp_client_suite(smtp_client_options o) {
   std::ofstream(client.path + "/body.txt", std::ios::binary) << message_body;
   std::string rcpts;
   for (const auto& r : o.recipients) rcpts += (rcpts.empty() ? "" : " ") + r;
-  const std::map<std::string, std::string> values{
-      {"{from}", o.sender}, {"{rcpt}", o.recipients.front()}, {"{rcpts}", rcpts},
-      {"{message}", client.path + "/message.eml"}, {"{body}", client.path + "/body.txt"}};
+  const std::map<std::string, std::string> values{{"{from}", o.sender},
+                                                  {"{rcpt}", o.recipients.front()},
+                                                  {"{rcpts}", rcpts},
+                                                  {"{message}", client.path + "/message.eml"},
+                                                  {"{body}", client.path + "/body.txt"}};
   const auto t = run_client({o.lab_smtp, "serve", "--maildir", server.path + "/mail", "--domain", "example.org",
                              "--users", server.path + "/users.txt", "--listen", "127.0.0.1:0"},
                             values, client, o.client);
   const auto w = read_wire(t.conversations);
   const smtp_context x{o, w, server.path + "/mail"};
   suite_result r{"smtp", client_target(o.client), {}};
-  r.checks = {exit_check(t),       ehlo_check(x),    order_check(x), recipients_check(x),
-              stuffing_check(x),   stored_check(x),  quit_check(x),  crlf_check(x)};
+  r.checks = {exit_check(t),     ehlo_check(x),   order_check(x), recipients_check(x),
+              stuffing_check(x), stored_check(x), quit_check(x),  crlf_check(x)};
   return r;
 }
 

@@ -13,8 +13,8 @@
 #include <thread>
 
 #include "client_run.hpp"
-#include "netlib/app/random.hpp"
 #include "common/smtp_probe.hpp"
+#include "netlib/app/random.hpp"
 
 namespace netlab::grade {
 
@@ -36,11 +36,19 @@ struct smtp_check {
   bool then_closed = false;  // after the script the server must close the connection
 };
 
-std::string domain_of(const std::string& mailbox) { return mailbox.substr(mailbox.rfind('@') + 1); }
+std::string domain_of(const std::string& mailbox) {
+  return mailbox.substr(mailbox.rfind('@') + 1);
+}
 
-step ehlo() { return {"EHLO netlab-grade.test\r\n", {250}}; }
-step mail(const smtp_options& o) { return {"MAIL FROM:<" + o.sender + ">\r\n", {250}}; }
-step rcpt(const std::string& to) { return {"RCPT TO:<" + to + ">\r\n", {250, 251}}; }
+step ehlo() {
+  return {"EHLO netlab-grade.test\r\n", {250}};
+}
+step mail(const smtp_options& o) {
+  return {"MAIL FROM:<" + o.sender + ">\r\n", {250}};
+}
+step rcpt(const std::string& to) {
+  return {"RCPT TO:<" + to + ">\r\n", {250, 251}};
+}
 
 // The Message-ID of this run's delivered message: how the grader finds it in the mail store.
 const std::string& message_id() {
@@ -60,21 +68,36 @@ std::string message(const smtp_options& o) {
       o.sender, o.recipients.front(), message_id(), dot_line);
 }
 
-std::vector<step> greeting(const smtp_options&) { return {}; }
-std::vector<step> ehlo_only(const smtp_options&) { return {ehlo()}; }
-std::vector<step> helo_only(const smtp_options&) { return {{"HELO netlab-grade.test\r\n", {250}}}; }
-std::vector<step> noop(const smtp_options&) { return {ehlo(), {"NOOP\r\n", {250}}}; }
-std::vector<step> unknown(const smtp_options&) { return {ehlo(), {"XYZZY\r\n", {500, 502}}}; }
+std::vector<step> greeting(const smtp_options&) {
+  return {};
+}
+std::vector<step> ehlo_only(const smtp_options&) {
+  return {ehlo()};
+}
+std::vector<step> helo_only(const smtp_options&) {
+  return {{"HELO netlab-grade.test\r\n", {250}}};
+}
+std::vector<step> noop(const smtp_options&) {
+  return {ehlo(), {"NOOP\r\n", {250}}};
+}
+std::vector<step> unknown(const smtp_options&) {
+  return {ehlo(), {"XYZZY\r\n", {500, 502}}};
+}
 std::vector<step> rcpt_first(const smtp_options& o) {
   return {ehlo(), {"RCPT TO:<" + o.recipients.front() + ">\r\n", {503}}};
 }
-std::vector<step> data_first(const smtp_options& o) { return {ehlo(), mail(o), {"DATA\r\n", {503, 554}}}; }
-std::vector<step> bad_mail(const smtp_options&) { return {ehlo(), {"MAIL FROM:not an address\r\n", {501, 553}}}; }
+std::vector<step> data_first(const smtp_options& o) {
+  return {ehlo(), mail(o), {"DATA\r\n", {503, 554}}};
+}
+std::vector<step> bad_mail(const smtp_options&) {
+  return {ehlo(), {"MAIL FROM:not an address\r\n", {501, 553}}};
+}
 std::vector<step> rset(const smtp_options& o) {
   return {ehlo(), mail(o), {"RSET\r\n", {250}}, {"RCPT TO:<" + o.recipients.front() + ">\r\n", {503}}};
 }
 std::vector<step> unknown_user(const smtp_options& o) {
-  return {ehlo(), mail(o), {"RCPT TO:<netlab-grade-nobody@" + domain_of(o.recipients.front()) + ">\r\n", {550, 551, 553}}};
+  return {
+      ehlo(), mail(o), {"RCPT TO:<netlab-grade-nobody@" + domain_of(o.recipients.front()) + ">\r\n", {550, 551, 553}}};
 }
 std::vector<step> relay(const smtp_options& o) {
   return {ehlo(), mail(o), {"RCPT TO:<someone@elsewhere.invalid>\r\n", {550, 551, 553, 554}}};
@@ -90,11 +113,14 @@ std::vector<step> deliver(const smtp_options& o) {
   s.push_back({"QUIT\r\n", {221}});
   return s;
 }
-std::vector<step> quit(const smtp_options&) { return {ehlo(), {"QUIT\r\n", {221}}}; }
+std::vector<step> quit(const smtp_options&) {
+  return {ehlo(), {"QUIT\r\n", {221}}};
+}
 
 std::string codes_text(const std::vector<int>& codes) {
   std::string out;
-  for (std::size_t i = 0; i < codes.size(); ++i) out += (i == 0 ? "" : i + 1 == codes.size() ? " or " : ", ") + std::to_string(codes[i]);
+  for (std::size_t i = 0; i < codes.size(); ++i)
+    out += (i == 0 ? "" : i + 1 == codes.size() ? " or " : ", ") + std::to_string(codes[i]);
   return out;
 }
 
@@ -161,9 +187,10 @@ void check_stored(const smtp_options& o, const smtp_probe& p, check_result& c) {
   c.reason = fmt::format("the server answered 250 to the message but did not store it: {}", fmt::join(problems, "; "));
   c.sent = printable(p.sent());
   c.received = printable(p.received());
-  c.expected = fmt::format("the message (Message-ID {}) in {}/USER/new or cur of each recipient, its line '{}' stored "
-                           "with one dot",
-                           message_id(), o.maildir, dot_line);
+  c.expected = fmt::format(
+      "the message (Message-ID {}) in {}/USER/new or cur of each recipient, its line '{}' stored "
+      "with one dot",
+      message_id(), o.maildir, dot_line);
 }
 
 void run_check(const smtp_options& o, const smtp_check& spec, check_result& c) {

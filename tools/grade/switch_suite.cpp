@@ -64,7 +64,9 @@ decisions_map read_decisions(const nlohmann::json& doc) {
   return out;
 }
 
-std::string text(const frame_decision& d) { return fmt::format("{} {}", d.decision, d.out_ports); }
+std::string text(const frame_decision& d) {
+  return fmt::format("{} {}", d.decision, d.out_ports);
+}
 
 // The student's declared policy ({"switch": {...}} in the decisions document) as lab-switch
 // flags; throws std::runtime_error naming what is wrong.
@@ -158,7 +160,7 @@ check_result kind_check(const kind_rule& k, const decisions_map& reference, cons
 check_result complete_check(const decisions_map& reference, const decisions_map& student, const std::string& error,
                             const std::string& file) {
   auto c = make_check("decisions_complete", "lab requirement: one decision per captured frame, numbered from 1",
-                 "the decisions file is JSON and decides exactly the capture's frames", 1);
+                      "the decisions file is JSON and decides exactly the capture's frames", 1);
   std::vector<long> missing;
   std::vector<long> extra;
   for (const auto& [f, d] : reference) {
@@ -169,12 +171,14 @@ check_result complete_check(const decisions_map& reference, const decisions_map&
   }
   c.passed = error.empty() && missing.empty() && extra.empty();
   if (c.passed) return c;
-  c.reason = !error.empty() ? file + ": " + error
-                            : fmt::format("{} frames missing, {} frames not in the capture", missing.size(), extra.size());
+  c.reason = !error.empty()
+                 ? file + ": " + error
+                 : fmt::format("{} frames missing, {} frames not in the capture", missing.size(), extra.size());
   c.sent = file;
-  c.received = fmt::format("{} decisions; missing frames {}; unknown frames {}", student.size(),
-                           std::vector<long>(missing.begin(), missing.begin() + std::min<std::size_t>(missing.size(), 10)),
-                           std::vector<long>(extra.begin(), extra.begin() + std::min<std::size_t>(extra.size(), 10)));
+  c.received =
+      fmt::format("{} decisions; missing frames {}; unknown frames {}", student.size(),
+                  std::vector<long>(missing.begin(), missing.begin() + std::min<std::size_t>(missing.size(), 10)),
+                  std::vector<long>(extra.begin(), extra.begin() + std::min<std::size_t>(extra.size(), 10)));
   c.expected = fmt::format("decisions for frames 1..{}", reference.size());
   return c;
 }
@@ -213,21 +217,22 @@ suite_result run_switch_suite(const switch_options& o) {
     ref = replay({});
   }
   if (ref.exit_code != 0) {
-    throw netlib::app::failure(fmt::format("the reference switch failed on {}: {}", o.capture,
-                                           ref.err.empty() ? "exit " + std::to_string(ref.exit_code)
-                                                           : ref.err.substr(0, ref.err.find('\n'))));
+    throw netlib::app::failure(
+        fmt::format("the reference switch failed on {}: {}", o.capture,
+                    ref.err.empty() ? "exit " + std::to_string(ref.exit_code) : ref.err.substr(0, ref.err.find('\n'))));
   }
   const auto reference = read_decisions(nlohmann::json::parse(ref.out));
   std::string target = o.capture;
   if (!declared.empty()) {
     std::string text;
-    for (std::size_t i = 0; i + 1 < declared.size(); i += 2) text += (text.empty() ? "" : " ") + declared[i] + " " + declared[i + 1];
+    for (std::size_t i = 0; i + 1 < declared.size(); i += 2)
+      text += (text.empty() ? "" : " ") + declared[i] + " " + declared[i + 1];
     target += " (graded for the student's declared " + text + ")";
   }
   suite_result result{"switch", target, {complete_check(reference, student, error, o.decisions)}};
   for (const auto& k : kind_rules) {
-    const bool present = std::any_of(reference.begin(), reference.end(),
-                                     [&](const auto& f) { return f.second.decision == k.kind; });
+    const bool present =
+        std::any_of(reference.begin(), reference.end(), [&](const auto& f) { return f.second.decision == k.kind; });
     if (present) result.checks.push_back(kind_check(k, reference, student, o.capture));
   }
   return result;

@@ -10,10 +10,10 @@
 namespace netlab::grade {
 
 struct switch_options {
-  std::string capture;                  // pcapng whose interface ids are the ports
-  std::string decisions;                // the student's JSON file
-  std::string lab_switch;               // path of the reference lab-switch binary
-  std::vector<std::string> switch_args; // passed to `lab-switch replay` (--aging 10s, --vlan-config F)
+  std::string capture;                   // pcapng whose interface ids are the ports
+  std::string decisions;                 // the student's JSON file
+  std::string lab_switch;                // path of the reference lab-switch binary
+  std::vector<std::string> switch_args;  // passed to `lab-switch replay` (--aging 10s, --vlan-config F)
   // The instructor fixed the policy choices (--policy, --static, --hairpin). Otherwise a student's
   // file may declare the documented policy its switch implements, {"switch": {"policy":
   // "stop-learning", "static": ["MAC=PORT"], "hairpin": [2]}}, and is graded against the

@@ -115,7 +115,8 @@ awaitable<void> relay_one(io::connection& c, tcp::endpoint upstream, conversatio
 
 }  // namespace
 
-wire_relay::wire_relay(const std::string& upstream_host, unsigned short upstream_port) : impl_(std::make_unique<impl>()) {
+wire_relay::wire_relay(const std::string& upstream_host, unsigned short upstream_port)
+    : impl_(std::make_unique<impl>()) {
   impl_->upstream = tcp::endpoint(io::asio::ip::make_address(upstream_host), upstream_port);
   io::server_options opts;
   opts.host = "127.0.0.1";
@@ -134,7 +135,9 @@ wire_relay::wire_relay(const std::string& upstream_host, unsigned short upstream
   thread_ = std::thread([self] { self->server->run(); });
 }
 
-wire_relay::~wire_relay() { stop(); }
+wire_relay::~wire_relay() {
+  stop();
+}
 
 void wire_relay::stop() {
   if (!thread_.joinable()) return;
@@ -148,6 +151,8 @@ void wire_relay::stop() {
   for (const auto& c : impl_->live) impl_->done.push_back(*c);
 }
 
-const std::vector<conversation>& wire_relay::conversations() const { return impl_->done; }
+const std::vector<conversation>& wire_relay::conversations() const {
+  return impl_->done;
+}
 
 }  // namespace netlab::grade

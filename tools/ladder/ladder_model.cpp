@@ -29,7 +29,9 @@ struct side {
   std::deque<outstanding> unacked;
 };
 
-bool seq_le(std::uint32_t a, std::uint32_t b) { return static_cast<std::int32_t>(b - a) >= 0; }
+bool seq_le(std::uint32_t a, std::uint32_t b) {
+  return static_cast<std::int32_t>(b - a) >= 0;
+}
 
 class ladder_visitor : public netlib::capture::conversation_summarizer {
  public:
@@ -64,8 +66,8 @@ class ladder_visitor : public netlib::capture::conversation_summarizer {
 
  private:
   static void track_sent(side& me, const tcp_header& t, netlib::time_point ts, ladder_event& e) {
-    const std::uint32_t span = static_cast<std::uint32_t>(t.payload.size()) + (t.has(tcp_flag::syn) ? 1 : 0) +
-                               (t.has(tcp_flag::fin) ? 1 : 0);
+    const std::uint32_t span =
+        static_cast<std::uint32_t>(t.payload.size()) + (t.has(tcp_flag::syn) ? 1 : 0) + (t.has(tcp_flag::fin) ? 1 : 0);
     if (span == 0) return;
     const std::uint32_t end = t.seq + span;
     if (me.highest_end && seq_le(end, *me.highest_end)) {

@@ -17,21 +17,21 @@ namespace netlab::ladder {
 struct ladder_event {
   double time_s = 0;  // since the conversation's first packet
   netlib::packet::tcp_direction direction{};
-  std::string flags;  // "SYN,ACK"
-  std::uint32_t seq = 0;  // relative to the sender's ISN (or first sequence number seen)
+  std::string flags;                 // "SYN,ACK"
+  std::uint32_t seq = 0;             // relative to the sender's ISN (or first sequence number seen)
   std::optional<std::uint32_t> ack;  // relative to the receiver's ISN, when ACK is set
   std::uint32_t length = 0;
   std::uint32_t window = 0;
   std::string label;  // application label of the payload, empty without payload
   bool retransmission = false;
-  std::optional<double> rtt_s;  // on an ACK: time since the segment it acknowledges was sent
+  std::optional<double> rtt_s;       // on an ACK: time since the segment it acknowledges was sent
   std::uint32_t missing_before = 0;  // bytes of this direction the capture lacks just before this segment
 };
 
 // How the ladder is drawn.
 struct ladder_layout {
-  bool by_time = false;          // rows spaced by the time between segments (plus a minimum gap)
-  std::size_t page_size = 100;   // SVG: segments per page (0: one page whatever the length)
+  bool by_time = false;         // rows spaced by the time between segments (plus a minimum gap)
+  std::size_t page_size = 100;  // SVG: segments per page (0: one page whatever the length)
 };
 
 struct ladder_model {

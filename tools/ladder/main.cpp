@@ -5,17 +5,18 @@
 #include <iostream>
 
 #include "ladder_model.hpp"
-#include "stevens.hpp"
 #include "netlib/app/program.hpp"
 #include "netlib/ftp/labels.hpp"
 #include "netlib/http/labels.hpp"
 #include "netlib/pop3/labels.hpp"
 #include "netlib/smtp/labels.hpp"
+#include "stevens.hpp"
 
 int main(int argc, char** argv) {
   auto app = netlib::app::make_app(
       "netlab-ladder",
-      "List the TCP conversations of a capture (pcap or pcapng) and draw one as a ladder diagram or a time-sequence graph",
+      "List the TCP conversations of a capture (pcap or pcapng) and draw one as a ladder diagram or a time-sequence "
+      "graph",
       "netlab-ladder captures/net/loopback-http.pcapng --conversation 0 --svg ladder.svg\n"
       "  netlab-ladder captures/net/loopback-http.pcapng -c 1 --spacing time\n"
       "  netlab-ladder captures/tcp/bulk-upload.pcapng -c 0 --stevens graph.svg   (time-sequence graph)\n\n"
@@ -68,8 +69,9 @@ int main(int argc, char** argv) {
     if (const auto note = netlib::capture::damage_note(file, model.stats))
       std::cerr << netlib::app::program_name() << ": warning: " << *note << '\n';
     if (conversation && *conversation >= model.conversations.size()) {
-      throw netlib::app::failure(fmt::format("{}: no conversation {} (it has {}; run without --conversation to list them)",
-                                             file, *conversation, model.conversations.size()));
+      throw netlib::app::failure(
+          fmt::format("{}: no conversation {} (it has {}; run without --conversation to list them)", file,
+                      *conversation, model.conversations.size()));
     }
     std::vector<std::string> written;
     if (!svg.empty()) {
@@ -77,8 +79,9 @@ int main(int argc, char** argv) {
       const auto dot = svg.rfind('.');
       const bool has_ext = dot != std::string::npos && svg.find('/', dot) == std::string::npos;
       for (std::size_t page = 0; page < pages; ++page) {
-        const std::string name =
-            page == 0 ? svg : (has_ext ? svg.substr(0, dot) : svg) + fmt::format("-{}", page + 1) + (has_ext ? svg.substr(dot) : "");
+        const std::string name = page == 0 ? svg
+                                           : (has_ext ? svg.substr(0, dot) : svg) + fmt::format("-{}", page + 1) +
+                                                 (has_ext ? svg.substr(dot) : "");
         std::ofstream out(name, std::ios::binary | std::ios::trunc);
         out << netlab::ladder::render_ladder_svg(model, layout, page);
         if (!out.flush()) throw netlib::app::failure(fmt::format("{}: cannot write the SVG", name));
@@ -102,7 +105,8 @@ int main(int argc, char** argv) {
       if (conversation) std::cout << '\n' << netlab::ladder::render_ladder_text(model, layout);
       if (written.size() == 1) std::cout << "ladder written to " << written.front() << '\n';
       if (written.size() > 1)
-        std::cout << fmt::format("ladder written to {} pages: {} ... {}\n", written.size(), written.front(), written.back());
+        std::cout << fmt::format("ladder written to {} pages: {} ... {}\n", written.size(), written.front(),
+                                 written.back());
       if (!stevens.empty()) std::cout << "time-sequence graph written to " << stevens << '\n';
     }
     return netlib::app::exit_ok;

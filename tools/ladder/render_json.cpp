@@ -64,7 +64,8 @@ void render_json(const ladder_model& m, std::ostream& out) {
     for (const auto& e : m.events) {
       nlohmann::json item = {
           {"time_s", e.time_s},
-          {"direction", e.direction == netlib::packet::tcp_direction::client_to_server ? "client_to_server" : "server_to_client"},
+          {"direction",
+           e.direction == netlib::packet::tcp_direction::client_to_server ? "client_to_server" : "server_to_client"},
           {"flags", e.flags},
           {"seq", e.seq},
           {"length", e.length},

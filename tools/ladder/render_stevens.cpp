@@ -35,7 +35,8 @@ struct scale {
 };
 
 std::string side_name(const pk::tcp_conversation& c, pk::tcp_direction d) {
-  return d == pk::tcp_direction::client_to_server ? fmt::format("client {}", c.client) : fmt::format("server {}", c.server);
+  return d == pk::tcp_direction::client_to_server ? fmt::format("client {}", c.client)
+                                                  : fmt::format("server {}", c.server);
 }
 
 }  // namespace
@@ -105,29 +106,34 @@ std::string render_stevens_svg(const stevens_graph& g) {
   std::string note = fmt::format("{} data segments, {} retransmitted", segments, retransmitted);
   if (t.segments_not_kept > 0) note += fmt::format("; only the first {} segments are drawn", t.segments.size());
   if (clip_window) note += "; window line clipped at the top";
-  out += fmt::format(R"svg(<text class="note" x="{}" y="62" font-size="11" fill="#666">{}</text>)svg", g_left, escape(note));
+  out += fmt::format(R"svg(<text class="note" x="{}" y="62" font-size="11" fill="#666">{}</text>)svg", g_left,
+                     escape(note));
   out += "\n";
   // Axes: the box, ticks, labels.
-  out += fmt::format(R"svg(<rect class="plot" x="{}" y="{}" width="{}" height="{}" fill="none" stroke="#444"/>)svg", g_left,
-                     g_top, plot_w, plot_h);
+  out += fmt::format(R"svg(<rect class="plot" x="{}" y="{}" width="{}" height="{}" fill="none" stroke="#444"/>)svg",
+                     g_left, g_top, plot_w, plot_h);
   out += "\n";
   const int x_ticks = static_cast<int>(std::lround((sc.x_max - sc.x_min) / x_step));
   for (int i = 0; i <= x_ticks; ++i) {
     const double v = sc.x_min + i * x_step, x = sc.px(v);
-    out += fmt::format(R"svg(<line x1="{0:.1f}" x2="{0:.1f}" y1="{1}" y2="{2}" stroke="#444"/><text class="xtick" x="{0:.1f}" y="{3}" font-size="11" text-anchor="middle">{4}</text>)svg",
-                       x, g_top + plot_h, g_top + plot_h + 4, g_top + plot_h + 17, netlib::svg::tick_label(v, x_step));
+    out += fmt::format(
+        R"svg(<line x1="{0:.1f}" x2="{0:.1f}" y1="{1}" y2="{2}" stroke="#444"/><text class="xtick" x="{0:.1f}" y="{3}" font-size="11" text-anchor="middle">{4}</text>)svg",
+        x, g_top + plot_h, g_top + plot_h + 4, g_top + plot_h + 17, netlib::svg::tick_label(v, x_step));
   }
   const int y_ticks = static_cast<int>(std::lround(sc.y_max / y_step));
   for (int i = 0; i <= y_ticks; ++i) {
     const double v = i * y_step, y = sc.py(v);
-    out += fmt::format(R"svg(<line x1="{0}" x2="{1}" y1="{2:.1f}" y2="{2:.1f}" stroke="#e4e4e4"/><text class="ytick" x="{3}" y="{4:.1f}" font-size="11" text-anchor="end">{5}</text>)svg",
-                       g_left, g_left + plot_w, y, g_left - 5, y + 4, netlib::svg::tick_label(v, y_step));
+    out += fmt::format(
+        R"svg(<line x1="{0}" x2="{1}" y1="{2:.1f}" y2="{2:.1f}" stroke="#e4e4e4"/><text class="ytick" x="{3}" y="{4:.1f}" font-size="11" text-anchor="end">{5}</text>)svg",
+        g_left, g_left + plot_w, y, g_left - 5, y + 4, netlib::svg::tick_label(v, y_step));
   }
   out += "\n";
-  out += fmt::format(R"svg(<text class="xlabel" x="{}" y="{}" font-size="13" text-anchor="middle">time (s since the capture began)</text>)svg",
-                     g_left + plot_w / 2, g_height - 18);
-  out += fmt::format(R"svg(<text class="ylabel" x="{0}" y="{1}" font-size="13" text-anchor="middle" transform="rotate(-90 {0} {1})">sequence number (bytes, relative)</text>)svg",
-                     26, g_top + plot_h / 2);
+  out += fmt::format(
+      R"svg(<text class="xlabel" x="{}" y="{}" font-size="13" text-anchor="middle">time (s since the capture began)</text>)svg",
+      g_left + plot_w / 2, g_height - 18);
+  out += fmt::format(
+      R"svg(<text class="ylabel" x="{0}" y="{1}" font-size="13" text-anchor="middle" transform="rotate(-90 {0} {1})">sequence number (bytes, relative)</text>)svg",
+      26, g_top + plot_h / 2);
   out += "\n";
   // ACK and window step lines.
   std::string acks, window;
@@ -144,25 +150,36 @@ std::string render_stevens_svg(const stevens_graph& g) {
     last_window = w;
   }
   if (!window.empty())
-    out += fmt::format(R"svg(<polyline class="window" data-series="window" fill="none" stroke="#d89000" stroke-width="1.2" points="{}"/>)svg", window) + "\n";
+    out +=
+        fmt::format(
+            R"svg(<polyline class="window" data-series="window" fill="none" stroke="#d89000" stroke-width="1.2" points="{}"/>)svg",
+            window) +
+        "\n";
   if (!acks.empty())
-    out += fmt::format(R"svg(<polyline class="acks" data-series="ack" fill="none" stroke="#1a9641" stroke-width="1.2" points="{}"/>)svg", acks) + "\n";
+    out +=
+        fmt::format(
+            R"svg(<polyline class="acks" data-series="ack" fill="none" stroke="#1a9641" stroke-width="1.2" points="{}"/>)svg",
+            acks) +
+        "\n";
   // Data segments.
   for (const auto& s : t.segments) {
     if (s.direction != d || s.length == 0) continue;
     const double x = sc.px(secs(s.ts)), y1 = sc.py(s.seq), y2 = sc.py(double(s.seq) + s.length);
     const char* series = s.retransmission ? "retransmission" : "data";
     const char* color = s.retransmission ? "#d7191c" : "#2b5fad";
-    out += fmt::format(R"svg(<g class="segment" data-series="{0}" data-seq="{1}" data-len="{2}" data-t="{3:.6f}" stroke="{4}"><line x1="{5:.1f}" x2="{5:.1f}" y1="{6:.1f}" y2="{7:.1f}"/><line x1="{8:.1f}" x2="{9:.1f}" y1="{7:.1f}" y2="{7:.1f}"/></g>)svg",
-                       series, s.seq, s.length, secs(s.ts), color, x, y1, y2, x - 2, x + 2);
+    out += fmt::format(
+        R"svg(<g class="segment" data-series="{0}" data-seq="{1}" data-len="{2}" data-t="{3:.6f}" stroke="{4}"><line x1="{5:.1f}" x2="{5:.1f}" y1="{6:.1f}" y2="{7:.1f}"/><line x1="{8:.1f}" x2="{9:.1f}" y1="{7:.1f}" y2="{7:.1f}"/></g>)svg",
+        series, s.seq, s.length, secs(s.ts), color, x, y1, y2, x - 2, x + 2);
   }
   out += "\n";
   // Slow start's end and the recovery, when the sender retransmitted.
   if (const auto loss = pk::first_loss(t, d)) {
-    const auto marker = [&](std::size_t index, const char* cls, const char* color, const std::string& label, double dy) {
+    const auto marker = [&](std::size_t index, const char* cls, const char* color, const std::string& label,
+                            double dy) {
       const double x = sc.px(secs(t.segments[index].ts));
-      out += fmt::format(R"svg(<g class="marker {0}" data-series="{0}"><line x1="{1:.1f}" x2="{1:.1f}" y1="{2}" y2="{3}" stroke="{4}" stroke-dasharray="4,3"/><text x="{5:.1f}" y="{6}" font-size="11" fill="{4}">{7}</text></g>)svg",
-                         cls, x, g_top, g_top + plot_h, color, x + 3, g_top + dy, escape(label));
+      out += fmt::format(
+          R"svg(<g class="marker {0}" data-series="{0}"><line x1="{1:.1f}" x2="{1:.1f}" y1="{2}" y2="{3}" stroke="{4}" stroke-dasharray="4,3"/><text x="{5:.1f}" y="{6}" font-size="11" fill="{4}">{7}</text></g>)svg",
+          cls, x, g_top, g_top + plot_h, color, x + 3, g_top + dy, escape(label));
       out += "\n";
     };
     marker(loss->first_retransmission, "slow-start-end", "#d7191c",
@@ -191,13 +208,15 @@ std::string render_stevens_svg(const stevens_graph& g) {
   const double lx = g_left + plot_w + 16;
   for (const auto& e : entries) {
     if (!e.shown) continue;
-    out += fmt::format(R"svg(<g class="legend-entry" data-series="{0}"><line x1="{1}" x2="{2}" y1="{3}" y2="{3}" stroke="{4}" stroke-width="2"/><text x="{5}" y="{6}" font-size="12">{7}</text></g>)svg",
-                       e.series, lx, lx + 20, ly, e.color, lx + 26, ly + 4, e.label);
+    out += fmt::format(
+        R"svg(<g class="legend-entry" data-series="{0}"><line x1="{1}" x2="{2}" y1="{3}" y2="{3}" stroke="{4}" stroke-width="2"/><text x="{5}" y="{6}" font-size="12">{7}</text></g>)svg",
+        e.series, lx, lx + 20, ly, e.color, lx + 26, ly + 4, e.label);
     out += "\n";
     ly += 20;
   }
   if (!any) {
-    out += fmt::format(R"svg(<text class="note" x="{}" y="{}" font-size="12">no segments</text>)svg", g_left + 10, g_top + 20);
+    out += fmt::format(R"svg(<text class="note" x="{}" y="{}" font-size="12">no segments</text>)svg", g_left + 10,
+                       g_top + 20);
   }
   out += "</svg>\n";
   return out;

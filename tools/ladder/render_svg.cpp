@@ -77,8 +77,9 @@ std::vector<placed> place(const ladder_model& m, const ladder_layout& layout, do
 std::string scale_text(double pixels_per_second) {
   // The time one 100-pixel stretch stands for.
   const double seconds = 100 / pixels_per_second;
-  return seconds >= 1 ? fmt::format("{:.3g} s", seconds) : seconds >= 1e-3 ? fmt::format("{:.3g} ms", seconds * 1e3)
-                                                                            : fmt::format("{:.3g} us", seconds * 1e6);
+  return seconds >= 1      ? fmt::format("{:.3g} s", seconds)
+         : seconds >= 1e-3 ? fmt::format("{:.3g} ms", seconds * 1e3)
+                           : fmt::format("{:.3g} us", seconds * 1e6);
 }
 
 }  // namespace
@@ -94,10 +95,11 @@ std::string render_ladder_svg(const ladder_model& m, const ladder_layout& layout
   const auto all = place(m, layout, pixels_per_second);
   const std::size_t pages = svg_pages(m, layout);
   const std::size_t first = layout.page_size == 0 ? 0 : std::min(page * layout.page_size, m.events.size());
-  const std::size_t last = layout.page_size == 0 ? m.events.size() : std::min(first + layout.page_size, m.events.size());
+  const std::size_t last =
+      layout.page_size == 0 ? m.events.size() : std::min(first + layout.page_size, m.events.size());
   const double shift = first < all.size() ? all[first].y - top - (all[first].gap_y >= 0 ? gap_row : 0) : 0;
-  const double bottom_y = last > first ? all[last - 1].y - shift + double(label_lines(m.events[last - 1]).size()) * line_height
-                                       : top;
+  const double bottom_y =
+      last > first ? all[last - 1].y - shift + double(label_lines(m.events[last - 1]).size()) * line_height : top;
   const double height = bottom_y + 50;
   std::string out = fmt::format(
       "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{0}\" height=\"{1:.0f}\" viewBox=\"0 0 {0} {1:.0f}\" "
@@ -109,10 +111,11 @@ std::string render_ladder_svg(const ladder_model& m, const ladder_layout& layout
                      escape(c.client.to_string()));
   out += fmt::format("<text x=\"{}\" y=\"20\" text-anchor=\"middle\" font-weight=\"bold\">server {}</text>\n", right_x,
                      escape(c.server.to_string()));
-  std::string note = pages > 1 ? fmt::format("segments {}-{} of {} (page {} of {})", first + 1, last, m.events.size(),
-                                             page + 1, pages)
-                               : fmt::format("{} segments", m.events.size());
-  if (layout.by_time && pixels_per_second > 0) note += fmt::format("; rows spaced by time, 100 px = {}", scale_text(pixels_per_second));
+  std::string note =
+      pages > 1 ? fmt::format("segments {}-{} of {} (page {} of {})", first + 1, last, m.events.size(), page + 1, pages)
+                : fmt::format("{} segments", m.events.size());
+  if (layout.by_time && pixels_per_second > 0)
+    note += fmt::format("; rows spaced by time, 100 px = {}", scale_text(pixels_per_second));
   if (m.events_truncated) note += fmt::format("; only the first {} are drawn", max_events);
   out += fmt::format("<text x=\"10\" y=\"42\" fill=\"#555\">{}</text>\n", escape(note));
   out += "<text x=\"10\" y=\"65\">time (s)</text><text x=\"660\" y=\"65\">RTT</text>\n";
@@ -125,11 +128,13 @@ std::string render_ladder_svg(const ladder_model& m, const ladder_layout& layout
     if (all[i].gap_y >= 0) {
       const double gy = all[i].gap_y - shift + gap_row / 2;
       const bool from_client = e.direction == netlib::packet::tcp_direction::client_to_server;
-      out += fmt::format("<line x1=\"{}\" y1=\"{:.1f}\" x2=\"{}\" y2=\"{:.1f}\" stroke=\"red\" stroke-dasharray=\"5,4\"/>\n",
-                         left_x, gy, right_x, gy);
-      out += fmt::format("<text x=\"{}\" y=\"{:.1f}\" text-anchor=\"middle\" fill=\"red\">{} B from the {} not in the "
-                         "capture</text>\n",
-                         (left_x + right_x) / 2, gy - 3, e.missing_before, from_client ? "client" : "server");
+      out += fmt::format(
+          "<line x1=\"{}\" y1=\"{:.1f}\" x2=\"{}\" y2=\"{:.1f}\" stroke=\"red\" stroke-dasharray=\"5,4\"/>\n", left_x,
+          gy, right_x, gy);
+      out += fmt::format(
+          "<text x=\"{}\" y=\"{:.1f}\" text-anchor=\"middle\" fill=\"red\">{} B from the {} not in the "
+          "capture</text>\n",
+          (left_x + right_x) / 2, gy - 3, e.missing_before, from_client ? "client" : "server");
     }
     const bool up = e.direction == netlib::packet::tcp_direction::client_to_server;
     const double x1 = up ? left_x : right_x, x2 = up ? right_x : left_x;
@@ -137,8 +142,8 @@ std::string render_ladder_svg(const ladder_model& m, const ladder_layout& layout
     const double arrow_y = y + 6 + double(lines.size() - 1) * line_height;
     const char* color = e.flags.find("RST") != std::string::npos ? "red" : e.retransmission ? "orange" : "black";
     out += fmt::format("<text x=\"10\" y=\"{:.1f}\">{:.6f}</text>\n", y + 4, e.time_s);
-    out += fmt::format("<line x1=\"{}\" y1=\"{:.1f}\" x2=\"{}\" y2=\"{:.1f}\" stroke=\"{}\" marker-end=\"url(#a)\"/>\n", x1,
-                       arrow_y, x2, arrow_y + slope, color);
+    out += fmt::format("<line x1=\"{}\" y1=\"{:.1f}\" x2=\"{}\" y2=\"{:.1f}\" stroke=\"{}\" marker-end=\"url(#a)\"/>\n",
+                       x1, arrow_y, x2, arrow_y + slope, color);
     for (std::size_t l = 0; l < lines.size(); ++l) {
       out += fmt::format("<text x=\"{}\" y=\"{:.1f}\" text-anchor=\"middle\" fill=\"{}\">{}</text>\n",
                          (left_x + right_x) / 2, y + 4 + double(l) * line_height, color, escape(lines[l]));

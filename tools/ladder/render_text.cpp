@@ -35,7 +35,9 @@ std::string arrow(const ladder_event& e) {
   return "|<" + std::string(fill - 4, '-') + " " + text + " --|";
 }
 
-std::string format_rtt(double s) { return s < 1 ? fmt::format("{:.3f} ms", s * 1000) : fmt::format("{:.3f} s", s); }
+std::string format_rtt(double s) {
+  return s < 1 ? fmt::format("{:.3f} ms", s * 1000) : fmt::format("{:.3f} s", s);
+}
 
 // An empty stretch of both lifelines, optionally with a note in the lane.
 std::string lane_line(const std::string& note = {}) {
@@ -47,10 +49,10 @@ std::string lane_line(const std::string& note = {}) {
 }  // namespace
 
 std::string render_conversations_text(const ladder_model& m) {
-  std::string out = fmt::format("{}: {}, {} TCP, {}", m.file, netlib::units::format_count(static_cast<long long>(m.stats.packets), "packet", "packets"),
-                                m.stats.tcp_packets,
-                                netlib::units::format_count(static_cast<long long>(m.conversations.size()), "conversation",
-                                                            "conversations"));
+  std::string out = fmt::format(
+      "{}: {}, {} TCP, {}", m.file,
+      netlib::units::format_count(static_cast<long long>(m.stats.packets), "packet", "packets"), m.stats.tcp_packets,
+      netlib::units::format_count(static_cast<long long>(m.conversations.size()), "conversation", "conversations"));
   if (m.stats.decode_errors > 0) {
     out += fmt::format(", {} undecodable frames (first: {})", m.stats.decode_errors, m.stats.first_decode_error);
   }
@@ -71,11 +73,11 @@ std::string render_conversations_text(const ladder_model& m) {
     if (gaps > 0) state += fmt::format(", {} B missing", gaps);
     out += fmt::format("{:>4}  {:<42} {:<42} {:>7} {:>12} {:>12} {:>11.6f} {:>11.6f}  {}\n", c.id, c.client.to_string(),
                        c.server.to_string(), c.packets, c.to_server.payload_bytes, c.to_client.payload_bytes,
-                       netlib::to_seconds(c.first_ts - m.capture_start), netlib::to_seconds(c.last_ts - c.first_ts), state);
+                       netlib::to_seconds(c.first_ts - m.capture_start), netlib::to_seconds(c.last_ts - c.first_ts),
+                       state);
   }
   return out;
 }
-
 
 std::string render_ladder_text(const ladder_model& m, const ladder_layout& layout) {
   const auto& c = selected_summary(m).conversation;
@@ -89,8 +91,7 @@ std::string render_ladder_text(const ladder_model& m, const ladder_layout& layou
   // --spacing time: empty lines between rows in proportion to the time between them, at most
   // as many in all as there are rows (and 20 for one gap).
   const double span = m.events.empty() ? 0 : m.events.back().time_s - m.events.front().time_s;
-  const double lines_per_second =
-      layout.by_time && span > 0 ? std::max(20.0, double(m.events.size())) / span : 0;
+  const double lines_per_second = layout.by_time && span > 0 ? std::max(20.0, double(m.events.size())) / span : 0;
   if (lines_per_second > 0)
     out += lane_line(fmt::format("(rows spaced by time: one line = {})", format_rtt(1 / lines_per_second)));
   for (std::size_t i = 0; i < m.events.size(); ++i) {

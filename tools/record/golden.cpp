@@ -21,7 +21,9 @@ namespace {
 namespace fs = std::filesystem;
 
 volatile std::sig_atomic_t interrupted = 0;
-void on_signal(int) { interrupted = 1; }
+void on_signal(int) {
+  interrupted = 1;
+}
 
 void check_name(const std::string& name) {
   if (!std::regex_match(name, std::regex("[A-Za-z0-9][A-Za-z0-9_.-]*")) || name.ends_with(".facts")) {
@@ -44,7 +46,8 @@ int record_session(recorder& rec, const golden_options& options) {
       session.stop();
       throw netlib::app::failure(interrupted ? "interrupted: no golden written"
                                              : fmt::format("the session ran longer than {} s: no golden written "
-                                                           "(raise --seconds)", options.seconds));
+                                                           "(raise --seconds)",
+                                                           options.seconds));
     }
     rec.poll_once();
   }
@@ -69,12 +72,15 @@ std::uint64_t record_capture(const netlib::capture::live_options& live, const go
   std::uint64_t packets = 0;
   try {
     recorder rec(live, capture.string());
-    std::cerr << "capturing on " << live.interface << (live.filter.empty() ? "" : " (" + live.filter + ")") << std::endl;
+    std::cerr << "capturing on " << live.interface << (live.filter.empty() ? "" : " (" + live.filter + ")")
+              << std::endl;
     code = record_session(rec, options);
     packets = rec.packets();
     if (const auto dropped = rec.dropped(); dropped > 0 && code == 0) {
-      throw netlib::app::failure(fmt::format("the kernel dropped {} packets (the capture has holes): no golden written; "
-                                             "record again on a quieter machine", dropped));
+      throw netlib::app::failure(
+          fmt::format("the kernel dropped {} packets (the capture has holes): no golden written; "
+                      "record again on a quieter machine",
+                      dropped));
     }
   } catch (...) {
     fs::remove(capture);
@@ -82,8 +88,9 @@ std::uint64_t record_capture(const netlib::capture::live_options& live, const go
   }
   if (code != 0 || packets == 0) {
     fs::remove(capture);
-    throw netlib::app::failure(code != 0 ? fmt::format("the session command exited with {}: no golden written", code)
-                                         : fmt::format("no packets on {} matched the filter: no golden written", live.interface));
+    throw netlib::app::failure(
+        code != 0 ? fmt::format("the session command exited with {}: no golden written", code)
+                  : fmt::format("no packets on {} matched the filter: no golden written", live.interface));
   }
   return packets;
 }
@@ -94,8 +101,10 @@ void reject_holes(const nlohmann::json& facts, const fs::path& capture) {
     const auto missing = c.value("client_gap_bytes", 0) + c.value("server_gap_bytes", 0);
     if (missing == 0) continue;
     fs::remove(capture);
-    throw netlib::app::failure(fmt::format("conversation {} misses {} bytes (packets lost while recording): no golden "
-                                           "written; record again", c.value("id", 0), missing));
+    throw netlib::app::failure(
+        fmt::format("conversation {} misses {} bytes (packets lost while recording): no golden "
+                    "written; record again",
+                    c.value("id", 0), missing));
   }
 }
 
@@ -112,9 +121,10 @@ void print_summary(const golden_options& options, const fs::path& dir, const nlo
   }
   auto names = facts["protocols"].get<std::vector<std::string>>();
   names.insert(names.begin(), "ladder");
-  if (!options.refresh) std::cout << fmt::format("wrote {} packets to {}.pcapng\n", facts["packets"].get<std::uint64_t>(), base);
-  std::cout << fmt::format("wrote {} checks ({}) to {}.facts.json{}\n", facts["checks"].size(), fmt::join(names, ", "), base,
-                           options.refresh ? "" : fmt::format(" and the recipe to {}.recipe", base));
+  if (!options.refresh)
+    std::cout << fmt::format("wrote {} packets to {}.pcapng\n", facts["packets"].get<std::uint64_t>(), base);
+  std::cout << fmt::format("wrote {} checks ({}) to {}.facts.json{}\n", facts["checks"].size(), fmt::join(names, ", "),
+                           base, options.refresh ? "" : fmt::format(" and the recipe to {}.recipe", base));
 }
 
 }  // namespace
@@ -127,7 +137,8 @@ int record_golden(const netlib::capture::live_options& live, const golden_option
   // A new recording goes to a hidden file first: a failed one leaves the previous golden as it was.
   const auto recorded = options.refresh ? capture : dir / ("." + options.name + ".recording.pcapng");
   if (options.refresh) {
-    if (!fs::exists(capture)) throw netlib::app::failure(fmt::format("{}: no such capture to refresh the facts of", capture.string()));
+    if (!fs::exists(capture))
+      throw netlib::app::failure(fmt::format("{}: no such capture to refresh the facts of", capture.string()));
   } else {
     fs::create_directories(dir);
     record_capture(live, options, recorded);

@@ -19,7 +19,7 @@ struct golden_options {
   std::vector<std::string> protocols;  // empty: the ones recognised
   double seconds = 120;                // longest the session may run
   bool json = false;
-  bool refresh = false;                // rewrite NAME.facts.json from the existing NAME.pcapng
+  bool refresh = false;  // rewrite NAME.facts.json from the existing NAME.pcapng
 };
 
 // Records, runs the session, writes the three files; returns the exit code. `invocation` is

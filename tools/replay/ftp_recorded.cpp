@@ -24,7 +24,9 @@ bool is_ftp_transfer_verb(std::string_view verb) {
   return verb == "RETR" || verb == "LIST" || verb == "NLST" || verb == "MLSD" || is_ftp_upload_verb(verb);
 }
 
-bool is_ftp_upload_verb(std::string_view verb) { return verb == "STOR" || verb == "STOU" || verb == "APPE"; }
+bool is_ftp_upload_verb(std::string_view verb) {
+  return verb == "STOR" || verb == "STOU" || verb == "APPE";
+}
 
 std::string endpoint_key(const std::string& host, unsigned short port) {
   std::string text = host;

@@ -14,18 +14,18 @@
 namespace netlab::replay {
 
 struct ftp_recorded_transfer {
-  bool upload = false;     // STOR/STOU/APPE: the client sent the bytes
-  bool found = false;      // the data connection is in the capture
+  bool upload = false;  // STOR/STOU/APPE: the client sent the bytes
+  bool found = false;   // the data connection is in the capture
   std::uint64_t conversation = 0;
-  std::string data;        // the bytes the data connection carried (in the transfer's direction)
+  std::string data;  // the bytes the data connection carried (in the transfer's direction)
 };
 
 struct ftp_step {
-  std::size_t begin = 0;   // the command line in the client stream, CRLF included
+  std::size_t begin = 0;  // the command line in the client stream, CRLF included
   std::size_t end = 0;
-  std::string verb;        // upper case
+  std::string verb;  // upper case
   std::string argument;
-  std::vector<int> codes;  // recorded replies in order; empty when unanswered
+  std::vector<int> codes;                         // recorded replies in order; empty when unanswered
   std::optional<ftp_recorded_transfer> transfer;  // transfer verbs only
 };
 

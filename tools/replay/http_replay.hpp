@@ -12,21 +12,21 @@ namespace netlab::replay {
 
 struct response_facts {
   int status = 0;
-  std::string status_text;    // when set, shown instead of status: "150 226" (FTP), "+OK" (POP3)
-  std::string content_type;   // media type, lower case, without parameters
+  std::string status_text;   // when set, shown instead of status: "150 226" (FTP), "+OK" (POP3)
+  std::string content_type;  // media type, lower case, without parameters
   std::string content_range;
   std::string location;
-  std::string listing;        // POP3: the compared part of a STAT/LIST/UIDL reply ("messages 1 2 3")
+  std::string listing;  // POP3: the compared part of a STAT/LIST/UIDL reply ("messages 1 2 3")
   std::size_t body_bytes = 0;
   std::string body_sha256;
 };
 
 struct exchange_diff {
-  std::size_t index = 0;        // 1-based request number in the conversation
-  std::string request;          // "GET /numbers.txt"
+  std::size_t index = 0;  // 1-based request number in the conversation
+  std::string request;    // "GET /numbers.txt"
   response_facts recorded;
   response_facts replayed;
-  bool answered = false;        // a complete response came back
+  bool answered = false;                 // a complete response came back
   std::vector<std::string> differences;  // empty: matches
 };
 
@@ -34,9 +34,9 @@ struct conversation_result {
   std::uint64_t id = 0;
   std::string client;
   std::string server;
-  std::string protocol;       // "http", "smtp", "ftp", "pop3", or what it looks like when skipped
-  std::string skipped;        // non-empty: why it was not replayed
-  std::string error;          // a connection problem
+  std::string protocol;  // "http", "smtp", "ftp", "pop3", or what it looks like when skipped
+  std::string skipped;   // non-empty: why it was not replayed
+  std::string error;     // a connection problem
   std::vector<exchange_diff> exchanges;
   // Set when the recording switched to TLS (SMTP STARTTLS answered 220, POP3 STLS answered +OK):
   // the exchanges stop there, and the encrypted rest (these many payload bytes each way) was not

@@ -61,8 +61,13 @@ conversation_result replay_one(const recorded_conversation& c, const ftp_index& 
   if (protocol == "smtp") return replay_smtp(c, t);
   if (protocol == "pop3") return replay_pop3(c, t);
   if (const auto it = ftp.sessions.find(c.id); it != ftp.sessions.end()) return replay_ftp(c, it->second, t);
-  return {c.id, c.client_endpoint, c.server_endpoint, protocol,
-          "not recognised as HTTP, SMTP, FTP or POP3 (nor as an FTP data connection)", {}, {}};
+  return {c.id,
+          c.client_endpoint,
+          c.server_endpoint,
+          protocol,
+          "not recognised as HTTP, SMTP, FTP or POP3 (nor as an FTP data connection)",
+          {},
+          {}};
 }
 
 std::vector<conversation_result> replay_all(const std::string& capture, std::optional<std::uint64_t> only,
@@ -77,8 +82,8 @@ std::vector<conversation_result> replay_all(const std::string& capture, std::opt
     throw netlib::app::failure(fmt::format("{}: no conversation {} (it has {})", capture, *only, recorded.size()));
   }
   if (only && ftp.data_of.contains(*only)) {
-    throw netlib::app::failure(fmt::format("conversation {} is a data connection of FTP conversation {}: replay that one",
-                                           *only, ftp.data_of.at(*only)));
+    throw netlib::app::failure(fmt::format(
+        "conversation {} is a data connection of FTP conversation {}: replay that one", *only, ftp.data_of.at(*only)));
   }
   std::vector<conversation_result> results;
   for (const auto& c : recorded) {
@@ -92,7 +97,8 @@ std::vector<conversation_result> replay_all(const std::string& capture, std::opt
 
 int main(int argc, char** argv) {
   auto app = netlib::app::make_app(
-      "netlab-replay", "Re-send a capture's client side to a live server and compare the replies (HTTP, SMTP, FTP, POP3)",
+      "netlab-replay",
+      "Re-send a capture's client side to a live server and compare the replies (HTTP, SMTP, FTP, POP3)",
       "netlab-replay captures/ftp/ftp-sessions.pcapng --target 127.0.0.1:2121 --conversation 0");
   app->footer(app->get_footer() + "\n\n" + footer);
   std::string capture;

@@ -87,7 +87,9 @@ std::string message_numbers(const std::string& body) {
   return out;
 }
 
-std::string first_word(const std::string& text) { return text.substr(0, text.find(' ')); }
+std::string first_word(const std::string& text) {
+  return text.substr(0, text.find(' '));
+}
 
 // What is compared of a response, besides +OK/-ERR, as one text; body size and hash separately.
 response_facts facts(const command_line& c, const pop3::response& r) {
@@ -107,7 +109,7 @@ response_facts facts(const command_line& c, const pop3::response& r) {
 }
 
 std::optional<pop3::response> next_recorded(pop3::response_parser& parser, const std::string& server, std::size_t& at,
-                                           bool multi) {
+                                            bool multi) {
   auto r = parser.next(netlib::as_bytes(std::string_view(server).substr(at)), multi);
   at += r.consumed;
   if (r.status != pop3::response_status::response) return std::nullopt;
@@ -139,9 +141,9 @@ void compare(exchange_diff& e) {
     e.differences.push_back(fmt::format("listing: recorded '{}', now '{}'", a.listing, b.listing));
   }
   if (a.body_sha256 != b.body_sha256) {
-    e.differences.push_back(fmt::format("message (trace fields removed): recorded {} bytes sha256 {}, now {} bytes sha256 {}",
-                                        a.body_bytes, a.body_sha256.substr(0, 16), b.body_bytes,
-                                        b.body_sha256.substr(0, 16)));
+    e.differences.push_back(
+        fmt::format("message (trace fields removed): recorded {} bytes sha256 {}, now {} bytes sha256 {}", a.body_bytes,
+                    a.body_sha256.substr(0, 16), b.body_bytes, b.body_sha256.substr(0, 16)));
   }
 }
 
@@ -171,8 +173,13 @@ conversation_result replay_pop3(const recorded_conversation& c, const target_opt
       const auto due = std::chrono::duration<double>(c.time_at(cmd.begin) - first);
       std::this_thread::sleep_until(started + std::chrono::duration_cast<std::chrono::nanoseconds>(due));
     }
-    exchange_diff e{i, cmd.verb == "PASS" ? "PASS ****" : (cmd.argument.empty() ? cmd.verb : cmd.verb + " " + cmd.argument),
-                    facts(cmd, *recorded), {}, false, {}};
+    exchange_diff e{
+        i,
+        cmd.verb == "PASS" ? "PASS ****" : (cmd.argument.empty() ? cmd.verb : cmd.verb + " " + cmd.argument),
+        facts(cmd, *recorded),
+        {},
+        false,
+        {}};
     const bool sent = i == 0 || probe.send(std::string_view(c.client).substr(cmd.begin, cmd.end - cmd.begin));
     const auto now = sent ? next_live(live_parser, probe, multiline(cmd)) : std::nullopt;
     if (!now) {

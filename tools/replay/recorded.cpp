@@ -41,15 +41,15 @@ class collector : public netlib::capture::stream_consumer {
 
 std::vector<recorded_conversation> load_conversations(const std::string& path, netlib::capture::replay_stats* stats) {
   std::map<std::uint64_t, std::unique_ptr<recorded_conversation>> found;
-  const auto st = netlib::capture::replay_conversations(path, [&](const netlib::packet::tcp_conversation& c)
-                                                  -> std::unique_ptr<netlib::capture::stream_consumer> {
-    auto& slot = found[c.id];
-    slot = std::make_unique<recorded_conversation>();
-    slot->id = c.id;
-    slot->client_endpoint = c.client.to_string();
-    slot->server_endpoint = c.server.to_string();
-    return std::make_unique<collector>(*slot, c.first_ts);
-  });
+  const auto st = netlib::capture::replay_conversations(
+      path, [&](const netlib::packet::tcp_conversation& c) -> std::unique_ptr<netlib::capture::stream_consumer> {
+        auto& slot = found[c.id];
+        slot = std::make_unique<recorded_conversation>();
+        slot->id = c.id;
+        slot->client_endpoint = c.client.to_string();
+        slot->server_endpoint = c.server.to_string();
+        return std::make_unique<collector>(*slot, c.first_ts);
+      });
   if (stats != nullptr) *stats = st;
   std::vector<recorded_conversation> out;
   for (auto& [id, c] : found) out.push_back(std::move(*c));

@@ -65,8 +65,14 @@ std::string render_text(const replay_report& r) {
 namespace {
 
 nlohmann::json facts_json(const response_facts& f) {
-  return {{"status", f.status},           {"status_text", f.status_text}, {"content_type", f.content_type}, {"content_range", f.content_range},
-          {"location", f.location}, {"listing", f.listing},       {"body_bytes", f.body_bytes},     {"body_sha256", f.body_sha256}};
+  return {{"status", f.status},
+          {"status_text", f.status_text},
+          {"content_type", f.content_type},
+          {"content_range", f.content_range},
+          {"location", f.location},
+          {"listing", f.listing},
+          {"body_bytes", f.body_bytes},
+          {"body_sha256", f.body_sha256}};
 }
 
 }  // namespace

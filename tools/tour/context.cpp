@@ -15,9 +15,13 @@ namespace netlab::tour {
 context::context(std::string bin_dir, std::string work_dir, bool verbose)
     : bin_dir_(std::move(bin_dir)), work_dir_(std::move(work_dir)), verbose_(verbose) {}
 
-std::string context::bin(const std::string& program) const { return bin_dir_ + "/" + program; }
+std::string context::bin(const std::string& program) const {
+  return bin_dir_ + "/" + program;
+}
 
-std::string context::capture(const std::string& relative) { return netlib::app::data_path("captures/" + relative); }
+std::string context::capture(const std::string& relative) {
+  return netlib::app::data_path("captures/" + relative);
+}
 
 std::optional<std::string> context::peer(const std::string& program) const {
   const char* path = std::getenv("PATH");
@@ -41,7 +45,7 @@ std::string shell_line(const std::vector<std::string>& argv) {
   std::string line;
   for (std::string a : argv) {
     if (auto slash = a.rfind('/'); slash != std::string::npos && (a.rfind("lab-", slash + 1) == slash + 1 ||
-                                                                   a.rfind("netlab-", slash + 1) == slash + 1))
+                                                                  a.rfind("netlab-", slash + 1) == slash + 1))
       a = a.substr(slash + 1);  // show lab binaries by name, as a student types them
     const bool plain = !a.empty() && a.find_first_of(" \t\"'$&|;<>()*?!\\") == std::string::npos;
     line += (line.empty() ? "" : " ") + (plain ? a : "'" + a + "'");
@@ -55,8 +59,8 @@ netlib::app::run_result context::run(const std::vector<std::string>& argv, const
   auto r = netlib::app::run(argv, input, std::chrono::seconds(30));
   if (verbose_) std::cout << r.out;
   if (r.exit_code != expected_exit)
-    throw step_failed(fmt::format("'{}' exited with {} (expected {}): {}", shell_line(argv), r.exit_code,
-                                  expected_exit, r.err.empty() ? r.out : r.err));
+    throw step_failed(fmt::format("'{}' exited with {} (expected {}): {}", shell_line(argv), r.exit_code, expected_exit,
+                                  r.err.empty() ? r.out : r.err));
   return r;
 }
 
@@ -81,7 +85,9 @@ std::string context::start(netlib::app::process& server, const std::vector<std::
   }
 }
 
-void context::say(const std::string& line) const { std::cout << "    " << line << '\n'; }
+void context::say(const std::string& line) const {
+  std::cout << "    " << line << '\n';
+}
 
 void context::check(bool condition, const std::string& what) {
   if (!condition) throw step_failed(what);

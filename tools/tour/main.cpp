@@ -56,8 +56,10 @@ int run_tour(const std::string& only, bool verbose, bool list) {
   if (!ctx.missing_peers().empty()) {
     std::string names;
     for (const auto& p : ctx.missing_peers()) names += (names.empty() ? "" : ", ") + p;
-    std::cout << fmt::format("not installed: {} (the steps that use it checked the same with netlab's own clients; "
-                             "install it to see a real peer too)\n", names);
+    std::cout << fmt::format(
+        "not installed: {} (the steps that use it checked the same with netlab's own clients; "
+        "install it to see a real peer too)\n",
+        names);
   }
   return failed == 0 ? 0 : 1;
 }

@@ -15,8 +15,8 @@ namespace {
 
 void ecmp_loads(const context& ctx) {
   const auto dir = ctx.scratch("dc-ecmp");
-  const std::vector<std::string> base{ctx.bin("lab-dc"), "ecmp", "--topology", "leaf-spine:4x2", "--flows", "200",
-                                      "--hash", "crc16", "--json"};
+  const std::vector<std::string> base{ctx.bin("lab-dc"), "ecmp",  "--topology", "leaf-spine:4x2", "--flows", "200",
+                                      "--hash",          "crc16", "--json"};
   auto args = base;
   args.insert(args.end(), {"--svg", dir + "/loads.svg"});
   const auto j = ctx.run_json(args);
@@ -31,8 +31,9 @@ void ecmp_loads(const context& ctx) {
   }
   context::check(host_bytes == 200 * 10e6, "every flow's bytes must leave its host once");
   context::check(std::filesystem::file_size(dir + "/loads.svg") > 2000, "--svg should write the fabric's picture");
-  ctx.say("--svg drew the fabric, each link by its load (the tour deletes its copy at the end: the handout's step 1 "
-          "writes a loads.svg to keep and open in a browser)");
+  ctx.say(
+      "--svg drew the fabric, each link by its load (the tour deletes its copy at the end: the handout's step 1 "
+      "writes a loads.svg to keep and open in a browser)");
   // A CRC seed only XORs one constant into a leaf's hashes: with two spines each leaf's uplinks
   // keep their loads or swap them. The seeds drawn from 1 flip three leaves of four.
   args = base;
@@ -48,21 +49,23 @@ void ecmp_loads(const context& ctx) {
     swapped += bytes(links2[i]) == bytes(links[i + 1]) && bytes(links2[i + 1]) == bytes(links[i]);
     ++i;
   }
-  ctx.say(fmt::format("--seed per-switch --hash-seed 1: {} of {} leaves' two uplinks swapped their loads, Jain's index "
-                      "{:.3f} as before (a CRC seed XORs one constant into every hash)",
-                      swapped, leaves, other.at("tiers").at(1).at("uplink_jain").get<double>()));
+  ctx.say(
+      fmt::format("--seed per-switch --hash-seed 1: {} of {} leaves' two uplinks swapped their loads, Jain's index "
+                  "{:.3f} as before (a CRC seed XORs one constant into every hash)",
+                  swapped, leaves, other.at("tiers").at(1).at("uplink_jain").get<double>()));
   context::check(leaves == 4 && swapped == 3, "the seeds drawn from 1 flip the low bit at three leaves of four");
 }
 
 void polarization(const context& ctx) {
-  const auto j = ctx.run_json({ctx.bin("lab-dc"), "polarize", "--topology", "fat-tree:4", "--flows", "2000", "--hash",
-                               "linux", "--json"});
+  const auto j = ctx.run_json(
+      {ctx.bin("lab-dc"), "polarize", "--topology", "fat-tree:4", "--flows", "2000", "--hash", "linux", "--json"});
   const auto share = [&](int c) {
     return j.at("configurations").at(c).at("tiers").at(2).at("unused_uplink_share").get<double>();
   };
-  ctx.say(fmt::format("agg->core uplinks idle: {:.0f}% with one seed everywhere, {:.0f}% with a seed per switch, "
-                      "{:.0f}% hashing other fields above the edge",
-                      100 * share(0), 100 * share(1), 100 * share(2)));
+  ctx.say(
+      fmt::format("agg->core uplinks idle: {:.0f}% with one seed everywhere, {:.0f}% with a seed per switch, "
+                  "{:.0f}% hashing other fields above the edge",
+                  100 * share(0), 100 * share(1), 100 * share(2)));
   context::check(share(0) == 0.5, "one hash and one seed at both tiers must leave half the core uplinks idle");
   context::check(share(1) == 0.0, "per-switch SipHash seeds must use every core uplink");
 }
@@ -76,12 +79,13 @@ void traffic_engineering(const context& ctx) {
   topo.replace(at, weak.size(), "link leaf1 spine1 2.5Gbps");
   std::ofstream(dir + "/weak.txt") << topo;
   ctx.say("leaf1's link to spine1 cut to 2.5 Gbps in " + dir + "/weak.txt");
-  const auto j = ctx.run_json({ctx.bin("lab-dc"), "te", "--topology", dir + "/weak.txt", "--generate", "--matrices",
-                               "16", "--json"});
+  const auto j = ctx.run_json(
+      {ctx.bin("lab-dc"), "te", "--topology", dir + "/weak.txt", "--generate", "--matrices", "16", "--json"});
   const auto& s = j.at("summary");
   std::string line;
   for (const char* name : {"shortest-path", "ecmp", "optimal", "predicted", "robust"}) {
-    line += fmt::format("{}{} {:.0f}%", line.empty() ? "mean MLU: " : ", ", name, 100 * s.at(name).at("mean").get<double>());
+    line += fmt::format("{}{} {:.0f}%", line.empty() ? "mean MLU: " : ", ", name,
+                        100 * s.at(name).at("mean").get<double>());
   }
   ctx.say(line);
   context::check(s.at("optimal").at("mean").get<double>() < s.at("ecmp").at("mean").get<double>(),

@@ -9,11 +9,13 @@
 namespace netlab::tour {
 namespace {
 
-bool near(double a, double b, double rel = 1e-6) { return std::fabs(a - b) <= rel * std::fabs(b); }
+bool near(double a, double b, double rel = 1e-6) {
+  return std::fabs(a - b) <= rel * std::fabs(b);
+}
 
 void nodal(const context& ctx) {
-  auto j = ctx.run_json({ctx.bin("lab-delay"), "nodal", "--length", "1500B", "--rate", "10Mbps", "--distance",
-                         "2500km", "--speed", "2.5e8m/s", "--json"});
+  auto j = ctx.run_json({ctx.bin("lab-delay"), "nodal", "--length", "1500B", "--rate", "10Mbps", "--distance", "2500km",
+                         "--speed", "2.5e8m/s", "--json"});
   const double trans = j.at("transmission_s"), prop = j.at("propagation_s"), total = j.at("total_s");
   ctx.say(fmt::format("transmission L/R = {:.1f} ms, propagation d/s = {:.1f} ms, total = {:.1f} ms", trans * 1e3,
                       prop * 1e3, total * 1e3));
@@ -22,13 +24,13 @@ void nodal(const context& ctx) {
 }
 
 void queueing(const context& ctx) {
-  auto j = ctx.run_json({ctx.bin("lab-delay"), "queue", "--length", "1500B", "--rate", "10Mbps", "--arrival-rate",
-                         "500/s", "--json"});
+  auto j = ctx.run_json(
+      {ctx.bin("lab-delay"), "queue", "--length", "1500B", "--rate", "10Mbps", "--arrival-rate", "500/s", "--json"});
   const double intensity = j.at("traffic_intensity"), delay = j.at("queueing_delay_s");
   ctx.say(fmt::format("traffic intensity La/R = {:.2f}, M/M/1 queueing delay = {:.2f} ms", intensity, delay * 1e3));
   context::check(near(intensity, 0.6) && near(delay, 1.8e-3), "expected I = 0.6 and I(L/R)/(1-I) = 1.8 ms");
-  auto full = ctx.run_json({ctx.bin("lab-delay"), "queue", "--length", "1500B", "--rate", "10Mbps",
-                            "--arrival-rate", "900/s", "--json"});
+  auto full = ctx.run_json(
+      {ctx.bin("lab-delay"), "queue", "--length", "1500B", "--rate", "10Mbps", "--arrival-rate", "900/s", "--json"});
   ctx.say(fmt::format("at 900 packets/s: intensity {:.2f}, unbounded = {}", full.at("traffic_intensity").get<double>(),
                       full.value("unbounded", false)));
   context::check(full.value("unbounded", false), "I >= 1 must be reported as unbounded");
@@ -60,9 +62,9 @@ void bottleneck(const context& ctx) {
   // Worded as lab-throughput path words it: the rate in its units, the link counted from 1 with
   // the JSON's index beside it.
   const auto& index = j.at("bottleneck");
-  ctx.say(fmt::format("path 2 Mbps -> 1 Mbps: throughput {}, bottleneck {}", netlib::units::format_bps(bps),
-                      index.is_number() ? fmt::format("link {} (index {})", index.get<int>() + 1, index.get<int>())
-                                        : index.dump()));
+  ctx.say(fmt::format(
+      "path 2 Mbps -> 1 Mbps: throughput {}, bottleneck {}", netlib::units::format_bps(bps),
+      index.is_number() ? fmt::format("link {} (index {})", index.get<int>() + 1, index.get<int>()) : index.dump()));
   context::check(near(bps, 1e6) && j.at("bottleneck") == 1, "expected the 1 Mbps link (index 1) to limit");
 }
 

@@ -11,7 +11,6 @@
 namespace netlab::tour {
 namespace {
 
-
 void capture_questions(const context& ctx) {
   const std::string capture = context::capture("http/serve-session.pcapng");
   auto key = ctx.run_json({ctx.bin("netlab-grade"), "questions", capture, "--key", "--select", "http", "--json"});
@@ -28,9 +27,8 @@ void capture_questions(const context& ctx) {
         << (i == 0 ? std::string("999") : questions[i].at("answer").get<std::string>()) << '\n';
   out.close();
   // Exit 1: not every answer is right.
-  auto graded = ctx.run_json({ctx.bin("netlab-grade"), "questions", capture, "--select", "http", "--answers", answers,
-                              "--json"},
-                             {}, 1);
+  auto graded = ctx.run_json(
+      {ctx.bin("netlab-grade"), "questions", capture, "--select", "http", "--answers", answers, "--json"}, {}, 1);
   ctx.say(fmt::format("an answers file with one planted mistake: {:g} of {:g} points", graded.at("score").get<double>(),
                       graded.at("max_score").get<double>()));
   context::check(graded.at("score") < graded.at("max_score") && graded.at("score") > 0,
@@ -54,7 +52,8 @@ void grade_a_client(const context& ctx) {
 
 std::vector<step> instructor_steps() {
   return {
-      {"netlab-grade", "Wireshark-lab questions answered from a capture, and an answers file graded", capture_questions},
+      {"netlab-grade", "Wireshark-lab questions answered from a capture, and an answers file graded",
+       capture_questions},
       {"netlab-grade", "a real client (curl, or lab-http get) graded against the reference web server", grade_a_client},
   };
 }

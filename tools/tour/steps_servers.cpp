@@ -19,7 +19,9 @@ void write_file(const std::string& path, const std::string& text) {
   std::ofstream out(path, std::ios::binary);
   out << text;
 }
-std::string read_file(const std::string& path) { return netlib::app::read_input_file("tour", path, 64 << 20); }
+std::string read_file(const std::string& path) {
+  return netlib::app::read_input_file("tour", path, 64 << 20);
+}
 
 std::string make_site(const context& ctx) {
   const std::string site = ctx.scratch("site");
@@ -34,18 +36,21 @@ std::string make_site(const context& ctx) {
 void http_serve(const context& ctx) {
   const std::string site = make_site(ctx);
   netlib::app::process server({ctx.bin("lab-http"), "serve", "--root", site, "--listen", "127.0.0.1:0"});
-  const std::string where = ctx.start(server, {ctx.bin("lab-http"), "serve", "--root", site, "--listen", "127.0.0.1:0"});
+  const std::string where =
+      ctx.start(server, {ctx.bin("lab-http"), "serve", "--root", site, "--listen", "127.0.0.1:0"});
   if (const auto curl = ctx.peer("curl")) {
     auto r = ctx.run({*curl, "-sv", "http://" + where + "/index.html", "http://" + where + "/style.css"});
     const bool reused = r.err.find("Re-using existing connection") != std::string::npos;
     ctx.say(fmt::format("curl fetched index.html and style.css; second request reused the connection: {}",
                         reused ? "yes" : "no"));
-    context::check(reused && r.out.find("<h1>netlab</h1>") != std::string::npos, "expected both files over one connection");
+    context::check(reused && r.out.find("<h1>netlab</h1>") != std::string::npos,
+                   "expected both files over one connection");
     auto head = ctx.run({*curl, "-sI", "http://" + where + "/index.html"});
     std::string etag;
     std::istringstream lines(head.out);
     for (std::string line; std::getline(lines, line);)
-      if (line.rfind("ETag:", 0) == 0 || line.rfind("etag:", 0) == 0) etag = line.substr(6, line.find_last_not_of("\r") - 5);
+      if (line.rfind("ETag:", 0) == 0 || line.rfind("etag:", 0) == 0)
+        etag = line.substr(6, line.find_last_not_of("\r") - 5);
     context::check(!etag.empty(), "HEAD gave no ETag");
     auto cond = ctx.run({*curl, "-s", "-o", "/dev/null", "-w", "%{http_code}", "-H", "If-None-Match: " + etag,
                          "http://" + where + "/index.html"});
@@ -56,7 +61,8 @@ void http_serve(const context& ctx) {
     ctx.say("curl is not installed: the conditional GET is checked with lab-http get --cache instead");
     const std::string cache = ctx.scratch("http-cache");
     ctx.run({ctx.bin("lab-http"), "get", "http://" + where + "/index.html", "--cache", cache});
-    const auto again = ctx.run_json({ctx.bin("lab-http"), "get", "http://" + where + "/index.html", "--cache", cache, "--json"});
+    const auto again =
+        ctx.run_json({ctx.bin("lab-http"), "get", "http://" + where + "/index.html", "--cache", cache, "--json"});
     const auto& object = again.at("objects").at(0);
     ctx.say(fmt::format("lab-http get --cache, second fetch of index.html: cache {}, status {}",
                         object.at("cache").get<std::string>(), object.at("status").get<int>()));
@@ -83,7 +89,8 @@ void ftp_transfer(const context& ctx) {
   std::string data;
   for (int i = 0; i < 20000; ++i) data += fmt::format("line {}\n", i);
   write_file(root + "/numbers.txt", data);
-  const std::vector<std::string> argv{ctx.bin("lab-ftp"), "serve", "--root", root, "--anonymous", "--listen", "127.0.0.1:0"};
+  const std::vector<std::string> argv{ctx.bin("lab-ftp"), "serve",    "--root",     root,
+                                      "--anonymous",      "--listen", "127.0.0.1:0"};
   netlib::app::process server(argv);
   const std::string where = ctx.start(server, argv);
   if (const auto curl = ctx.peer("curl")) {
@@ -109,10 +116,11 @@ void ftp_transfer(const context& ctx) {
 void mail_path(const context& ctx) {
   const std::string maildir = ctx.scratch("maildir"), inbox = ctx.scratch("inbox"), etc = ctx.scratch("mail-etc");
   write_file(etc + "/users.txt", "bob:hunter2\n");
-  const std::vector<std::string> smtp_argv{ctx.bin("lab-smtp"), "serve", "--maildir", maildir, "--domain", "example.org",
-                                           "--users", etc + "/users.txt", "--listen", "127.0.0.1:0"};
-  const std::vector<std::string> pop3_argv{ctx.bin("lab-pop3"), "serve", "--maildir", maildir, "--users",
-                                           etc + "/users.txt", "--listen", "127.0.0.1:0"};
+  const std::vector<std::string> smtp_argv{ctx.bin("lab-smtp"), "serve",       "--maildir", maildir,
+                                           "--domain",          "example.org", "--users",   etc + "/users.txt",
+                                           "--listen",          "127.0.0.1:0"};
+  const std::vector<std::string> pop3_argv{ctx.bin("lab-pop3"), "serve",    "--maildir",  maildir, "--users",
+                                           etc + "/users.txt",  "--listen", "127.0.0.1:0"};
   netlib::app::process smtp(smtp_argv), pop3(pop3_argv);
   const std::string smtp_at = ctx.start(smtp, smtp_argv), pop3_at = ctx.start(pop3, pop3_argv);
   ctx.run({ctx.bin("lab-smtp"), "send", "--server", smtp_at, "--from", "alice@example.org", "--to", "bob@example.org",
@@ -122,7 +130,8 @@ void mail_path(const context& ctx) {
   for (const auto& e : fs::directory_iterator(maildir + "/bob/new")) delivered.push_back(e.path());
   context::check(delivered.size() == 1, "expected one message in bob's Maildir new/");
   ctx.say("lab-smtp send -> lab-smtp serve: delivered to " + fs::relative(delivered[0], maildir).string());
-  ctx.run({ctx.bin("lab-pop3"), "fetch", "--server", pop3_at, "--user", "bob", "--password", "hunter2", "--out", inbox});
+  ctx.run(
+      {ctx.bin("lab-pop3"), "fetch", "--server", pop3_at, "--user", "bob", "--password", "hunter2", "--out", inbox});
   std::vector<fs::path> fetched;
   for (const auto& e : fs::directory_iterator(inbox)) fetched.push_back(e.path());
   context::check(fetched.size() == 1, "expected one fetched message");
@@ -131,9 +140,11 @@ void mail_path(const context& ctx) {
   std::string as_sent;
   for (char c : stored) as_sent += c == '\n' ? std::string("\r\n") : std::string(1, c);
   context::check(stored.find('\r') == std::string::npos, "the stored message has CR characters (Maildir files use LF)");
-  context::check(read_file(fetched[0].string()) == as_sent, "the message read back over POP3 differs from the stored one");
-  ctx.say("lab-pop3 fetch: the same text back with CRLF line ends (Return-Path, Delivered-To, Received: header, "
-          "dot-stuffed line restored)");
+  context::check(read_file(fetched[0].string()) == as_sent,
+                 "the message read back over POP3 differs from the stored one");
+  ctx.say(
+      "lab-pop3 fetch: the same text back with CRLF line ends (Return-Path, Delivered-To, Received: header, "
+      "dot-stuffed line restored)");
 }
 
 void mail_analyze(const context& ctx) {
@@ -155,7 +166,8 @@ void grade_and_replay(const context& ctx) {
   netlib::app::process server(argv);
   const std::string where = ctx.start(server, argv);
   auto grade = ctx.run_json({ctx.bin("netlab-grade"), "http", "--target", where, "--path", "/hello.txt", "--json"});
-  ctx.say(fmt::format("netlab-grade http: {:g} of {:g} points", grade.at("score").get<double>(), grade.at("max_score").get<double>()));
+  ctx.say(fmt::format("netlab-grade http: {:g} of {:g} points", grade.at("score").get<double>(),
+                      grade.at("max_score").get<double>()));
   context::check(grade.at("score") == grade.at("max_score"), "the reference server must get full marks");
   // The recorded session gets the same answers from this server (exit 0 only if all match).
   auto replay = ctx.run({ctx.bin("netlab-replay"), context::capture("net/loopback-http.pcapng"), "--target", where});

@@ -34,10 +34,12 @@ void mac_flood(const context& ctx) {
       ++legit;
       if (f.at("decision") == "flood") ++legit_flooded;
     }
-    ctx.say(fmt::format("{:>13}: table {} entries; {} of {} frames to real hosts flooded", policy,
-                        j.at("table").size(), legit_flooded, legit));
-    if (policy == "evict-fair") context::check(legit_flooded == 0, "the fair policy must keep real hosts unicast");
-    else context::check(legit_flooded > 0, "stop-learning floods a host that arrives after the table is full");
+    ctx.say(fmt::format("{:>13}: table {} entries; {} of {} frames to real hosts flooded", policy, j.at("table").size(),
+                        legit_flooded, legit));
+    if (policy == "evict-fair")
+      context::check(legit_flooded == 0, "the fair policy must keep real hosts unicast");
+    else
+      context::check(legit_flooded > 0, "stop-learning floods a host that arrives after the table is full");
   }
 }
 

@@ -12,8 +12,8 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <sched.h>
-#include <sys/stat.h>
 #include <signal.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <fmt/format.h>
@@ -37,7 +37,6 @@ void check_interrupted() {
   if (netlib::stop_requested()) throw failure("interrupted: the namespaces were removed");
 }
 
-
 std::string netns_set::find_tool(const std::string& name) {
   for (const char* dir : {"/usr/sbin/", "/sbin/", "/usr/bin/", "/bin/"}) {
     const std::string path = std::string(dir) + name;
@@ -46,7 +45,9 @@ std::string netns_set::find_tool(const std::string& name) {
   return {};
 }
 
-std::string netns_set::own_prefix() { return fmt::format("netlab-{}-", getpid()); }
+std::string netns_set::own_prefix() {
+  return fmt::format("netlab-{}-", getpid());
+}
 
 namespace {
 
@@ -80,9 +81,13 @@ bool safe_folder(const char* path, mode_t mode) {
   return st.st_uid == 0 && (st.st_mode & (S_IWGRP | S_IWOTH)) == 0;
 }
 
-bool marker_folder() { return safe_folder(marker_root, 0755) && safe_folder(marker_dir, 0700); }
+bool marker_folder() {
+  return safe_folder(marker_root, 0755) && safe_folder(marker_dir, 0700);
+}
 
-std::string marker_path(const std::string& ns) { return std::string(marker_dir) + "/" + ns; }
+std::string marker_path(const std::string& ns) {
+  return std::string(marker_dir) + "/" + ns;
+}
 
 // The namespace file's identity (the namespace's inode in nsfs), or {0, 0} when there is none.
 std::pair<dev_t, ino_t> namespace_identity(const std::string& ns) {
@@ -143,14 +148,16 @@ netns_set::netns_set(bool verbose) : ip_(find_tool("ip")), verbose_(verbose) {
   if (ip_.empty()) throw failure("ip is needed: apt-get install iproute2");
 }
 
-netns_set::~netns_set() { teardown(); }
+netns_set::~netns_set() {
+  teardown();
+}
 
 std::string netns_set::add(const std::string& name) {
   const std::string full = own_prefix() + name;
   // A namespace of that name that exists already is someone else's: never taken over, never deleted.
   if (::access(("/run/netns/" + full).c_str(), F_OK) == 0) {
-    throw failure(fmt::format("a network namespace named {} exists already (not made by this run); it is left alone",
-                              full));
+    throw failure(
+        fmt::format("a network namespace named {} exists already (not made by this run); it is left alone", full));
   }
   // The marker first, so that a run killed right after `ip netns add` is found by it: it names this
   // process by pid and start time, then the namespace by its inode.
@@ -168,8 +175,8 @@ std::string netns_set::add(const std::string& name) {
   }
   created_.push_back(full);
   const auto [dev, ino] = namespace_identity(full);
-  const bool identified = write_all(fd, fmt::format("netns {} {}\n", static_cast<unsigned long long>(dev),
-                                                    static_cast<unsigned long long>(ino)));
+  const bool identified = write_all(
+      fd, fmt::format("netns {} {}\n", static_cast<unsigned long long>(dev), static_cast<unsigned long long>(ino)));
   ::close(fd);
   if (!identified) throw failure("cannot write " + path);
   step({ip_, "-n", full, "link", "set", "lo", "up"});
@@ -201,11 +208,14 @@ void netns_set::batch(const std::string& ns, const std::string& commands) {
   const auto r = run({ip_, "-n", ns, "-batch", "-"}, commands, std::chrono::seconds(60));
   if (r.exit_code != 0) {
     const auto first = r.err.substr(0, r.err.find('\n'));
-    throw failure(fmt::format("ip -n {} -batch failed: {}", ns, first.empty() ? "exit " + std::to_string(r.exit_code) : first));
+    throw failure(
+        fmt::format("ip -n {} -batch failed: {}", ns, first.empty() ? "exit " + std::to_string(r.exit_code) : first));
   }
 }
 
-std::vector<std::string> netns_set::exec_in(const std::string& ns) const { return {ip_, "netns", "exec", ns}; }
+std::vector<std::string> netns_set::exec_in(const std::string& ns) const {
+  return {ip_, "netns", "exec", ns};
+}
 
 void netns_set::teardown() noexcept {
   for (auto it = created_.rbegin(); it != created_.rend(); ++it) {
@@ -238,7 +248,7 @@ std::vector<stale_namespace> netns_set::remove_stale(bool verbose) {
   for (const auto& name : names) {
     const auto path = marker_path(name);
     const auto m = read_marker(path);
-    if (!m) continue;  // not a marker this code wrote: left alone
+    if (!m) continue;                                                       // not a marker this code wrote: left alone
     if (m->pid == getpid() || start_time_of(m->pid) == m->start) continue;  // its process still runs
     const auto [dev, ino] = namespace_identity(name);
     const bool exists = dev != 0 || ino != 0;
@@ -258,9 +268,10 @@ std::vector<stale_namespace> netns_set::remove_stale(bool verbose) {
     v.second = r.program;
   }
   for (const auto& [pid, v] : by_owner) {
-    std::cerr << fmt::format("{}: removed {} network namespace{} (netlab-{}-*) left by {}, process {}, which ended "
-                             "without removing them (killed?)\n",
-                             program_name(), v.first, v.first == 1 ? "" : "s", pid, v.second, pid);
+    std::cerr << fmt::format(
+        "{}: removed {} network namespace{} (netlab-{}-*) left by {}, process {}, which ended "
+        "without removing them (killed?)\n",
+        program_name(), v.first, v.first == 1 ? "" : "s", pid, v.second, pid);
   }
   return removed;
 }

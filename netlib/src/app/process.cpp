@@ -100,8 +100,7 @@ std::string own_directory() {
   return path.substr(0, path.rfind('/'));
 }
 
-run_result run(const std::vector<std::string>& argv, const std::string& input,
-               std::chrono::milliseconds deadline) {
+run_result run(const std::vector<std::string>& argv, const std::string& input, std::chrono::milliseconds deadline) {
   ::signal(SIGPIPE, SIG_IGN);
   spawned p = spawn(argv, true);
   // Write stdin fully (tests pass small inputs), then close it.

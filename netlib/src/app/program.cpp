@@ -118,7 +118,8 @@ std::size_t edit_distance(const std::string& a, const std::string& b) {
     for (std::size_t j = 1; j <= m; ++j) {
       const std::size_t cost = a[i - 1] == b[j - 1] ? 0 : 1;
       d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost});
-      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1]) d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
+      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1])
+        d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
     }
   }
   return d[n][m];
@@ -130,7 +131,9 @@ nlohmann::json tidy_number(double v) {
 }
 
 // "--seconds" of "--seconds,-s": the name errors show.
-std::string first_name(const std::string& names) { return names.substr(0, names.find(',')); }
+std::string first_name(const std::string& names) {
+  return names.substr(0, names.find(','));
+}
 
 bool is_directory(const std::string& path) {
   struct stat st {};
@@ -157,7 +160,8 @@ std::string nearest_name(const std::string& word, const std::vector<std::string>
   }
   // Close enough to be a typo: 1 edit for short words, up to a third of the word for long ones;
   // or the word is the start of exactly this name (--len for --length).
-  const std::string bare = word.substr(word.find_first_not_of('-') == std::string::npos ? 0 : word.find_first_not_of('-'));
+  const std::string bare =
+      word.substr(word.find_first_not_of('-') == std::string::npos ? 0 : word.find_first_not_of('-'));
   const std::size_t allowed = std::max<std::size_t>(1, bare.size() / 3);
   if (!best.empty() && best_distance <= allowed) return best;
   std::string prefixed;
@@ -170,7 +174,9 @@ std::string nearest_name(const std::string& word, const std::vector<std::string>
   return prefixed;
 }
 
-const std::string& program_name() { return name_storage(); }
+const std::string& program_name() {
+  return name_storage();
+}
 
 std::unique_ptr<CLI::App> make_app(const std::string& name, const std::string& description,
                                    const std::string& example) {
@@ -193,7 +199,9 @@ CLI::App* add_command(CLI::App& parent, const std::string& name, const std::stri
   return cmd;
 }
 
-void set_action(CLI::App& command, std::function<int()> action) { actions()[&command] = std::move(action); }
+void set_action(CLI::App& command, std::function<int()> action) {
+  actions()[&command] = std::move(action);
+}
 
 int run(CLI::App& app, int argc, char** argv, std::function<int()> action) {
   if (action) actions()[&app] = std::move(action);
@@ -239,8 +247,8 @@ int run(CLI::App& app, int argc, char** argv, std::function<int()> action) {
   }
 }
 
-CLI::Option* add_quantity(CLI::App& cmd, const std::string& flag, double& target,
-                          double (*parse)(std::string_view), const std::string& description) {
+CLI::Option* add_quantity(CLI::App& cmd, const std::string& flag, double& target, double (*parse)(std::string_view),
+                          const std::string& description) {
   return cmd.add_option_function<std::string>(
       flag,
       [&target, parse, flag = first_name(flag)](const std::string& text) {
@@ -266,8 +274,8 @@ CLI::Option* add_duration(CLI::App& cmd, const std::string& flag, double& second
               throw CLI::ValidationError(flag, e.what());
             }
             if (value < min_s || value > max_s)
-              throw CLI::ValidationError(flag, fmt::format("'{}' is outside {} .. {}", text, units::format_seconds(min_s),
-                                                           units::format_seconds(max_s)));
+              throw CLI::ValidationError(flag, fmt::format("'{}' is outside {} .. {}", text,
+                                                           units::format_seconds(min_s), units::format_seconds(max_s)));
             seconds = value;
           },
           description)
@@ -340,7 +348,9 @@ CLI::Option* add_json_flag(CLI::App& cmd, bool& json) {
   return cmd.add_flag("--json", json, "Print one JSON document (snake_case keys, units in key names)");
 }
 
-void print_json(const nlohmann::json& doc) { std::cout << tidy_numbers(doc).dump(2) << std::endl; }
+void print_json(const nlohmann::json& doc) {
+  std::cout << tidy_numbers(doc).dump(2) << std::endl;
+}
 
 host_port parse_host_port(const std::string& text, unsigned short default_port) {
   host_port hp;
@@ -402,13 +412,17 @@ CLI::Option* add_listen_option(CLI::App& cmd, host_port& target, const std::stri
             // A server binds to one of this machine's addresses, given as a number (tcp_server
             // and udp_socket take no names): anything else is a usage error, before any socket.
             if (!is_ip_address(target.host))
-              throw CLI::ValidationError("--listen", "'" + target.host + "' is not an IP address: give one of this "
-                                                    "machine's addresses, e.g. 127.0.0.1 or ::1 (0.0.0.0 or :: for all)");
+              throw CLI::ValidationError("--listen",
+                                         "'" + target.host +
+                                             "' is not an IP address: give one of this "
+                                             "machine's addresses, e.g. 127.0.0.1 or ::1 (0.0.0.0 or :: for all)");
           },
           "Address to listen on, HOST:PORT (port 0 picks a free port; default " + default_value + ")")
       ->type_name("HOST:PORT");
 }
 
-bool stderr_is_terminal() { return isatty(STDERR_FILENO) == 1; }
+bool stderr_is_terminal() {
+  return isatty(STDERR_FILENO) == 1;
+}
 
 }  // namespace netlib::app

@@ -23,7 +23,8 @@ bulk_parse parse_bulk_request(byte_view data, std::uint64_t max_bytes) {
 std::array<std::byte, bulk_request_size> serialize_bulk_request(std::uint64_t bytes) {
   std::array<std::byte, bulk_request_size> out{};
   std::copy(magic.begin(), magic.end(), out.begin());
-  for (std::size_t i = 0; i < 8; ++i) out[bulk_request_size - 1 - i] = std::byte(static_cast<unsigned char>(bytes >> (8 * i)));
+  for (std::size_t i = 0; i < 8; ++i)
+    out[bulk_request_size - 1 - i] = std::byte(static_cast<unsigned char>(bytes >> (8 * i)));
   return out;
 }
 

@@ -67,8 +67,7 @@ bool plain_equal_links(const std::vector<link_spec>& links) {
 
 }  // namespace
 
-end_to_end_result end_to_end_delay(const std::vector<link_spec>& links, double length_bits,
-                                   long long packets) {
+end_to_end_result end_to_end_delay(const std::vector<link_spec>& links, double length_bits, long long packets) {
   check_links(links);
   require_positive(length_bits, "the packet length L");
   if (packets < 1) throw input_error("the number of packets P must be at least 1");
@@ -104,8 +103,8 @@ end_to_end_result end_to_end_delay(const std::vector<link_spec>& links, double l
   return r;
 }
 
-segmentation_result segmentation(const std::vector<link_spec>& links, double message_bits,
-                                 double payload_bits, double header_bits) {
+segmentation_result segmentation(const std::vector<link_spec>& links, double message_bits, double payload_bits,
+                                 double header_bits) {
   check_links(links);
   require_positive(message_bits, "the message size");
   require_positive(payload_bits, "the packet payload size");
@@ -118,17 +117,15 @@ segmentation_result segmentation(const std::vector<link_spec>& links, double mes
   r.packets = static_cast<long long>(count);
   r.whole_message_s = last_arrival(links, 1, [&](long long) { return message_bits + header_bits; });
   const double last_payload = message_bits - payload_bits * static_cast<double>(r.packets - 1);
-  r.segmented_s = last_arrival(links, r.packets, [&](long long k) {
-    return (k + 1 == r.packets ? last_payload : payload_bits) + header_bits;
-  });
+  r.segmented_s = last_arrival(
+      links, r.packets, [&](long long k) { return (k + 1 == r.packets ? last_payload : payload_bits) + header_bits; });
   r.explanation = fmt::format(
       "whole message ({} b with {} b header) over {}: {}\n"
       "segmented into {} of at most {} b payload + {} b header: {}\n"
       "segmentation lets the links work in parallel (pipelining): {} faster",
       num(message_bits), num(header_bits), count_of(static_cast<long long>(links.size()), "link", "links"),
       num_s(r.whole_message_s), count_of(r.packets, "packet", "packets"), num(payload_bits), num(header_bits),
-      num_s(r.segmented_s),
-      r.segmented_s > 0 ? fmt::format("{:.3g}×", r.whole_message_s / r.segmented_s) : "n/a");
+      num_s(r.segmented_s), r.segmented_s > 0 ? fmt::format("{:.3g}×", r.whole_message_s / r.segmented_s) : "n/a");
   return r;
 }
 

@@ -13,10 +13,14 @@ namespace netlib::calc {
 
 std::string_view mode_name(http_mode m) {
   switch (m) {
-    case http_mode::nonpersistent: return "nonpersistent";
-    case http_mode::parallel: return "parallel";
-    case http_mode::persistent: return "persistent";
-    case http_mode::pipelined: return "pipelined";
+    case http_mode::nonpersistent:
+      return "nonpersistent";
+    case http_mode::parallel:
+      return "parallel";
+    case http_mode::persistent:
+      return "persistent";
+    case http_mode::pipelined:
+      return "pipelined";
   }
   return "?";
 }
@@ -69,13 +73,12 @@ http_timing_result http_response_time(const http_timing_input& in) {
   r.total_s = in.dns_s + rtts * in.rtt_s + r.transmission_s;
   r.explanation = fmt::format("{}: RTTs after DNS = {} = {}\n", mode_name(in.mode), formula, num(rtts));
   if (in.rate_bps > 0)
-    r.explanation += fmt::format("transmission = (base + N·object)/rate = ({} + {}×{}) b / {} bps = {} s\n",
-                                 num(in.base_bits), in.objects, num(in.object_bits), num(in.rate_bps),
-                                 num(r.transmission_s));
+    r.explanation +=
+        fmt::format("transmission = (base + N·object)/rate = ({} + {}×{}) b / {} bps = {} s\n", num(in.base_bits),
+                    in.objects, num(in.object_bits), num(in.rate_bps), num(r.transmission_s));
   r.explanation += fmt::format("total = DNS + {}·RTT{} = {} + {} × {}{} = {}", num(rtts),
-                               in.rate_bps > 0 ? " + transmission" : "", num(in.dns_s), num(rtts),
-                               num(in.rtt_s), in.rate_bps > 0 ? " + " + num(r.transmission_s) : "",
-                               num_s(r.total_s));
+                               in.rate_bps > 0 ? " + transmission" : "", num(in.dns_s), num(rtts), num(in.rtt_s),
+                               in.rate_bps > 0 ? " + " + num(r.transmission_s) : "", num_s(r.total_s));
   return r;
 }
 

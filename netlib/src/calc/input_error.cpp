@@ -23,7 +23,9 @@ void require_probability(double value, std::string_view what) {
     throw input_error(fmt::format("{} must be between 0 and 1 (got {})", what, value));
 }
 
-std::string num(double value) { return fmt::format("{:.6g}", value); }
+std::string num(double value) {
+  return fmt::format("{:.6g}", value);
+}
 
 std::string num_s(double seconds) {
   const std::string plain = num(seconds) + " s";

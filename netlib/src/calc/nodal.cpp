@@ -35,12 +35,10 @@ nodal_result nodal_delay(const nodal_input& in) {
       "bandwidth-delay product = R·d_prop = {} bps × {} s = {} bits\n"
       "width of a bit = s/R = {} m/s / {} bps = {} m\n"
       "at t = L/R = {} s the first bit is {} m from the sender{}",
-      num(in.length_bits), num(in.rate_bps), num_s(r.transmission_s),
-      num(in.distance_m), num(in.speed_mps), num_s(r.propagation_s),
-      num(r.processing_s), num(r.queueing_s), num(r.transmission_s), num(r.propagation_s),
-      num_s(r.total_s), num(in.rate_bps), num(r.propagation_s),
-      num(r.bandwidth_delay_bits), num(in.speed_mps), num(in.rate_bps), num(r.bit_width_m),
-      num(r.transmission_s), num(r.first_bit_position_m),
+      num(in.length_bits), num(in.rate_bps), num_s(r.transmission_s), num(in.distance_m), num(in.speed_mps),
+      num_s(r.propagation_s), num(r.processing_s), num(r.queueing_s), num(r.transmission_s), num(r.propagation_s),
+      num_s(r.total_s), num(in.rate_bps), num(r.propagation_s), num(r.bandwidth_delay_bits), num(in.speed_mps),
+      num(in.rate_bps), num(r.bit_width_m), num(r.transmission_s), num(r.first_bit_position_m),
       r.first_bit_arrived ? " (d_prop <= d_trans: it has already reached the receiver)"
                           : fmt::format(" (s·L/R = {} × {})", num(in.speed_mps), num(r.transmission_s)));
   return r;

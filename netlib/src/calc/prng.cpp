@@ -5,7 +5,9 @@
 
 namespace netlib::calc {
 
-double prng::uniform() { return static_cast<double>(next() >> 11) * 0x1.0p-53; }
+double prng::uniform() {
+  return static_cast<double>(next() >> 11) * 0x1.0p-53;
+}
 
 long long prng::between(long long lo, long long hi) {
   if (hi < lo) throw std::logic_error("prng::between: hi < lo");

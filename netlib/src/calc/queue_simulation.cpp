@@ -19,14 +19,19 @@ namespace netlib::calc {
 
 std::string_view arrival_name(arrival_process a) {
   switch (a) {
-    case arrival_process::poisson: return "poisson";
-    case arrival_process::deterministic: return "deterministic";
-    case arrival_process::trace: return "trace";
+    case arrival_process::poisson:
+      return "poisson";
+    case arrival_process::deterministic:
+      return "deterministic";
+    case arrival_process::trace:
+      return "trace";
   }
   return "?";
 }
 
-std::string_view size_name(size_distribution s) { return s == size_distribution::fixed ? "fixed" : "exponential"; }
+std::string_view size_name(size_distribution s) {
+  return s == size_distribution::fixed ? "fixed" : "exponential";
+}
 
 namespace {
 
@@ -70,8 +75,12 @@ class source {
   std::pair<double, double> next() {
     double length = 0;
     switch (c_.arrivals) {
-      case arrival_process::poisson: now_ += g_.exponential(1 / c_.arrival_rate); break;
-      case arrival_process::deterministic: now_ += 1 / c_.arrival_rate; break;
+      case arrival_process::poisson:
+        now_ += g_.exponential(1 / c_.arrival_rate);
+        break;
+      case arrival_process::deterministic:
+        now_ += 1 / c_.arrival_rate;
+        break;
       case arrival_process::trace: {
         const auto& a = c_.trace[index_ % c_.trace.size()];
         now_ = double(index_ / c_.trace.size()) * period_ + (a.time_s - c_.trace.front().time_s) * scale_;

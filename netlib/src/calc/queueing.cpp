@@ -12,7 +12,9 @@
 
 namespace netlib::calc {
 
-std::string_view model_name(queue_model m) { return m == queue_model::mm1 ? "M/M/1" : "M/D/1"; }
+std::string_view model_name(queue_model m) {
+  return m == queue_model::mm1 ? "M/M/1" : "M/D/1";
+}
 
 std::optional<queue_model> parse_model(std::string_view text) {
   if (text == "mm1" || text == "M/M/1") return queue_model::mm1;
@@ -20,8 +22,7 @@ std::optional<queue_model> parse_model(std::string_view text) {
   return std::nullopt;
 }
 
-queue_result queueing_delay(double length_bits, double rate_bps, double arrivals_per_s,
-                            queue_model model) {
+queue_result queueing_delay(double length_bits, double rate_bps, double arrivals_per_s, queue_model model) {
   require_positive(length_bits, "the packet length L");
   require_positive(rate_bps, "the link rate R");
   require_non_negative(arrivals_per_s, "the arrival rate a");
@@ -30,14 +31,15 @@ queue_result queueing_delay(double length_bits, double rate_bps, double arrivals
   r.transmission_s = length_bits / rate_bps;
   r.traffic_intensity = length_bits * arrivals_per_s / rate_bps;
   const double i = r.traffic_intensity;
-  std::string head = fmt::format("I = L·a/R = {} b × {} /s / {} bps = {}\n", num(length_bits),
-                                 num(arrivals_per_s), num(rate_bps), num(i));
+  std::string head = fmt::format("I = L·a/R = {} b × {} /s / {} bps = {}\n", num(length_bits), num(arrivals_per_s),
+                                 num(rate_bps), num(i));
   if (i >= 1) {
     r.unbounded = true;
-    r.explanation = head + fmt::format(
-        "{}: I >= 1, bits arrive at least as fast as the link sends them: the queue grows without "
-        "bound, the average queueing delay is unbounded",
-        model_name(model));
+    r.explanation =
+        head + fmt::format(
+                   "{}: I >= 1, bits arrive at least as fast as the link sends them: the queue grows without "
+                   "bound, the average queueing delay is unbounded",
+                   model_name(model));
     return r;
   }
   const double factor = model == queue_model::mm1 ? 1.0 : 2.0;
@@ -48,10 +50,10 @@ queue_result queueing_delay(double length_bits, double rate_bps, double arrivals
   const std::string denominator =
       model == queue_model::mm1 ? fmt::format("(1 - {})", num(i)) : fmt::format("(2 × (1 - {}))", num(i));
   r.explanation = head + fmt::format(
-      "{}: d_queue = {} = {} × {} s / {} = {}\n"
-      "d_queue + d_trans = {} + {} = {}",
-      model_name(model), formula, num(i), num(r.transmission_s), denominator, num_s(d), num(d),
-      num(r.transmission_s), num_s(*r.total_s));
+                             "{}: d_queue = {} = {} × {} s / {} = {}\n"
+                             "d_queue + d_trans = {} + {} = {}",
+                             model_name(model), formula, num(i), num(r.transmission_s), denominator, num_s(d), num(d),
+                             num(r.transmission_s), num_s(*r.total_s));
   return r;
 }
 
@@ -65,8 +67,8 @@ loss_result finite_buffer_loss(double traffic_intensity, long long capacity) {
   const auto k = static_cast<double>(capacity);
   if (std::abs(i - 1) < 1e-12) {
     r.loss_probability = 1 / (k + 1);
-    r.explanation = fmt::format("M/M/1/K at I = 1: P_loss = 1/(K + 1) = 1/({} + 1) = {}", capacity,
-                                num(r.loss_probability));
+    r.explanation =
+        fmt::format("M/M/1/K at I = 1: P_loss = 1/(K + 1) = 1/({} + 1) = {}", capacity, num(r.loss_probability));
     return r;
   }
   // (1 - I) I^K / (1 - I^(K+1)), written to stay finite for large K on either side of 1.
@@ -129,16 +131,16 @@ little_result littles_law(std::optional<double> in_system, std::optional<double>
     r.in_system = *in_system;
     r.time_in_system_s = *time_s;
     r.arrival_rate = r.in_system / r.time_in_system_s;
-    r.explanation = fmt::format("Little's law: λ = N/W = {} / {} s = {} /s", num(r.in_system),
-                                num(r.time_in_system_s), num(r.arrival_rate));
+    r.explanation = fmt::format("Little's law: λ = N/W = {} / {} s = {} /s", num(r.in_system), num(r.time_in_system_s),
+                                num(r.arrival_rate));
   } else {
     require_non_negative(*in_system, "the number in system N");
     require_positive(*arrival_rate, "the arrival rate λ");
     r.in_system = *in_system;
     r.arrival_rate = *arrival_rate;
     r.time_in_system_s = r.in_system / r.arrival_rate;
-    r.explanation = fmt::format("Little's law: W = N/λ = {} / {} /s = {} s", num(r.in_system),
-                                num(r.arrival_rate), num(r.time_in_system_s));
+    r.explanation = fmt::format("Little's law: W = N/λ = {} / {} /s = {} s", num(r.in_system), num(r.arrival_rate),
+                                num(r.time_in_system_s));
   }
   return r;
 }

@@ -34,8 +34,7 @@ double binomial_tail_above(long long trials, double p, long long n) {
   return std::min(1.0, sum);
 }
 
-switching_result circuit_vs_packet(double link_bps, double user_bps, double active_probability,
-                                   long long users) {
+switching_result circuit_vs_packet(double link_bps, double user_bps, double active_probability, long long users) {
   require_positive(link_bps, "the link rate");
   require_positive(user_bps, "the user rate");
   require_probability(active_probability, "the activity probability");
@@ -48,9 +47,9 @@ switching_result circuit_vs_packet(double link_bps, double user_bps, double acti
       "circuit switching: floor(R/r) = floor({} / {}) = {} users\n"
       "packet switching with N = {} users, each active with p = {}:\n"
       "P(more than {} active) = Σ_{{k={}..{}}} C({},k)·{}^k·{}^({}-k) = {}",
-      units::format_bps(link_bps), units::format_bps(user_bps), r.circuit_users, users,
-      num(active_probability), r.circuit_users, r.circuit_users + 1, users, users,
-      num(active_probability), num(1 - active_probability), users, num(r.probability_more_active));
+      units::format_bps(link_bps), units::format_bps(user_bps), r.circuit_users, users, num(active_probability),
+      r.circuit_users, r.circuit_users + 1, users, users, num(active_probability), num(1 - active_probability), users,
+      num(r.probability_more_active));
   return r;
 }
 

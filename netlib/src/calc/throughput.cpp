@@ -34,27 +34,26 @@ path_result path_throughput(const std::vector<double>& link_rates_bps, std::opti
       best = share;
       r.bottleneck = -1;
     }
-    rates += fmt::format("{}R/N = {} / {} = {}", rates.empty() ? "" : ", ",
-                         units::format_bps(shared->rate_bps), shared->flows, units::format_bps(share));
+    rates += fmt::format("{}R/N = {} / {} = {}", rates.empty() ? "" : ", ", units::format_bps(shared->rate_bps),
+                         shared->flows, units::format_bps(share));
   }
   r.throughput_bps = best;
   for (double rate : link_rates_bps) r.link_utilisation.push_back(best / rate);
   if (shared) r.shared_utilisation = best * static_cast<double>(shared->flows) / shared->rate_bps;
-  r.explanation = fmt::format("throughput = min({}) = {} ({} bps), limited by {}", rates,
-                              units::format_bps(best), num(best),
-                              r.bottleneck < 0 ? std::string("the shared link")
-                                               : fmt::format("link {}", r.bottleneck + 1));
+  r.explanation =
+      fmt::format("throughput = min({}) = {} ({} bps), limited by {}", rates, units::format_bps(best), num(best),
+                  r.bottleneck < 0 ? std::string("the shared link") : fmt::format("link {}", r.bottleneck + 1));
   for (std::size_t i = 0; i < link_rates_bps.size(); ++i)
-    r.explanation += fmt::format("\nlink {} utilisation = {} / {} = {}", i + 1, num(best),
-                                 num(link_rates_bps[i]), num(r.link_utilisation[i]));
+    r.explanation += fmt::format("\nlink {} utilisation = {} / {} = {}", i + 1, num(best), num(link_rates_bps[i]),
+                                 num(r.link_utilisation[i]));
   if (shared)
-    r.explanation += fmt::format("\nshared link utilisation = N·throughput/R = {} × {} / {} = {}",
-                                 shared->flows, num(best), num(shared->rate_bps), num(*r.shared_utilisation));
+    r.explanation += fmt::format("\nshared link utilisation = N·throughput/R = {} × {} / {} = {}", shared->flows,
+                                 num(best), num(shared->rate_bps), num(*r.shared_utilisation));
   if (file_bits) {
     require_non_negative(*file_bits, "the file size F");
     r.transfer_s = *file_bits / best;
-    r.explanation += fmt::format("\ntransfer time = F/throughput = {} b / {} bps = {}", num(*file_bits),
-                                 num(best), num_s(*r.transfer_s));
+    r.explanation += fmt::format("\ntransfer time = F/throughput = {} b / {} bps = {}", num(*file_bits), num(best),
+                                 num_s(*r.transfer_s));
   }
   return r;
 }

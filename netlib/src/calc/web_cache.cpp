@@ -15,8 +15,8 @@ web_cache_side side(const web_cache_input& in, double beta, std::string& text, c
   web_cache_side s;
   const double delta = in.object_bits / in.access_bps;
   s.access_intensity = delta * beta;
-  text += fmt::format("{}: access-link intensity Δβ = ({} b / {} bps) × {} /s = {}\n", label,
-                      num(in.object_bits), num(in.access_bps), num(beta), num(s.access_intensity));
+  text += fmt::format("{}: access-link intensity Δβ = ({} b / {} bps) × {} /s = {}\n", label, num(in.object_bits),
+                      num(in.access_bps), num(beta), num(s.access_intensity));
   if (s.access_intensity >= 1) {
     text += fmt::format("{}: intensity >= 1, the access delay and the response time are unbounded\n", label);
     return s;
@@ -42,8 +42,8 @@ web_cache_result web_cache(const web_cache_input& in) {
   std::string& t = r.explanation;
   if (in.lan_bps > 0) {
     r.lan_intensity = in.request_rate * in.object_bits / in.lan_bps;
-    t += fmt::format("LAN intensity = β·L/R_LAN = {} × {} / {} = {}\n", num(in.request_rate),
-                     num(in.object_bits), num(in.lan_bps), num(*r.lan_intensity));
+    t += fmt::format("LAN intensity = β·L/R_LAN = {} × {} / {} = {}\n", num(in.request_rate), num(in.object_bits),
+                     num(in.lan_bps), num(*r.lan_intensity));
   }
   r.without_cache = side(in, in.request_rate, t, "without cache");
   if (r.without_cache.access_delay_s) {
@@ -57,8 +57,8 @@ web_cache_result web_cache(const web_cache_input& in) {
     const double miss_time = in.internet_s + *r.with_cache.access_delay_s;
     r.with_cache.response_s = in.hit_rate * in.lan_s + miss * miss_time;
     t += fmt::format("with cache: response = h·LAN + (1 - h)·(Internet + access) = {} × {} + {} × ({} + {}) = {}",
-                     num(in.hit_rate), num(in.lan_s), num(miss), num(in.internet_s),
-                     num(*r.with_cache.access_delay_s), num_s(*r.with_cache.response_s));
+                     num(in.hit_rate), num(in.lan_s), num(miss), num(in.internet_s), num(*r.with_cache.access_delay_s),
+                     num_s(*r.with_cache.response_s));
   }
   while (!t.empty() && t.back() == '\n') t.pop_back();
   return r;

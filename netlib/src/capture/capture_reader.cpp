@@ -75,7 +75,6 @@ byte_view capture_reader::take(std::size_t n) {
   return out;
 }
 
-
 void capture_reader::read_file_header() {
   fill(4);
   const std::size_t got = read_end_ - read_pos_;
@@ -122,8 +121,8 @@ std::optional<packet_record> capture_reader::next_pcap() {
   const std::uint32_t caplen = u32(header + 8);
   const std::uint32_t limit = std::max(max_record_bytes, std::min(interfaces_[0].snaplen, max_block_bytes));
   if (caplen > limit) {
-    fail(fmt::format("record at offset {}: captured length {} exceeds {} (corrupt file)", record_offset,
-                     caplen, limit));
+    fail(
+        fmt::format("record at offset {}: captured length {} exceeds {} (corrupt file)", record_offset, caplen, limit));
   }
   if (!fill(16 + std::size_t{caplen})) {
     ++truncated_;

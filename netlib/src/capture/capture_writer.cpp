@@ -34,7 +34,9 @@ void le32(bytes& b, std::uint32_t v) {
   b.resize(b.size() + 4);
   packet::wire::put_le32(b.data() + b.size() - 4, v);
 }
-void pad32(bytes& b) { b.resize((b.size() + 3) & ~std::size_t{3}, std::byte{0}); }
+void pad32(bytes& b) {
+  b.resize((b.size() + 3) & ~std::size_t{3}, std::byte{0});
+}
 
 // Adds an option (code, length, value padded to 32 bits).
 void option(bytes& b, std::uint16_t code, const void* value, std::uint16_t len) {
@@ -118,8 +120,10 @@ std::uint32_t capture_writer::add_interface(packet::link_type link, const std::s
   const auto id = static_cast<std::uint32_t>(links_.size());
   if (format_ == capture_format::pcap) {
     if (!links_.empty() && links_[0] != link) {
-      throw capture_error(fmt::format("{}: pcap holds one link type; use .pcapng for interfaces of "
-                                      "different link types", name_));
+      throw capture_error(
+          fmt::format("{}: pcap holds one link type; use .pcapng for interfaces of "
+                      "different link types",
+                      name_));
     }
     if (links_.empty()) {
       bytes h;
@@ -137,7 +141,8 @@ std::uint32_t capture_writer::add_interface(packet::link_type link, const std::s
     le16(body, static_cast<std::uint16_t>(link));
     le16(body, 0);
     le32(body, snaplen);
-    if (!name.empty()) option(body, 2, name.data(), static_cast<std::uint16_t>(std::min<std::size_t>(name.size(), 0xfff0)));
+    if (!name.empty())
+      option(body, 2, name.data(), static_cast<std::uint16_t>(std::min<std::size_t>(name.size(), 0xfff0)));
     const std::uint8_t tsresol = 9;
     option(body, 9, &tsresol, 1);
     option(body, 0, nullptr, 0);

@@ -41,7 +41,8 @@ std::vector<conversation_counts> list_conversations(capture_reader& reader, conv
   while (auto rec = reader.next()) {
     if (st.packets++ == 0) st.first_ts = rec->ts;
     const auto p = packet::decode_packet(rec->link, rec->data);
-    if (p.error && st.decode_errors++ == 0) st.first_decode_error = fmt::format("frame {}: {}", st.packets, p.error->message());
+    if (p.error && st.decode_errors++ == 0)
+      st.first_decode_error = fmt::format("frame {}: {}", st.packets, p.error->message());
     const auto src_ip = p.src_ip(), dst_ip = p.dst_ip();
     if (!src_ip || !dst_ip) continue;
     std::uint8_t protocol = 0;
@@ -70,8 +71,8 @@ std::vector<conversation_counts> list_conversations(capture_reader& reader, conv
     }
     if (it == open.end()) {
       if (out.size() >= limits.max_conversations) {
-        throw capture_error(fmt::format("{}: more than {} TCP and UDP conversations", reader.name(),
-                                        limits.max_conversations));
+        throw capture_error(
+            fmt::format("{}: more than {} TCP and UDP conversations", reader.name(), limits.max_conversations));
       }
       it = open.emplace(k, open_state{out.size(), false}).first;
       conversation_counts c;

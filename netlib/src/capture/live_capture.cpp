@@ -25,17 +25,26 @@ namespace {
 // DLT_ values (what libpcap reports) to LINKTYPE_ values (what files store).
 packet::link_type to_link_type(int dlt) {
   switch (dlt) {
-    case DLT_NULL: return packet::link_type::null_bsd;
-    case DLT_EN10MB: return packet::link_type::ethernet;
-    case DLT_RAW: return packet::link_type::raw;
-    case DLT_LOOP: return packet::link_type::loop;
-    case DLT_LINUX_SLL: return packet::link_type::linux_sll;
+    case DLT_NULL:
+      return packet::link_type::null_bsd;
+    case DLT_EN10MB:
+      return packet::link_type::ethernet;
+    case DLT_RAW:
+      return packet::link_type::raw;
+    case DLT_LOOP:
+      return packet::link_type::loop;
+    case DLT_LINUX_SLL:
+      return packet::link_type::linux_sll;
 #ifdef DLT_LINUX_SLL2
-    case DLT_LINUX_SLL2: return packet::link_type::linux_sll2;
+    case DLT_LINUX_SLL2:
+      return packet::link_type::linux_sll2;
 #endif
-    case DLT_IPV4: return packet::link_type::ipv4;
-    case DLT_IPV6: return packet::link_type::ipv6;
-    default: return static_cast<packet::link_type>(dlt);
+    case DLT_IPV4:
+      return packet::link_type::ipv4;
+    case DLT_IPV6:
+      return packet::link_type::ipv6;
+    default:
+      return static_cast<packet::link_type>(dlt);
   }
 }
 
@@ -64,9 +73,10 @@ live_capture live_capture::open(const live_options& o) {
   h->nano = pcap_set_tstamp_precision(h->p, PCAP_TSTAMP_PRECISION_NANO) == 0;
   const int rc = pcap_activate(h->p);
   if (rc < 0) {
-    const std::string detail = rc == PCAP_ERROR_NO_SUCH_DEVICE     ? "no such interface (see `ip link`)"
-                               : rc == PCAP_ERROR_PERM_DENIED       ? "permission denied (capturing needs root or CAP_NET_RAW)"
-                                                                   : std::string(pcap_geterr(h->p));
+    const std::string detail = rc == PCAP_ERROR_NO_SUCH_DEVICE ? "no such interface (see `ip link`)"
+                               : rc == PCAP_ERROR_PERM_DENIED
+                                   ? "permission denied (capturing needs root or CAP_NET_RAW)"
+                                   : std::string(pcap_geterr(h->p));
     fail(o, detail);
   }
   const bool inbound = o.inbound_only && pcap_setdirection(h->p, PCAP_D_IN) == 0;

@@ -24,8 +24,8 @@ std::int64_t to_nanoseconds(std::uint64_t ticks, const interface_info& info) {
   // usual microseconds and nanoseconds); the floor of the same quotient otherwise.
   const auto frac = 1'000'000'000ULL % tps == 0
                         ? (ticks % tps) * (1'000'000'000ULL / tps)
-                        : static_cast<std::uint64_t>(std::floor(static_cast<long double>(ticks % tps) * 1e9L /
-                                                                static_cast<long double>(tps)));
+                        : static_cast<std::uint64_t>(
+                              std::floor(static_cast<long double>(ticks % tps) * 1e9L / static_cast<long double>(tps)));
   const std::uint64_t ns = (sec + static_cast<std::uint64_t>(info.offset_seconds)) * 1'000'000'000ULL + frac;
   return static_cast<std::int64_t>(ns);
 }
@@ -98,7 +98,8 @@ void capture_reader::on_interface_description() {
       info.ticks_per_second = tps;
     }
     if (code == 14 && len >= 8) {
-      info.offset_seconds = static_cast<std::int64_t>(big_endian_ ? packet::wire::be64(value) : packet::wire::le64(value));
+      info.offset_seconds =
+          static_cast<std::int64_t>(big_endian_ ? packet::wire::be64(value) : packet::wire::le64(value));
     }
     pos += (len + 3u) & ~3u;
   }
@@ -109,17 +110,17 @@ void capture_reader::on_interface_description() {
   interfaces_.push_back(std::move(info));
 }
 
-std::optional<packet_record> capture_reader::make_record(std::uint32_t iface, std::uint64_t ticks,
-                                                         std::size_t offset, std::uint32_t caplen,
-                                                         std::uint32_t orig_len) {
+std::optional<packet_record> capture_reader::make_record(std::uint32_t iface, std::uint64_t ticks, std::size_t offset,
+                                                         std::uint32_t caplen, std::uint32_t orig_len) {
   if (iface >= interfaces_.size()) {
     // pcapng §4.2: a packet names an interface described earlier in its section. One that names
     // none is a malformed file, as tshark says; read on and the packet's link type, time
     // resolution and snap length would be guesses (issue 31: analyzers read such packets on
     // without a word).
-    fail(fmt::format("block at offset {}: a packet for interface {}, which its section never declared ({} interface{} "
-                     "described before it)",
-                     offset_ - block_.size(), iface, interfaces_.size(), interfaces_.size() == 1 ? "" : "s"));
+    fail(
+        fmt::format("block at offset {}: a packet for interface {}, which its section never declared ({} interface{} "
+                    "described before it)",
+                    offset_ - block_.size(), iface, interfaces_.size(), interfaces_.size() == 1 ? "" : "s"));
   }
   if (offset + caplen > block_.size() - 4) {
     ++skipped_;  // a length beyond its block
@@ -129,9 +130,9 @@ std::optional<packet_record> capture_reader::make_record(std::uint32_t iface, st
   // ticks * (10^9 / tps) + offset equals to_nanoseconds() modulo 2^64 (ticks = sec * tps + rem),
   // without its two divisions.
   const tick_scale& scale = scales_[iface];
-  rec.ts = from_nanoseconds(scale.ns_per_tick != 0
-                                ? static_cast<std::int64_t>(ticks * scale.ns_per_tick + scale.offset_ns)
-                                : to_nanoseconds(ticks, interfaces_[iface]));
+  rec.ts =
+      from_nanoseconds(scale.ns_per_tick != 0 ? static_cast<std::int64_t>(ticks * scale.ns_per_tick + scale.offset_ns)
+                                              : to_nanoseconds(ticks, interfaces_[iface]));
   rec.interface_id = iface;
   rec.link = interfaces_[iface].link;
   rec.data = byte_view(block_.data() + offset, caplen);
@@ -204,12 +205,22 @@ std::optional<packet_record> capture_reader::next_pcapng() {
   while (read_block()) {
     std::optional<packet_record> rec;
     switch (block_type_) {
-      case 1: on_interface_description(); break;
-      case 2: rec = on_obsolete_packet(); break;
-      case 3: rec = on_simple_packet(); break;
-      case 6: rec = on_enhanced_packet(); break;
-      case shb_type: break;  // handled by read_block
-      default: break;        // name resolution, statistics, custom... not needed
+      case 1:
+        on_interface_description();
+        break;
+      case 2:
+        rec = on_obsolete_packet();
+        break;
+      case 3:
+        rec = on_simple_packet();
+        break;
+      case 6:
+        rec = on_enhanced_packet();
+        break;
+      case shb_type:
+        break;  // handled by read_block
+      default:
+        break;  // name resolution, statistics, custom... not needed
     }
     if (rec) {
       ++packets_;

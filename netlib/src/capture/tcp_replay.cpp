@@ -13,8 +13,8 @@
 
 #include <algorithm>
 #include <cstring>
-#include <type_traits>
 #include <deque>
+#include <type_traits>
 #include <unordered_map>
 
 #include "netlib/core/sha256.hpp"
@@ -90,7 +90,8 @@ replay_stats replay_tcp(capture_reader& reader, packet::tcp_visitor& visitor, pa
     }
     const auto p = packet::decode_packet(rec->link, rec->data);
     if (p.error) {
-      if (stats.decode_errors++ == 0) stats.first_decode_error = fmt::format("frame {}: {}", stats.packets, p.error->message());
+      if (stats.decode_errors++ == 0)
+        stats.first_decode_error = fmt::format("frame {}: {}", stats.packets, p.error->message());
     }
     if (p.tcp() && !p.is_fragment()) {
       ++stats.tcp_packets;
@@ -109,14 +110,16 @@ replay_stats replay_tcp(capture_reader& reader, packet::tcp_visitor& visitor, pa
 std::optional<std::string> damage_note(const std::string& path, const replay_stats& stats) {
   std::vector<std::string> parts;
   if (stats.truncated_records > 0) {
-    parts.push_back(fmt::format("the capture is truncated: its last record is cut short and was skipped ({} complete "
-                                "packets read)",
-                                stats.packets));
+    parts.push_back(
+        fmt::format("the capture is truncated: its last record is cut short and was skipped ({} complete "
+                    "packets read)",
+                    stats.packets));
   }
   if (stats.missing_bytes > 0) {
-    parts.push_back(fmt::format("{} bytes of TCP payload are missing from the capture (gaps in the streams): byte "
-                                "counts and rates cover only the bytes captured",
-                                stats.missing_bytes));
+    parts.push_back(
+        fmt::format("{} bytes of TCP payload are missing from the capture (gaps in the streams): byte "
+                    "counts and rates cover only the bytes captured",
+                    stats.missing_bytes));
   }
   if (parts.empty()) return std::nullopt;
   return fmt::format("{}: {}", path, fmt::join(parts, "; "));
@@ -124,11 +127,13 @@ std::optional<std::string> damage_note(const std::string& path, const replay_sta
 
 void require_some_packet(const std::string& path, const replay_stats& stats) {
   if (stats.packets == 0 && stats.truncated_records > 0) {
-    throw capture_error(fmt::format("{}: truncated: the capture ends inside its first record (no packet to read)", path));
+    throw capture_error(
+        fmt::format("{}: truncated: the capture ends inside its first record (no packet to read)", path));
   }
 }
 
-replay_stats replay_tcp(const std::filesystem::path& path, packet::tcp_visitor& visitor, packet::reassembly_limits limits) {
+replay_stats replay_tcp(const std::filesystem::path& path, packet::tcp_visitor& visitor,
+                        packet::reassembly_limits limits) {
   auto reader = capture_reader::open(path);
   return replay_tcp(reader, visitor, limits);
 }
@@ -228,8 +233,10 @@ std::size_t unpack_bytes(const std::string& in, std::size_t pos, unsigned char* 
   while (i < n) {
     const auto head = static_cast<unsigned char>(in[pos++]);
     const std::size_t len = head & 0x7f;
-    if (head & 0x80) std::memset(b + i, 0, len);
-    else std::memcpy(b + i, in.data() + pos, len), pos += len;
+    if (head & 0x80)
+      std::memset(b + i, 0, len);
+    else
+      std::memcpy(b + i, in.data() + pos, len), pos += len;
     i += len;
   }
   return pos;
@@ -272,8 +279,10 @@ std::deque<conversation_summary> conversation_summarizer::take_results() {
     }
   }
   packed_count_ = 0;
-  if (!std::is_sorted(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.conversation.id < b.conversation.id; }))
-    std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.conversation.id < b.conversation.id; });
+  if (!std::is_sorted(out.begin(), out.end(),
+                      [](const auto& a, const auto& b) { return a.conversation.id < b.conversation.id; }))
+    std::sort(out.begin(), out.end(),
+              [](const auto& a, const auto& b) { return a.conversation.id < b.conversation.id; });
   return out;
 }
 

@@ -26,10 +26,16 @@ command_read command_reader::next(byte_view input) {
   command_read r;
   r.consumed = line.consumed;
   switch (line.status) {
-    case line_status::need_more: r.status = read_status::need_more; break;
-    case line_status::too_long: r.status = read_status::too_long; break;
+    case line_status::need_more:
+      r.status = read_status::need_more;
+      break;
+    case line_status::too_long:
+      r.status = read_status::too_long;
+      break;
     case line_status::bare_lf:
-    case line_status::bare_cr: r.status = read_status::bad_line_end; break;
+    case line_status::bare_cr:
+      r.status = read_status::bad_line_end;
+      break;
     case line_status::line:
       r.status = read_status::command;
       r.value = split_command_line(line.text, options_.syntax);

@@ -103,8 +103,8 @@ struct key_state {
   std::uint32_t pending = 0;   // admitted attempts not reported yet
   time_point next_turn{};      // with failures: no attempt is checked before this
   time_point last_failure{};
-  time_point locked_until{};   // addresses only
-  time_point held_until{};     // the latest turn given to a pending attempt
+  time_point locked_until{};  // addresses only
+  time_point held_until{};    // the latest turn given to a pending attempt
 };
 
 struct known_login {
@@ -116,15 +116,16 @@ constexpr std::size_t known_per_account = 8;
 
 enum class kind { address, network, account, pair };
 
-std::string cut(std::string_view s) { return std::string(s.substr(0, credentials_guard::max_key_length)); }
+std::string cut(std::string_view s) {
+  return std::string(s.substr(0, credentials_guard::max_key_length));
+}
 
 // The address as one key: without the brackets of "[127.0.0.1]" (SMTP's Received: form), an
 // IPv4-mapped IPv6 address as IPv4.
 std::string normalize_address(std::string_view a) {
   if (a.size() >= 2 && a.front() == '[' && a.back() == ']') a = a.substr(1, a.size() - 2);
   constexpr std::string_view mapped = "::ffff:";
-  if (a.size() > mapped.size() && a.substr(0, mapped.size()) == mapped &&
-      a.find('.') != std::string_view::npos)
+  if (a.size() > mapped.size() && a.substr(0, mapped.size()) == mapped && a.find('.') != std::string_view::npos)
     a.remove_prefix(mapped.size());
   return cut(a);
 }
@@ -222,14 +223,16 @@ void settle_one(timed_table<key_state>& table, const std::string& key, key_state
                 const guard_policy& policy) {
   if (s == nullptr || table.find(key) != s) return;  // untracked, or an overflow key
   const time_point e = expiry_of(*s, policy);
-  if (e <= now) table.erase(key);
-  else table.set_expiry(key, e);
+  if (e <= now)
+    table.erase(key);
+  else
+    table.set_expiry(key, e);
 }
 
 }  // namespace
 
 attempt_keys credentials_guard::tables::look_up(std::string_view address_in, std::string_view account_in,
-                                                 time_point now, bool create) {
+                                                time_point now, bool create) {
   attempt_keys k;
   k.address = normalize_address(address_in);
   k.network = network_of(k.address);
@@ -342,8 +345,10 @@ void credentials_guard::report(std::string_view address_in, std::string_view acc
       auto it = std::find_if(k->begin(), k->end(), [&](const known_login& l) { return l.address == address; });
       if (it == k->end() && k->size() >= known_per_account)
         it = std::min_element(k->begin(), k->end(), [](const auto& x, const auto& y) { return x.until < y.until; });
-      if (it == k->end()) k->push_back({address, until});
-      else *it = {address, until};
+      if (it == k->end())
+        k->push_back({address, until});
+      else
+        *it = {address, until};
       t.known.set_expiry(account, until);
     }
   } else {

@@ -11,7 +11,9 @@ namespace {
 // handler may set it.
 std::atomic<bool> stop_flag{false};
 static_assert(std::atomic<bool>::is_always_lock_free);
-extern "C" void on_stop_signal(int) { stop_flag.store(true, std::memory_order_relaxed); }
+extern "C" void on_stop_signal(int) {
+  stop_flag.store(true, std::memory_order_relaxed);
+}
 }  // namespace
 
 void catch_stop_signals() {
@@ -22,6 +24,8 @@ void catch_stop_signals() {
   sigaction(SIGTERM, &sa, nullptr);
 }
 
-bool stop_requested() noexcept { return stop_flag.load(std::memory_order_relaxed); }
+bool stop_requested() noexcept {
+  return stop_flag.load(std::memory_order_relaxed);
+}
 
 }  // namespace netlib

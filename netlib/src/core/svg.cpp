@@ -13,11 +13,20 @@ std::string escape(std::string_view text) {
   out.reserve(text.size());
   for (char c : text) {
     switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      default: out += c;
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      default:
+        out += c;
     }
   }
   return out;
@@ -31,14 +40,16 @@ double tick_step(double range) {
   return 10 * mag;
 }
 
-double axis_end(double value, double step) { return std::ceil(value / step * (1 - 1e-9)) * step; }
+double axis_end(double value, double step) {
+  return std::ceil(value / step * (1 - 1e-9)) * step;
+}
 
 std::string tick_label(double value, double step) {
   const std::string step_text = fmt::format("{:.6g}", step);
   const auto point = step_text.find('.');
   const int decimals = step_text.find('e') != std::string::npos ? 3
-                       : point == std::string::npos          ? 0
-                                                             : int(step_text.size() - point - 1);
+                       : point == std::string::npos             ? 0
+                                                                : int(step_text.size() - point - 1);
   if (std::abs(value) < step * 1e-6) value = 0;
   if (value >= 1e6) return fmt::format("{:.3g}", value);
   return fmt::format("{:.{}f}", value, decimals);

@@ -63,34 +63,51 @@ double parse_with(std::string_view text, std::string_view what, std::string_view
 }
 
 constexpr std::array size_units{
-    unit{"b", 1},          unit{"bit", 1},          unit{"bits", 1},        unit{"kb", 1e3},
-    unit{"Kb", 1e3},       unit{"Mb", 1e6},         unit{"Gb", 1e9},        unit{"B", 8},
-    unit{"byte", 8},       unit{"bytes", 8},        unit{"kB", 8e3},        unit{"KB", 8e3},
-    unit{"MB", 8e6},       unit{"GB", 8e9},         unit{"KiB", 8.0 * 1024}, unit{"MiB", 8.0 * 1048576},
+    unit{"b", 1},
+    unit{"bit", 1},
+    unit{"bits", 1},
+    unit{"kb", 1e3},
+    unit{"Kb", 1e3},
+    unit{"Mb", 1e6},
+    unit{"Gb", 1e9},
+    unit{"B", 8},
+    unit{"byte", 8},
+    unit{"bytes", 8},
+    unit{"kB", 8e3},
+    unit{"KB", 8e3},
+    unit{"MB", 8e6},
+    unit{"GB", 8e9},
+    unit{"KiB", 8.0 * 1024},
+    unit{"MiB", 8.0 * 1048576},
     unit{"GiB", 8.0 * 1073741824},
 };
 constexpr std::string_view size_accepted = "b, kb, Mb, B, kB, MB, GB, KiB, MiB, GiB; e.g. 1500B or 12000b";
 
 constexpr std::array rate_units{
-    unit{"bps", 1},   unit{"b/s", 1},   unit{"kbps", 1e3}, unit{"Kbps", 1e3}, unit{"kb/s", 1e3},
+    unit{"bps", 1},    unit{"b/s", 1},    unit{"kbps", 1e3}, unit{"Kbps", 1e3}, unit{"kb/s", 1e3},
     unit{"Mbps", 1e6}, unit{"Mb/s", 1e6}, unit{"Gbps", 1e9}, unit{"Gb/s", 1e9}, unit{"Tbps", 1e12},
-    unit{"Bps", 8},   unit{"B/s", 8},   unit{"kB/s", 8e3}, unit{"MB/s", 8e6}, unit{"GB/s", 8e9},
+    unit{"Bps", 8},    unit{"B/s", 8},    unit{"kB/s", 8e3}, unit{"MB/s", 8e6}, unit{"GB/s", 8e9},
 };
 constexpr std::string_view rate_accepted = "bps, kbps, Mbps, Gbps, or B/s, MB/s; e.g. 10Mbps";
 
 constexpr std::array distance_units{
-    unit{"m", 1}, unit{"km", 1e3}, unit{"cm", 1e-2}, unit{"mm", 1e-3},
+    unit{"m", 1},
+    unit{"km", 1e3},
+    unit{"cm", 1e-2},
+    unit{"mm", 1e-3},
 };
 constexpr std::string_view distance_accepted = "m, km, cm, mm; e.g. 2500km";
 
 constexpr std::array speed_units{
-    unit{"m/s", 1}, unit{"km/s", 1e3}, unit{"mps", 1},
+    unit{"m/s", 1},
+    unit{"km/s", 1e3},
+    unit{"mps", 1},
 };
 constexpr std::string_view speed_accepted = "m/s or km/s; e.g. 2.5e8m/s";
 
 constexpr std::array duration_units{
-    unit{"s", 1},     unit{"sec", 1},   unit{"ms", 1e-3}, unit{"us", 1e-6}, unit{"\xC2\xB5s", 1e-6},
-    unit{"ns", 1e-9}, unit{"min", 60},  unit{"h", 3600},
+    unit{"s", 1},     unit{"sec", 1},  unit{"ms", 1e-3}, unit{"us", 1e-6}, unit{"\xC2\xB5s", 1e-6},
+    unit{"ns", 1e-9}, unit{"min", 60}, unit{"h", 3600},
 };
 constexpr std::string_view duration_accepted = "s, ms, us, ns, min, h; e.g. 30ms; a bare number is seconds";
 
@@ -104,9 +121,8 @@ std::string with_prefix(double value, std::string_view base) {
     double scale;
     std::string_view name;
   };
-  static constexpr std::array prefixes{prefix{1e12, "T"}, prefix{1e9, "G"}, prefix{1e6, "M"},
-                                       prefix{1e3, "k"},  prefix{1, ""},    prefix{1e-3, "m"},
-                                       prefix{1e-6, "u"}, prefix{1e-9, "n"}};
+  static constexpr std::array prefixes{prefix{1e12, "T"}, prefix{1e9, "G"},  prefix{1e6, "M"},  prefix{1e3, "k"},
+                                       prefix{1, ""},     prefix{1e-3, "m"}, prefix{1e-6, "u"}, prefix{1e-9, "n"}};
   if (value == 0 || !std::isfinite(value)) return fmt::format("{} {}", value, base);
   const double mag = std::fabs(value);
   for (const prefix& p : prefixes) {
@@ -117,8 +133,12 @@ std::string with_prefix(double value, std::string_view base) {
 
 }  // namespace
 
-double parse_bits(std::string_view text) { return parse_with(text, "size", size_accepted, size_units); }
-double parse_bytes(std::string_view text) { return parse_bits(text) / 8; }
+double parse_bits(std::string_view text) {
+  return parse_with(text, "size", size_accepted, size_units);
+}
+double parse_bytes(std::string_view text) {
+  return parse_bits(text) / 8;
+}
 double parse_rate_bps(std::string_view text) {
   if (text.ends_with("bs") && !text.ends_with("bps"))  // a common slip: 10Mbs
     throw unit_error(fmt::format("'{}': did you mean '{}ps'? rates are written like 10Mbps", ascii::excerpt(text),
@@ -159,9 +179,15 @@ std::string format_seconds(double s) {
   if (mag < 86400 * 999.5) return fmt::format("{:.3g} days", s / 86400);
   return fmt::format("{:.3g} years", s / (86400 * 365.25));
 }
-std::string format_bps(double bps) { return with_prefix(bps, "bps"); }
-std::string format_bytes(double bytes) { return with_prefix(bytes, "B"); }
-std::string format_meters(double m) { return with_prefix(m, "m"); }
+std::string format_bps(double bps) {
+  return with_prefix(bps, "bps");
+}
+std::string format_bytes(double bytes) {
+  return with_prefix(bytes, "B");
+}
+std::string format_meters(double m) {
+  return with_prefix(m, "m");
+}
 
 std::string format_count(long long n, std::string_view singular, std::string_view plural) {
   return fmt::format("{} {}", n, n == 1 ? singular : plural);

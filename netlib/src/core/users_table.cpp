@@ -46,8 +46,8 @@ users_table::users_table(std::initializer_list<std::pair<std::string_view, std::
 bool users_table::valid_name(std::string_view name) noexcept {
   if (name.empty() || name.size() > max_name || name.front() == '.') return false;
   for (char c : name) {
-    const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' ||
-                    c == '_' || c == '-';
+    const bool ok =
+        (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' || c == '_' || c == '-';
     if (!ok) return false;
   }
   return true;
@@ -97,7 +97,9 @@ users_table users_table::parse(std::string_view text) {
   return table;
 }
 
-bool users_table::exists(std::string_view name) const { return users_.find(name) != users_.end(); }
+bool users_table::exists(std::string_view name) const {
+  return users_.find(name) != users_.end();
+}
 
 bool users_table::check(std::string_view name, std::string_view password) const {
   static const digest unknown = digest_of("\x01 no such user");  // never a valid password's digest to match

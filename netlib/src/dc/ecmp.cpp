@@ -24,11 +24,16 @@ std::uint64_t splitmix64(std::uint64_t& state) noexcept {
 
 std::optional<hash_config> parse_hash(std::string_view name) {
   hash_config c;
-  if (name == "crc16") c.algorithm = hash_algorithm::crc16;
-  else if (name == "crc32") c.algorithm = hash_algorithm::crc32;
-  else if (name == "xor") c.algorithm = hash_algorithm::xor16;
-  else if (name == "toeplitz") c.algorithm = hash_algorithm::toeplitz;
-  else if (name == "linux") c.algorithm = hash_algorithm::linux_hash;
+  if (name == "crc16")
+    c.algorithm = hash_algorithm::crc16;
+  else if (name == "crc32")
+    c.algorithm = hash_algorithm::crc32;
+  else if (name == "xor")
+    c.algorithm = hash_algorithm::xor16;
+  else if (name == "toeplitz")
+    c.algorithm = hash_algorithm::toeplitz;
+  else if (name == "linux")
+    c.algorithm = hash_algorithm::linux_hash;
   else if (name == "l3") {
     c.algorithm = hash_algorithm::linux_hash;
     c.fields = field_set::two;
@@ -43,16 +48,23 @@ std::optional<hash_config> parse_hash(std::string_view name) {
 
 std::string hash_name(hash_algorithm a) {
   switch (a) {
-    case hash_algorithm::crc16: return "crc16";
-    case hash_algorithm::crc32: return "crc32";
-    case hash_algorithm::xor16: return "xor";
-    case hash_algorithm::toeplitz: return "toeplitz";
-    case hash_algorithm::linux_hash: return "linux";
+    case hash_algorithm::crc16:
+      return "crc16";
+    case hash_algorithm::crc32:
+      return "crc32";
+    case hash_algorithm::xor16:
+      return "xor";
+    case hash_algorithm::toeplitz:
+      return "toeplitz";
+    case hash_algorithm::linux_hash:
+      return "linux";
   }
   return "?";
 }
 
-std::string fields_name(field_set f) { return fmt::format("{}-tuple", static_cast<int>(f)); }
+std::string fields_name(field_set f) {
+  return fmt::format("{}-tuple", static_cast<int>(f));
+}
 
 std::optional<field_set> parse_fields(std::string_view text) {
   if (text.ends_with("-tuple")) text.remove_suffix(6);
@@ -88,18 +100,22 @@ group_hashing grouping_of(const hash_config& c) noexcept {
 
 unsigned hash_bits(hash_algorithm a) noexcept {
   switch (a) {
-    case hash_algorithm::linux_hash: return 31;
+    case hash_algorithm::linux_hash:
+      return 31;
     case hash_algorithm::crc16:
-    case hash_algorithm::xor16: return 16;
+    case hash_algorithm::xor16:
+      return 16;
     case hash_algorithm::crc32:
-    case hash_algorithm::toeplitz: return 32;
+    case hash_algorithm::toeplitz:
+      return 32;
   }
   return 32;
 }
 
 std::vector<std::uint32_t> capacity_weights(const topology& t, std::span<const arc_id> hops) {
   std::vector<std::uint64_t> mbps;
-  for (arc_id a : hops) mbps.push_back(std::max<std::uint64_t>(1, static_cast<std::uint64_t>(std::llround(t.capacity(a) / 1e6))));
+  for (arc_id a : hops)
+    mbps.push_back(std::max<std::uint64_t>(1, static_cast<std::uint64_t>(std::llround(t.capacity(a) / 1e6))));
   std::uint64_t g = 0;
   for (auto m : mbps) g = std::gcd(g, m);
   std::uint64_t top = 0;
@@ -109,7 +125,8 @@ std::vector<std::uint32_t> capacity_weights(const topology& t, std::span<const a
   }
   std::vector<std::uint32_t> out;
   for (auto m : mbps) {
-    const auto w = top > 256 ? std::llround(256.0 * static_cast<double>(m) / static_cast<double>(top)) : static_cast<long long>(m);
+    const auto w =
+        top > 256 ? std::llround(256.0 * static_cast<double>(m) / static_cast<double>(top)) : static_cast<long long>(m);
     out.push_back(static_cast<std::uint32_t>(std::max<long long>(1, w)));
   }
   return out;
@@ -191,12 +208,15 @@ std::size_t ecmp_model::pick(node_id sw, node_id to, std::span<const arc_id> hop
   if (plain_) return select(h, hops.size());
   if (grouping_ == group_hashing::resilient) {
     const auto* table = resilient_group(sw, to);
-    if (!table) throw topology_error(fmt::format("{} has no resilient group toward {}", topo_.nodes()[sw].name, topo_.nodes()[to].name));
+    if (!table)
+      throw topology_error(
+          fmt::format("{} has no resilient group toward {}", topo_.nodes()[sw].name, topo_.nodes()[to].name));
     const arc_id a = table->select(h);
     const auto it = std::find(hops.begin(), hops.end(), a);
     return static_cast<std::size_t>(it - hops.begin());
   }
-  std::vector<std::uint32_t> weights = config_.weighted ? capacity_weights(topo_, hops) : std::vector<std::uint32_t>(hops.size(), 1);
+  std::vector<std::uint32_t> weights =
+      config_.weighted ? capacity_weights(topo_, hops) : std::vector<std::uint32_t>(hops.size(), 1);
   if (grouping_ == group_hashing::threshold) return threshold_select(h, hash_bits(config_.algorithm), weights);
   return modulo_select(h, weights);
 }
@@ -205,7 +225,9 @@ ecmp_model::ecmp_model(const topology& t, const routes& r, hash_config config)
     : topo_(t), routes_(r), config_(std::move(config)) {
   grouping_ = grouping_of(config_);
   plain_ = !config_.weighted && !config_.grouping;
-  if (config_.grouping && *config_.grouping == (config_.algorithm == hash_algorithm::linux_hash ? group_hashing::threshold : group_hashing::modulo)) {
+  if (config_.grouping &&
+      *config_.grouping ==
+          (config_.algorithm == hash_algorithm::linux_hash ? group_hashing::threshold : group_hashing::modulo)) {
     plain_ = !config_.weighted;
   }
   if (grouping_ == group_hashing::resilient) {
@@ -245,9 +267,15 @@ ecmp_model::ecmp_model(const topology& t, const routes& r, hash_config config)
         const byte_view z(zeros.data(), len);
         std::uint32_t with_seed = 0;
         switch (config_.algorithm) {
-          case hash_algorithm::crc16: with_seed = crc16_ccitt(z, static_cast<std::uint16_t>(0xFFFF ^ (seeds_[v] & 0xFFFF))); break;
-          case hash_algorithm::crc32: with_seed = crc32(z, 0xFFFFFFFFu ^ seeds_[v]); break;
-          default: with_seed = static_cast<std::uint16_t>(xor_fold16(z) ^ (seeds_[v] & 0xFFFF)); break;
+          case hash_algorithm::crc16:
+            with_seed = crc16_ccitt(z, static_cast<std::uint16_t>(0xFFFF ^ (seeds_[v] & 0xFFFF)));
+            break;
+          case hash_algorithm::crc32:
+            with_seed = crc32(z, 0xFFFFFFFFu ^ seeds_[v]);
+            break;
+          default:
+            with_seed = static_cast<std::uint16_t>(xor_fold16(z) ^ (seeds_[v] & 0xFFFF));
+            break;
         }
         offset_[v][len] = with_seed ^ reference_hash(z);
       }
@@ -258,7 +286,8 @@ ecmp_model::ecmp_model(const topology& t, const routes& r, hash_config config)
       if (t.is_host(v)) continue;
       // Switches that share a seed share a table.
       const toeplitz_table* shared = nullptr;
-      if (!owned_tables_.empty() && (uniform_ || config_.seeds == seed_mode::same)) shared = owned_tables_.front().get();
+      if (!owned_tables_.empty() && (uniform_ || config_.seeds == seed_mode::same))
+        shared = owned_tables_.front().get();
       if (!shared) {
         owned_tables_.push_back(std::make_unique<toeplitz_table>(key_from_seed(seeds_[v])));
         shared = owned_tables_.back().get();
@@ -272,10 +301,14 @@ ecmp_model::~ecmp_model() = default;
 
 std::uint32_t ecmp_model::reference_hash(byte_view key) const noexcept {
   switch (config_.algorithm) {
-    case hash_algorithm::crc16: return crc16_ccitt(key, 0xFFFF);
-    case hash_algorithm::crc32: return crc32(key, 0xFFFFFFFFu);
-    case hash_algorithm::xor16: return xor_fold16(key);
-    default: return 0;
+    case hash_algorithm::crc16:
+      return crc16_ccitt(key, 0xFFFF);
+    case hash_algorithm::crc32:
+      return crc32(key, 0xFFFFFFFFu);
+    case hash_algorithm::xor16:
+      return xor_fold16(key);
+    default:
+      return 0;
   }
 }
 
@@ -287,11 +320,16 @@ std::uint32_t ecmp_model::hash(const flow_key& key, node_id sw) const {
   const std::size_t len = serialize_key(key, fields, buf);
   const byte_view data(buf.data(), len);
   switch (config_.algorithm) {
-    case hash_algorithm::crc16: return crc16_ccitt(data, static_cast<std::uint16_t>(0xFFFF ^ (seed & 0xFFFF)));
-    case hash_algorithm::crc32: return crc32(data, 0xFFFFFFFFu ^ seed);
-    case hash_algorithm::xor16: return static_cast<std::uint16_t>(xor_fold16(data) ^ (seed & 0xFFFF));
-    case hash_algorithm::toeplitz: return (*tables_[sw])(data);
-    case hash_algorithm::linux_hash: break;
+    case hash_algorithm::crc16:
+      return crc16_ccitt(data, static_cast<std::uint16_t>(0xFFFF ^ (seed & 0xFFFF)));
+    case hash_algorithm::crc32:
+      return crc32(data, 0xFFFFFFFFu ^ seed);
+    case hash_algorithm::xor16:
+      return static_cast<std::uint16_t>(xor_fold16(data) ^ (seed & 0xFFFF));
+    case hash_algorithm::toeplitz:
+      return (*tables_[sw])(data);
+    case hash_algorithm::linux_hash:
+      break;
   }
   return 0;
 }
@@ -322,7 +360,8 @@ std::size_t ecmp_model::route(const flow& f, std::span<arc_id> out) const {
   const bool affine = !offset_.empty();
   while (v != dst_sw) {
     const auto hops = routes_.next_hops(v, dst_sw);
-    if (hops.empty()) throw topology_error(fmt::format("no route from {} to {}", topo_.nodes()[v].name, topo_.nodes()[dst_sw].name));
+    if (hops.empty())
+      throw topology_error(fmt::format("no route from {} to {}", topo_.nodes()[v].name, topo_.nodes()[dst_sw].name));
     arc_id next = hops[0];
     if (hops.size() > 1) {
       std::uint32_t h = 0;

@@ -58,10 +58,10 @@ constexpr std::array<std::array<std::uint32_t, 256>, 4> make_crc32_slices() {
 }
 constexpr auto crc32_slices = make_crc32_slices();
 
-constexpr std::array<std::uint8_t, 40> microsoft_key_40{
-    0x6d, 0x5a, 0x56, 0xda, 0x25, 0x5b, 0x0e, 0xc2, 0x41, 0x67, 0x25, 0x3d, 0x43, 0xa3,
-    0x8f, 0xb0, 0xd0, 0xca, 0x2b, 0xcb, 0xae, 0x7b, 0x30, 0xb4, 0x77, 0xcb, 0x2d, 0xa3,
-    0x80, 0x30, 0xf2, 0x0c, 0x6a, 0x42, 0xb7, 0x3b, 0xbe, 0xac, 0x01, 0xfa};
+constexpr std::array<std::uint8_t, 40> microsoft_key_40{0x6d, 0x5a, 0x56, 0xda, 0x25, 0x5b, 0x0e, 0xc2, 0x41, 0x67,
+                                                        0x25, 0x3d, 0x43, 0xa3, 0x8f, 0xb0, 0xd0, 0xca, 0x2b, 0xcb,
+                                                        0xae, 0x7b, 0x30, 0xb4, 0x77, 0xcb, 0x2d, 0xa3, 0x80, 0x30,
+                                                        0xf2, 0x0c, 0x6a, 0x42, 0xb7, 0x3b, 0xbe, 0xac, 0x01, 0xfa};
 
 constexpr toeplitz_key make_microsoft_key() {
   toeplitz_key k{};
@@ -78,15 +78,27 @@ std::uint32_t key_window(const toeplitz_key& key, std::size_t bit) noexcept {
   return static_cast<std::uint32_t>(w >> (8 - bit % 8));
 }
 
-constexpr std::uint64_t rotl(std::uint64_t x, int b) noexcept { return (x << b) | (x >> (64 - b)); }
+constexpr std::uint64_t rotl(std::uint64_t x, int b) noexcept {
+  return (x << b) | (x >> (64 - b));
+}
 
 struct sip_state {
   std::uint64_t v0, v1, v2, v3;
   void round() noexcept {
-    v0 += v1; v1 = rotl(v1, 13); v1 ^= v0; v0 = rotl(v0, 32);
-    v2 += v3; v3 = rotl(v3, 16); v3 ^= v2;
-    v0 += v3; v3 = rotl(v3, 21); v3 ^= v0;
-    v2 += v1; v1 = rotl(v1, 17); v1 ^= v2; v2 = rotl(v2, 32);
+    v0 += v1;
+    v1 = rotl(v1, 13);
+    v1 ^= v0;
+    v0 = rotl(v0, 32);
+    v2 += v3;
+    v3 = rotl(v3, 16);
+    v3 ^= v2;
+    v0 += v3;
+    v3 = rotl(v3, 21);
+    v3 ^= v0;
+    v2 += v1;
+    v1 = rotl(v1, 17);
+    v1 ^= v2;
+    v2 = rotl(v2, 32);
   }
 };
 
@@ -162,7 +174,9 @@ std::uint64_t siphash24(std::uint64_t k0, std::uint64_t k1, byte_view data) noex
   return s.v0 ^ s.v1 ^ s.v2 ^ s.v3;
 }
 
-const toeplitz_key& microsoft_rss_key() noexcept { return microsoft_key; }
+const toeplitz_key& microsoft_rss_key() noexcept {
+  return microsoft_key;
+}
 
 std::uint32_t toeplitz(const toeplitz_key& key, byte_view data) noexcept {
   std::uint32_t result = 0;

@@ -25,8 +25,10 @@ placement place_flows(const ecmp_model& model, std::span<const flow> flows, bool
       continue;
     }
     ++p.placed;
-    if (n == 2) ++p.within_switch;  // up to the switch and straight down
-    else ++p.crossing;
+    if (n == 2)
+      ++p.within_switch;  // up to the switch and straight down
+    else
+      ++p.crossing;
     for (std::size_t i = 0; i < n; ++i) {
       p.arc_bytes[path[i]] += f.bytes;
       ++p.arc_flows[path[i]];

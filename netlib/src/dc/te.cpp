@@ -8,11 +8,11 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
+#include <exception>
 #include <limits>
 #include <map>
-#include <atomic>
-#include <exception>
 #include <mutex>
 #include <numeric>
 #include <optional>
@@ -35,7 +35,8 @@ folded fold(const topology& t, const traffic_matrix& m) {
   f.fixed.assign(t.arc_count(), 0);
   std::map<std::pair<node_id, node_id>, double> pairs;
   for (const auto& d : m.demands) {
-    if (d.src >= t.nodes().size() || d.dst >= t.nodes().size()) throw te_error("a demand names a node that does not exist");
+    if (d.src >= t.nodes().size() || d.dst >= t.nodes().size())
+      throw te_error("a demand names a node that does not exist");
     node_id s = d.src, e = d.dst;
     if (t.is_host(s)) {
       f.fixed[t.host_uplink(s)] += d.bps;
@@ -101,7 +102,9 @@ arc_rates push_down(const topology& t, const traffic_matrix& m, bool split) {
   return loads;
 }
 
-bool fabric_arc(const topology& t, arc_id a) { return !t.is_host(t.arc_from(a)) && !t.is_host(t.arc_to(a)); }
+bool fabric_arc(const topology& t, arc_id a) {
+  return !t.is_host(t.arc_from(a)) && !t.is_host(t.arc_to(a));
+}
 
 // Minimum-MLU multi-commodity flow in arc-flow form. Commodity c has one source and a set of
 // sinks (its demands); per_pair gives every demand its own commodity.
@@ -164,7 +167,8 @@ mcf_result solve_mcf(const topology& t, const traffic_matrix& m, const lp_solver
   for (std::size_t i = 0; i < na; ++i) {
     lp_row row;
     const double coef = scale / t.capacity(arcs[i]);
-    for (std::size_t c = 0; c < commodities.size(); ++c) row.terms.emplace_back(static_cast<std::uint32_t>(first_flow + c * na + i), coef);
+    for (std::size_t c = 0; c < commodities.size(); ++c)
+      row.terms.emplace_back(static_cast<std::uint32_t>(first_flow + c * na + i), coef);
     row.terms.emplace_back(u, -1.0);
     row.upper = 0;
     lp.rows.push_back(std::move(row));
@@ -191,17 +195,23 @@ traffic_matrix switch_level(const topology& t, const traffic_matrix& m) {
 
 std::string scheme_name(te_scheme s) {
   switch (s) {
-    case te_scheme::shortest_path: return "shortest-path";
-    case te_scheme::ecmp: return "ecmp";
-    case te_scheme::optimal: return "optimal";
-    case te_scheme::predicted: return "predicted";
-    case te_scheme::robust: return "robust";
+    case te_scheme::shortest_path:
+      return "shortest-path";
+    case te_scheme::ecmp:
+      return "ecmp";
+    case te_scheme::optimal:
+      return "optimal";
+    case te_scheme::predicted:
+      return "predicted";
+    case te_scheme::robust:
+      return "robust";
   }
   return "?";
 }
 
 bool parse_scheme(std::string_view text, te_scheme& out) {
-  for (auto s : {te_scheme::shortest_path, te_scheme::ecmp, te_scheme::optimal, te_scheme::predicted, te_scheme::robust}) {
+  for (auto s :
+       {te_scheme::shortest_path, te_scheme::ecmp, te_scheme::optimal, te_scheme::predicted, te_scheme::robust}) {
     if (text == scheme_name(s)) {
       out = s;
       return true;
@@ -216,8 +226,12 @@ double max_utilisation(const topology& t, std::span<const double> arc_bps) {
   return m;
 }
 
-arc_rates shortest_path_loads(const topology& t, const traffic_matrix& m) { return push_down(t, m, false); }
-arc_rates ecmp_loads(const topology& t, const traffic_matrix& m) { return push_down(t, m, true); }
+arc_rates shortest_path_loads(const topology& t, const traffic_matrix& m) {
+  return push_down(t, m, false);
+}
+arc_rates ecmp_loads(const topology& t, const traffic_matrix& m) {
+  return push_down(t, m, true);
+}
 
 double cut_lower_bound(const topology& t, const traffic_matrix& m) {
   const auto f = fold(t, m);
@@ -362,7 +376,8 @@ class split_lp {
       }
     }
     for (std::size_t i = 0; i < r.pairs.size(); ++i) {
-      for (std::uint32_t p = r.pair_paths[i]; p < r.pair_paths[i + 1]; ++p) narrowest_[i] = std::min(narrowest_[i], bottleneck[p]);
+      for (std::uint32_t p = r.pair_paths[i]; p < r.pair_paths[i + 1]; ++p)
+        narrowest_[i] = std::min(narrowest_[i], bottleneck[p]);
       if (i < may_burst.size() && may_burst[i]) t_col_[i] = lp_.add_column(0.0, 0.0, 0.0);
     }
     first_pair_row_ = lp_.rows.size();
@@ -374,7 +389,8 @@ class split_lp {
     }
     std::vector<std::vector<std::uint32_t>> arc_paths(t.arc_count());
     for (std::size_t p = 0; p < paths; ++p) {
-      for (std::uint32_t k = r.path_begin[p]; k < r.path_begin[p + 1]; ++k) arc_paths[r.path_arcs[k]].push_back(static_cast<std::uint32_t>(p));
+      for (std::uint32_t k = r.path_begin[p]; k < r.path_begin[p + 1]; ++k)
+        arc_paths[r.path_arcs[k]].push_back(static_cast<std::uint32_t>(p));
     }
     for (arc_id a = 0; a < t.arc_count(); ++a) {
       if (arc_paths[a].empty()) continue;
@@ -443,7 +459,8 @@ std::map<std::pair<node_id, node_id>, std::size_t> pair_index(const split_routin
 
 // Per pair of `r`: the switch-level demand of `m` (already folded), or of `bursts`.
 std::vector<double> per_pair(const topology& t, const split_routing& r,
-                             const std::map<std::pair<node_id, node_id>, std::size_t>& index, std::span<const demand> ds) {
+                             const std::map<std::pair<node_id, node_id>, std::size_t>& index,
+                             std::span<const demand> ds) {
   std::vector<double> out(r.pairs.size(), 0.0);
   for (const auto& d : ds) {
     node_id s = d.src, e = d.dst;
@@ -484,14 +501,16 @@ arc_rates split_loads(const topology& t, const split_routing& r, const traffic_m
       throw te_error(fmt::format("no candidate paths from {} to {}", t.nodes()[d.src].name, t.nodes()[d.dst].name));
     }
     for (std::uint32_t p = r.pair_paths[it->second]; p < r.pair_paths[it->second + 1]; ++p) {
-      for (std::uint32_t k = r.path_begin[p]; k < r.path_begin[p + 1]; ++k) loads[r.path_arcs[k]] += d.bps * r.fraction[p];
+      for (std::uint32_t k = r.path_begin[p]; k < r.path_begin[p + 1]; ++k)
+        loads[r.path_arcs[k]] += d.bps * r.fraction[p];
     }
   }
   return loads;
 }
 
-te_evaluation evaluate_te(const topology& t, std::span<const traffic_matrix> matrices, std::span<const te_scheme> schemes,
-                          std::size_t history, const lp_solver& solver, const te_options& options) {
+te_evaluation evaluate_te(const topology& t, std::span<const traffic_matrix> matrices,
+                          std::span<const te_scheme> schemes, std::size_t history, const lp_solver& solver,
+                          const te_options& options) {
   te_evaluation ev;
   ev.schemes.assign(schemes.begin(), schemes.end());
   if (history < 1) throw te_error("the robust scheme needs a history of at least one matrix");
@@ -516,7 +535,8 @@ te_evaluation evaluate_te(const topology& t, std::span<const traffic_matrix> mat
     candidates = shortest_path_candidates(t, endpoints);
     const auto index = pair_index(candidates);
     std::vector<std::vector<double>> per_matrix(matrices.size());
-    for (std::size_t i = 0; i < matrices.size(); ++i) per_matrix[i] = per_pair(t, candidates, index, folded_matrices[i].demands);
+    for (std::size_t i = 0; i < matrices.size(); ++i)
+      per_matrix[i] = per_pair(t, candidates, index, folded_matrices[i].demands);
     may_burst.assign(candidates.pairs.size(), 0);
     for (std::size_t i = 1; i < matrices.size(); ++i) {
       previous[i] = per_matrix[i - 1];
@@ -557,19 +577,27 @@ te_evaluation evaluate_te(const topology& t, std::span<const traffic_matrix> mat
         auto& row = ev.mlu[i];
         for (std::size_t k = 0; k < schemes.size(); ++k) {
           switch (schemes[k]) {
-            case te_scheme::shortest_path: row[k] = max_utilisation(t, shortest_path_loads(t, matrices[i])); break;
-            case te_scheme::ecmp: row[k] = max_utilisation(t, ecmp_loads(t, matrices[i])); break;
+            case te_scheme::shortest_path:
+              row[k] = max_utilisation(t, shortest_path_loads(t, matrices[i]));
+              break;
+            case te_scheme::ecmp:
+              row[k] = max_utilisation(t, ecmp_loads(t, matrices[i]));
+              break;
             case te_scheme::optimal: {
               // When ECMP meets a cut's bound no routing beats it, and the LP is not needed.
               const double ecmp = max_utilisation(t, ecmp_loads(t, matrices[i]));
-              row[k] = ecmp <= cut_lower_bound(t, matrices[i]) * (1 + 1e-12) ? ecmp : solve_mcf(t, matrices[i], solver, false).mlu;
+              row[k] = ecmp <= cut_lower_bound(t, matrices[i]) * (1 + 1e-12)
+                           ? ecmp
+                           : solve_mcf(t, matrices[i], solver, false).mlu;
               break;
             }
             case te_scheme::predicted:
             case te_scheme::robust:
               if (i == 0) break;  // no prediction yet
-              if (schemes[k] == te_scheme::predicted) predicted_lp->solve(previous[i], {}, split);
-              else robust_lp->solve(mean[i], burst[i], split);
+              if (schemes[k] == te_scheme::predicted)
+                predicted_lp->solve(previous[i], {}, split);
+              else
+                robust_lp->solve(mean[i], burst[i], split);
               row[k] = max_utilisation(t, split_loads(t, split, matrices[i]));
               break;
           }
@@ -615,7 +643,8 @@ std::vector<traffic_matrix> parse_matrices(std::string_view text, const topology
       const auto b = static_cast<unsigned char>(c);
       if ((b < 0x20 && b != '\t' && b != '\r') || b == 0x7f) {
         throw fail(fmt::format("binary data (byte 0x{:02x}): not a matrix file, which is text lines 'TIME SOURCE "
-                               "DESTINATION RATE'", b),
+                               "DESTINATION RATE'",
+                               b),
                    "binary data: not a matrix file, which is text lines 'TIME SOURCE DESTINATION RATE'");
       }
     }

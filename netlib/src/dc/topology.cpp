@@ -25,7 +25,9 @@ bool valid_name(std::string_view name, std::size_t max) {
   });
 }
 
-std::string prefix(std::size_t line) { return line ? fmt::format("line {}: ", line) : std::string(); }
+std::string prefix(std::size_t line) {
+  return line ? fmt::format("line {}: ", line) : std::string();
+}
 
 std::optional<std::size_t> number(std::string_view text) {
   std::size_t v = 0;
@@ -61,7 +63,9 @@ std::optional<double> parse_rate_word(std::string_view word, std::string& error)
 }
 
 topology_error::topology_error(const std::string& what, std::size_t line, const std::string& wordless)
-    : std::runtime_error(prefix(line) + what), line_(line), wordless_(prefix(line) + (wordless.empty() ? what : wordless)) {}
+    : std::runtime_error(prefix(line) + what),
+      line_(line),
+      wordless_(prefix(line) + (wordless.empty() ? what : wordless)) {}
 
 node_id topology::add_node(std::string name, node_kind kind, int tier, std::size_t line) {
   if (finished_) throw topology_error("the topology is already finished", line);
@@ -70,7 +74,8 @@ node_id topology::add_node(std::string name, node_kind kind, int tier, std::size
     throw topology_error(fmt::format("bad node name '{}': {}", ascii::excerpt(name), rule), line,
                          "bad node name: " + rule);
   }
-  if (nodes_.size() >= limits_.max_nodes) throw topology_error(fmt::format("more than {} nodes", limits_.max_nodes), line);
+  if (nodes_.size() >= limits_.max_nodes)
+    throw topology_error(fmt::format("more than {} nodes", limits_.max_nodes), line);
   if (by_name_.contains(name)) {
     throw topology_error(fmt::format("node '{}' is declared twice", name), line, "a node is declared twice");
   }
@@ -88,20 +93,25 @@ node_id topology::add_node(std::string name, node_kind kind, int tier, std::size
 link_id topology::add_link(node_id a, node_id b, double capacity_bps, std::size_t line) {
   if (finished_) throw topology_error("the topology is already finished", line);
   if (a >= nodes_.size() || b >= nodes_.size()) throw topology_error("a link names an unknown node", line);
-  if (a == b) throw topology_error(fmt::format("a link from '{}' to itself", nodes_[a].name), line, "a link from a node to itself");
+  if (a == b)
+    throw topology_error(fmt::format("a link from '{}' to itself", nodes_[a].name), line,
+                         "a link from a node to itself");
   if (!(capacity_bps > 0) || capacity_bps > 1e15) {
-    throw topology_error(fmt::format("link {} {}: the rate must be above 0 and at most 1000Tbps", nodes_[a].name,
-                                     nodes_[b].name), line, "a link's rate must be above 0 and at most 1000Tbps");
+    throw topology_error(
+        fmt::format("link {} {}: the rate must be above 0 and at most 1000Tbps", nodes_[a].name, nodes_[b].name), line,
+        "a link's rate must be above 0 and at most 1000Tbps");
   }
-  if (links_.size() >= limits_.max_links) throw topology_error(fmt::format("more than {} links", limits_.max_links), line);
+  if (links_.size() >= limits_.max_links)
+    throw topology_error(fmt::format("more than {} links", limits_.max_links), line);
   const auto key = (std::uint64_t{std::min(a, b)} << 32) | std::max(a, b);
   if (!link_pairs_.insert(key).second) {
     throw topology_error(fmt::format("a second link between '{}' and '{}'", nodes_[a].name, nodes_[b].name), line,
                          "a second link between the same two nodes");
   }
   if (is_host(a) && is_host(b)) {
-    throw topology_error(fmt::format("link {} {}: hosts connect to switches, not to each other", nodes_[a].name,
-                                     nodes_[b].name), line, "a link between two hosts: hosts connect to switches");
+    throw topology_error(
+        fmt::format("link {} {}: hosts connect to switches, not to each other", nodes_[a].name, nodes_[b].name), line,
+        "a link between two hosts: hosts connect to switches");
   }
   links_.push_back(link{a, b, capacity_bps});
   return static_cast<link_id>(links_.size() - 1);
@@ -129,9 +139,9 @@ void topology::finish() {
   for (node_id v = 0; v < n; ++v) {
     if (!is_host(v)) continue;
     if (degree[v] != 1) {
-      throw topology_error(fmt::format("host '{}' has {} links: a host hangs off exactly one switch", nodes_[v].name,
-                                       degree[v]), 0,
-                           fmt::format("a host has {} links: a host hangs off exactly one switch", degree[v]));
+      throw topology_error(
+          fmt::format("host '{}' has {} links: a host hangs off exactly one switch", nodes_[v].name, degree[v]), 0,
+          fmt::format("a host has {} links: a host hangs off exactly one switch", degree[v]));
     }
     host_index_[v] = hosts_.size();
     hosts_.push_back(v);
@@ -155,8 +165,8 @@ void topology::finish() {
   for (node_id v = 0; v < n; ++v) {
     if (!seen[v]) {
       throw topology_error(fmt::format("'{}' is not connected to '{}': every node must reach every other",
-                                       nodes_[v].name, nodes_[0].name), 0,
-                           "the nodes are not all connected: every node must reach every other");
+                                       nodes_[v].name, nodes_[0].name),
+                           0, "the nodes are not all connected: every node must reach every other");
     }
   }
   // Tiers: hop distance to the nearest host (hosts 0), or 1 everywhere without hosts.
@@ -184,7 +194,8 @@ void topology::finish() {
   for (node_id v = 0; v < n; ++v) {
     if (!tier_given_[v]) nodes_[v].tier = dist[v];
     max_tier_ = std::max(max_tier_, nodes_[v].tier);
-    if (!is_host(v) && std::any_of(out_arcs(v).begin(), out_arcs(v).end(), [&](arc_id a) { return is_host(arc_to(a)); })) {
+    if (!is_host(v) &&
+        std::any_of(out_arcs(v).begin(), out_arcs(v).end(), [&](arc_id a) { return is_host(arc_to(a)); })) {
       edges_.push_back(v);
     }
   }
@@ -197,7 +208,9 @@ std::optional<node_id> topology::find(std::string_view name) const {
   return it->second;
 }
 
-std::string topology::arc_name(arc_id a) const { return nodes_[arc_from(a)].name + "->" + nodes_[arc_to(a)].name; }
+std::string topology::arc_name(arc_id a) const {
+  return nodes_[arc_from(a)].name + "->" + nodes_[arc_to(a)].name;
+}
 
 topology leaf_spine(std::size_t leaves, std::size_t spines, std::size_t hosts_per_leaf, double host_rate_bps,
                     double fabric_rate_bps) {
@@ -220,7 +233,8 @@ topology leaf_spine(std::size_t leaves, std::size_t spines, std::size_t hosts_pe
   for (std::size_t l = 0; l < leaves; ++l) {
     for (std::size_t s = 0; s < spines; ++s) t.add_link(leaf[l], spine[s], fabric_rate_bps);
   }
-  t.set_description(fmt::format("leaf-spine, {} leaves x {} spines, {} hosts per leaf", leaves, spines, hosts_per_leaf));
+  t.set_description(
+      fmt::format("leaf-spine, {} leaves x {} spines, {} hosts per leaf", leaves, spines, hosts_per_leaf));
   t.finish();
   return t;
 }
@@ -234,11 +248,14 @@ topology fat_tree(std::size_t k, std::size_t hosts_per_edge, double host_rate_bp
   }
   topology t;
   std::vector<node_id> core(half * half);
-  for (std::size_t c = 0; c < core.size(); ++c) core[c] = t.add_node(fmt::format("core{}", c + 1), node_kind::switch_node);
+  for (std::size_t c = 0; c < core.size(); ++c)
+    core[c] = t.add_node(fmt::format("core{}", c + 1), node_kind::switch_node);
   std::vector<std::vector<node_id>> agg(k, std::vector<node_id>(half)), edge(k, std::vector<node_id>(half));
   for (std::size_t p = 0; p < k; ++p) {
-    for (std::size_t i = 0; i < half; ++i) agg[p][i] = t.add_node(fmt::format("agg{}-{}", p + 1, i + 1), node_kind::switch_node);
-    for (std::size_t i = 0; i < half; ++i) edge[p][i] = t.add_node(fmt::format("edge{}-{}", p + 1, i + 1), node_kind::switch_node);
+    for (std::size_t i = 0; i < half; ++i)
+      agg[p][i] = t.add_node(fmt::format("agg{}-{}", p + 1, i + 1), node_kind::switch_node);
+    for (std::size_t i = 0; i < half; ++i)
+      edge[p][i] = t.add_node(fmt::format("edge{}-{}", p + 1, i + 1), node_kind::switch_node);
   }
   std::size_t host = 0;
   for (std::size_t p = 0; p < k; ++p) {
@@ -279,8 +296,10 @@ topology parse_topology(std::string_view text, const topology_limits& limits) {
       if (b == '\n') ++line_no;
       if ((b < 0x20 && b != '\n' && b != '\r' && b != '\t') || b == 0x7f) {
         throw topology_error(fmt::format("binary data (byte 0x{:02x}): not a topology file, which is text lines "
-                                         "'switch NAME', 'host NAME', 'link A B RATE'", b),
-                             line_no, "binary data: not a topology file, which is text lines 'switch NAME', 'host NAME', "
+                                         "'switch NAME', 'host NAME', 'link A B RATE'",
+                                         b),
+                             line_no,
+                             "binary data: not a topology file, which is text lines 'switch NAME', 'host NAME', "
                              "'link A B RATE'");
       }
     }
@@ -332,7 +351,8 @@ topology parse_topology(std::string_view text, const topology_limits& limits) {
       const node_id b = node_of(w[2]);
       std::string why;
       const auto rate = parse_rate_word(w[3], why);
-      if (!rate) throw topology_error("bad rate: " + why, line_no, "a bad rate: write a number and a unit, e.g. 10Gbps");
+      if (!rate)
+        throw topology_error("bad rate: " + why, line_no, "a bad rate: write a number and a unit, e.g. 10Gbps");
       t.add_link(a, b, *rate, line_no);
     } else {
       throw topology_error(fmt::format("unknown statement '{}' (expected switch, host or link)", ascii::excerpt(w[0])),
@@ -348,9 +368,12 @@ std::string to_text(const topology& t) {
   std::string out = "# " + t.description() + "\n";
   for (node_id v = 0; v < t.nodes().size(); ++v) {
     const auto& n = t.nodes()[v];
-    if (n.kind == node_kind::host) out += "host " + n.name + "\n";
-    else if (t.tier_given(v)) out += fmt::format("switch {} tier {}\n", n.name, n.tier);
-    else out += "switch " + n.name + "\n";
+    if (n.kind == node_kind::host)
+      out += "host " + n.name + "\n";
+    else if (t.tier_given(v))
+      out += fmt::format("switch {} tier {}\n", n.name, n.tier);
+    else
+      out += "switch " + n.name + "\n";
   }
   for (const auto& l : t.links()) {
     out += fmt::format("link {} {} {}\n", t.nodes()[l.a].name, t.nodes()[l.b].name, rate_text(l.capacity_bps));
@@ -385,7 +408,8 @@ std::optional<topology> parse_shape(std::string_view spec, const shape_rates& ra
     return leaf_spine(dims[0], dims[1], hosts, rates.host_bps, rates.fabric_bps);
   }
   if (dims.size() > 2) throw topology_error(usage);
-  if (dims[0] < 2 || dims[0] % 2) throw topology_error(fmt::format("fat-tree:{}: K must be even and at least 2", dims[0]));
+  if (dims[0] < 2 || dims[0] % 2)
+    throw topology_error(fmt::format("fat-tree:{}: K must be even and at least 2", dims[0]));
   const std::size_t hosts = dims.size() == 2 ? dims[1] : dims[0] / 2;
   if (dims.size() == 2 && hosts > 256) throw topology_error("fat-tree: at most 256 hosts per edge switch");
   // Too many nodes: say how many, and the largest K that fits with the same hosts per edge switch.
@@ -398,10 +422,12 @@ std::optional<topology> parse_shape(std::string_view spec, const shape_rates& ra
     std::size_t largest = 0;
     for (std::size_t k = 2; k <= 4096 && nodes(k) <= max_nodes; k += 2) largest = k;
     const auto count = dims[0] > 65536 ? std::string("too many") : fmt::format("{}", nodes(dims[0]));
-    throw topology_error(fmt::format("fat-tree:{} has {} nodes; at most {} (the largest with {} per edge switch "
-                                     "is fat-tree:{})", dims[0], count, max_nodes,
-                                     dims.size() == 2 ? fmt::format("{} host{}", hosts, hosts == 1 ? "" : "s") : std::string("K/2 hosts"),
-                                     dims.size() == 2 ? fmt::format("{}x{}", largest, hosts) : fmt::format("{}", largest)));
+    throw topology_error(fmt::format(
+        "fat-tree:{} has {} nodes; at most {} (the largest with {} per edge switch "
+        "is fat-tree:{})",
+        dims[0], count, max_nodes,
+        dims.size() == 2 ? fmt::format("{} host{}", hosts, hosts == 1 ? "" : "s") : std::string("K/2 hosts"),
+        dims.size() == 2 ? fmt::format("{}x{}", largest, hosts) : fmt::format("{}", largest)));
   }
   return fat_tree(dims[0], hosts, rates.host_bps, rates.fabric_bps);
 }

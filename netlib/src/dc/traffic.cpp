@@ -32,8 +32,8 @@ class port_pool {
   std::uint16_t take(node_id host, prng& g) {
     auto& used = used_[host];
     if (used.size() >= static_cast<std::size_t>(hi_ - lo_ + 1) / 2) {
-      throw std::invalid_argument(fmt::format("more than {} flows at one host: not enough distinct ports",
-                                              (hi_ - lo_ + 1) / 2));
+      throw std::invalid_argument(
+          fmt::format("more than {} flows at one host: not enough distinct ports", (hi_ - lo_ + 1) / 2));
     }
     for (;;) {
       const auto p = static_cast<std::uint16_t>(g.between(lo_, hi_));
@@ -57,11 +57,16 @@ packet::ip_address host_address(std::size_t host_index) {
 
 std::string pattern_name(traffic_pattern p) {
   switch (p) {
-    case traffic_pattern::uniform: return "uniform";
-    case traffic_pattern::permutation: return "permutation";
-    case traffic_pattern::incast: return "incast";
-    case traffic_pattern::all_to_all: return "all-to-all";
-    case traffic_pattern::ring: return "ring";
+    case traffic_pattern::uniform:
+      return "uniform";
+    case traffic_pattern::permutation:
+      return "permutation";
+    case traffic_pattern::incast:
+      return "incast";
+    case traffic_pattern::all_to_all:
+      return "all-to-all";
+    case traffic_pattern::ring:
+      return "ring";
   }
   return "?";
 }
@@ -81,7 +86,8 @@ std::vector<flow> generate_flows(const topology& t, const traffic_config& c) {
   if (t.hosts().size() > (1u << 22)) throw std::invalid_argument("more than 4194304 hosts cannot be addressed");
   const std::size_t available = t.hosts().size();
   const std::size_t p = c.hosts == 0 ? available : c.hosts;
-  if (p > available) throw std::invalid_argument(fmt::format("{} participants, but the fabric has {} hosts", p, available));
+  if (p > available)
+    throw std::invalid_argument(fmt::format("{} participants, but the fabric has {} hosts", p, available));
   if (p < 2) throw std::invalid_argument("flows need at least two hosts");
   if (!(c.size_bytes >= 1) || c.size_bytes > 1e15) throw std::invalid_argument("a flow size is 1 byte to 1 PB");
   if (c.pareto_alpha != 0 && !(c.pareto_alpha > 1 && c.pareto_alpha <= 10)) {

@@ -26,7 +26,9 @@ int bound_type(double lo, double hi) {
   return GLP_FR;
 }
 
-double finite_or_zero(double v) { return std::isfinite(v) ? v : 0.0; }
+double finite_or_zero(double v) {
+  return std::isfinite(v) ? v : 0.0;
+}
 
 // Frees this thread's GLPK environment; declared before the problem, so destroyed after it.
 struct environment_release {
@@ -67,7 +69,8 @@ lp_solution glpk_solver::solve(const linear_program& lp) const {
     for (std::size_t r = 0; r < lp.rows.size(); ++r) {
       const auto& row = lp.rows[r];
       const int i = static_cast<int>(r + 1);
-      glp_set_row_bnds(p.get(), i, bound_type(row.lower, row.upper), finite_or_zero(row.lower), finite_or_zero(row.upper));
+      glp_set_row_bnds(p.get(), i, bound_type(row.lower, row.upper), finite_or_zero(row.lower),
+                       finite_or_zero(row.upper));
       for (const auto& [col, coef] : row.terms) {
         if (col >= lp.columns()) {
           out.message = "a row names a column that does not exist";
@@ -91,9 +94,16 @@ lp_solution glpk_solver::solve(const linear_program& lp) const {
       return out;
     }
     switch (glp_ipt_status(p.get())) {
-      case GLP_OPT: out.status = lp_status::optimal; break;
-      case GLP_NOFEAS: out.status = lp_status::infeasible; out.message = "infeasible"; return out;
-      default: out.message = "no optimal solution found"; return out;
+      case GLP_OPT:
+        out.status = lp_status::optimal;
+        break;
+      case GLP_NOFEAS:
+        out.status = lp_status::infeasible;
+        out.message = "infeasible";
+        return out;
+      default:
+        out.message = "no optimal solution found";
+        return out;
     }
     out.objective = glp_ipt_obj_val(p.get());
     out.x.resize(lp.columns());
@@ -109,18 +119,38 @@ lp_solution glpk_solver::solve(const linear_program& lp) const {
   const int rc = glp_simplex(p.get(), &params);
   if (rc != 0) {
     switch (rc) {
-      case GLP_ENOPFS: out.status = lp_status::infeasible; out.message = "no primal feasible solution"; break;
-      case GLP_ENODFS: out.status = lp_status::unbounded; out.message = "no dual feasible solution (unbounded)"; break;
-      case GLP_ETMLIM: out.message = "the solver's time limit ran out"; break;
-      default: out.message = "GLPK's simplex method failed (code " + std::to_string(rc) + ")"; break;
+      case GLP_ENOPFS:
+        out.status = lp_status::infeasible;
+        out.message = "no primal feasible solution";
+        break;
+      case GLP_ENODFS:
+        out.status = lp_status::unbounded;
+        out.message = "no dual feasible solution (unbounded)";
+        break;
+      case GLP_ETMLIM:
+        out.message = "the solver's time limit ran out";
+        break;
+      default:
+        out.message = "GLPK's simplex method failed (code " + std::to_string(rc) + ")";
+        break;
     }
     return out;
   }
   switch (glp_get_status(p.get())) {
-    case GLP_OPT: out.status = lp_status::optimal; break;
-    case GLP_NOFEAS: out.status = lp_status::infeasible; out.message = "infeasible"; return out;
-    case GLP_UNBND: out.status = lp_status::unbounded; out.message = "unbounded"; return out;
-    default: out.message = "no optimal solution found"; return out;
+    case GLP_OPT:
+      out.status = lp_status::optimal;
+      break;
+    case GLP_NOFEAS:
+      out.status = lp_status::infeasible;
+      out.message = "infeasible";
+      return out;
+    case GLP_UNBND:
+      out.status = lp_status::unbounded;
+      out.message = "unbounded";
+      return out;
+    default:
+      out.message = "no optimal solution found";
+      return out;
   }
   out.objective = glp_get_obj_val(p.get());
   out.x.resize(lp.columns());

@@ -24,8 +24,10 @@ void client_session::on_reply(ftp::reply r, client_output& out) {
     case client_state::awaiting_greeting:
       e.verb.clear();
       e.final = code != 120;
-      if (code == 220) state_ = client_state::ready;
-      else if (code != 120) state_ = client_state::closed;  // 421 or 5yz: service not available
+      if (code == 220)
+        state_ = client_state::ready;
+      else if (code != 120)
+        state_ = client_state::closed;  // 421 or 5yz: service not available
       break;
     case client_state::awaiting_reply:
     case client_state::awaiting_final:

@@ -51,7 +51,8 @@ command_result parse_command_line(std::string_view line) {
 command_result command_parser::next(byte_view input) {
   const line_result line = framer_.next(input);
   if (line.status == line_status::need_more) return {command_status::need_more, line.consumed, {}, {}};
-  if (line.status == line_status::too_long) return {command_status::bad_line, line.consumed, {}, "command line too long"};
+  if (line.status == line_status::too_long)
+    return {command_status::bad_line, line.consumed, {}, "command line too long"};
   command_result parsed = parse_command_line(line.text);
   parsed.consumed = line.consumed;
   return parsed;

@@ -2,12 +2,11 @@
 // replies and then exactly one final reply, in order. The analyzer queues commands as they are
 // parsed from the client stream and gives each server reply to the oldest command without a final
 // reply (next_unanswered_); the first reply is the greeting when it is 120/220/421, and a reply
-// with no command waiting is unsolicited (e.g. a 421). Data set-ups: a PORT/EPRT command is recorded when its 200 arrives (the server
-// accepted the address); a 227/229 reply records the passive address. Over-long or malformed
-// lines are counted and skipped. After a capture gap the direction resumes at the next line
-// start. Pairing uses capture times, not delivery order (a reassembler may hold one direction
-// back behind a hole): a client waits for each reply before its next command (lock-step), so a
-// reply answers the latest command sent before it; see on_reply().
+// with no command waiting is unsolicited (e.g. a 421). Data set-ups: a PORT/EPRT command is recorded when its 200
+// arrives (the server accepted the address); a 227/229 reply records the passive address. Over-long or malformed lines
+// are counted and skipped. After a capture gap the direction resumes at the next line start. Pairing uses capture
+// times, not delivery order (a reassembler may hold one direction back behind a hole): a client waits for each reply
+// before its next command (lock-step), so a reply answers the latest command sent before it; see on_reply().
 #include "netlib/ftp/control_analyzer.hpp"
 
 #include <algorithm>
@@ -26,8 +25,9 @@ namespace {
 // After a gap, bytes that already look like the start of a reply ("123 " or "123-") or of an
 // upper-case command ("CWD x", "PASV") are taken as a line start.
 bool looks_like_line_start(std::string_view s) {
-  if (s.size() >= 4 && std::isdigit(static_cast<unsigned char>(s[0])) && std::isdigit(static_cast<unsigned char>(s[1])) &&
-      std::isdigit(static_cast<unsigned char>(s[2])) && (s[3] == ' ' || s[3] == '-')) {
+  if (s.size() >= 4 && std::isdigit(static_cast<unsigned char>(s[0])) &&
+      std::isdigit(static_cast<unsigned char>(s[1])) && std::isdigit(static_cast<unsigned char>(s[2])) &&
+      (s[3] == ' ' || s[3] == '-')) {
     return true;
   }
   std::size_t n = 0;
@@ -122,8 +122,8 @@ void control_analyzer::on_reply(const reply& r, time_point ts) {
     const command_record& c = commands_[next_unanswered_];
     if (ts < c.sent) return;
     const command_record* next = next_unanswered_ + 1 < commands_.size() ? &commands_[next_unanswered_ + 1] : nullptr;
-    const bool during_transfer = next && !c.preliminary_codes.empty() &&
-                                 (next->verb == "ABOR" || next->verb == "STAT" || next->verb == "NOOP");
+    const bool during_transfer =
+        next && !c.preliminary_codes.empty() && (next->verb == "ABOR" || next->verb == "STAT" || next->verb == "NOOP");
     if (!next || next->sent >= ts || during_transfer) break;
     ++next_unanswered_;
   }

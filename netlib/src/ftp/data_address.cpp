@@ -73,7 +73,8 @@ std::optional<data_address> parse_pasv_reply(std::string_view text) {
   for (std::size_t i = 0; i < text.size(); ++i) {
     if (!std::isdigit(static_cast<unsigned char>(text[i]))) continue;
     std::size_t j = i;
-    while (j < text.size() && (std::isdigit(static_cast<unsigned char>(text[j])) || text[j] == ',' || text[j] == ' ')) ++j;
+    while (j < text.size() && (std::isdigit(static_cast<unsigned char>(text[j])) || text[j] == ',' || text[j] == ' '))
+      ++j;
     if (auto a = parse_port_argument(text.substr(i, j - i))) return a;
     i = j;
   }

@@ -19,8 +19,11 @@ civil to_civil(std::chrono::sys_seconds t) {
   const sys_days d = floor<days>(t);
   const year_month_day ymd{d};
   const hh_mm_ss hms{t - d};
-  return {static_cast<int>(ymd.year()), static_cast<unsigned>(ymd.month()), static_cast<unsigned>(ymd.day()),
-          static_cast<unsigned>(hms.hours().count()), static_cast<unsigned>(hms.minutes().count()),
+  return {static_cast<int>(ymd.year()),
+          static_cast<unsigned>(ymd.month()),
+          static_cast<unsigned>(ymd.day()),
+          static_cast<unsigned>(hms.hours().count()),
+          static_cast<unsigned>(hms.minutes().count()),
           static_cast<unsigned>(hms.seconds().count())};
 }
 
@@ -38,11 +41,13 @@ std::string format_list_line(const file_info& e, std::chrono::sys_seconds now) {
   constexpr std::chrono::seconds six_months{183LL * 24 * 3600};
   const bool recent = e.modified <= now + std::chrono::hours(1) && now - e.modified < six_months;
   const std::string when = recent ? fmt::format("{:02}:{:02}", c.hour, c.minute) : fmt::format(" {:04}", c.year);
-  return fmt::format("{} 1 ftp ftp {:>12} {} {:>2} {:>5} {}\r\n", e.is_directory ? "drwxr-xr-x" : "-rw-r--r--",
-                     e.size, month_names[(c.month + 11) % 12], c.day, when, e.name);
+  return fmt::format("{} 1 ftp ftp {:>12} {} {:>2} {:>5} {}\r\n", e.is_directory ? "drwxr-xr-x" : "-rw-r--r--", e.size,
+                     month_names[(c.month + 11) % 12], c.day, when, e.name);
 }
 
-bool listable(const file_info& e) { return e.name.find_first_of("\r\n") == std::string::npos; }
+bool listable(const file_info& e) {
+  return e.name.find_first_of("\r\n") == std::string::npos;
+}
 
 std::string format_list(const std::vector<file_info>& entries, std::chrono::sys_seconds now) {
   std::string out;

@@ -145,7 +145,7 @@ fs_status memory_file_system::rename(const std::string& from, const std::string&
 std::unique_ptr<file_reader> memory_file_system::open_read(const std::string& path, std::uint64_t offset,
                                                            fs_status& status) {
   auto it = entries_.find(path);
-  status = it == entries_.end() ? fs_status::not_found
+  status = it == entries_.end()      ? fs_status::not_found
            : it->second.is_directory ? fs_status::is_a_directory
                                      : fs_status::ok;
   if (status != fs_status::ok) return nullptr;
@@ -153,16 +153,16 @@ std::unique_ptr<file_reader> memory_file_system::open_read(const std::string& pa
   return std::make_unique<memory_reader>(offset >= d.size() ? std::string{} : d.substr(offset));
 }
 
-std::unique_ptr<file_writer> memory_file_system::open_write(const std::string& path, bool append,
-                                                            std::uint64_t offset, existing_file existing,
-                                                            fs_status& status) {
+std::unique_ptr<file_writer> memory_file_system::open_write(const std::string& path, bool append, std::uint64_t offset,
+                                                            existing_file existing, fs_status& status) {
   status = check_parent(path);
   auto it = entries_.find(path);
   if (status == fs_status::ok && it != entries_.end() && it->second.is_directory) status = fs_status::is_a_directory;
   if (status != fs_status::ok) return nullptr;
   std::string initial;
   if (it != entries_.end()) {
-    initial = append ? it->second.data : it->second.data.substr(0, std::min<std::uint64_t>(offset, it->second.data.size()));
+    initial =
+        append ? it->second.data : it->second.data.substr(0, std::min<std::uint64_t>(offset, it->second.data.size()));
   }
   return std::make_unique<memory_writer>(*this, path, std::move(initial), existing);
 }

@@ -10,14 +10,22 @@ namespace netlib::ftp {
 
 std::string_view describe(fs_status s) {
   switch (s) {
-    case fs_status::ok: return "ok";
-    case fs_status::not_found: return "No such file or directory";
-    case fs_status::not_a_directory: return "Not a directory";
-    case fs_status::is_a_directory: return "Is a directory";
-    case fs_status::exists: return "File exists";
-    case fs_status::not_empty: return "Directory not empty";
-    case fs_status::denied: return "Permission denied";
-    case fs_status::io_error: return "Input/output error";
+    case fs_status::ok:
+      return "ok";
+    case fs_status::not_found:
+      return "No such file or directory";
+    case fs_status::not_a_directory:
+      return "Not a directory";
+    case fs_status::is_a_directory:
+      return "Is a directory";
+    case fs_status::exists:
+      return "File exists";
+    case fs_status::not_empty:
+      return "Directory not empty";
+    case fs_status::denied:
+      return "Permission denied";
+    case fs_status::io_error:
+      return "Input/output error";
   }
   return "error";
 }

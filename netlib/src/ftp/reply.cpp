@@ -88,7 +88,8 @@ reply_result reply_parser::next(byte_view input) {
     if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
     if (!in_multiline_) {
       if (code_of(line) < 0) return fail(fmt::format("malformed reply line '{}'", line.substr(0, 40)));
-      if (line.size() > 3 && line[3] != ' ' && line[3] != '-') return fail("malformed reply line: no space after the code");
+      if (line.size() > 3 && line[3] != ' ' && line[3] != '-')
+        return fail("malformed reply line: no space after the code");
     }
     pos = lf + 1;
     if (take_line(line)) return {reply_status::reply, pos, std::move(partial_), {}};

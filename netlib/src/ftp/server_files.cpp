@@ -75,7 +75,8 @@ void server_session::on_rmd(const std::string& arg) {
   if (arg.empty()) return reply(501, "RMD needs a directory name.");
   if (!require_writable(write_kind::change)) return;
   const std::string path = normalize_path(cwd_, arg);
-  if (path == "/" || cwd_ == path || cwd_.compare(0, path.size() + 1, path + "/") == 0) return reply(550, "Cannot remove the current directory or the root.");
+  if (path == "/" || cwd_ == path || cwd_.compare(0, path.size() + 1, path + "/") == 0)
+    return reply(550, "Cannot remove the current directory or the root.");
   if (const fs_status s = fs_.remove_directory(path); s != fs_status::ok) return reply_fs_error(s, arg);
   reply(250, "Directory removed.");
 }
@@ -133,18 +134,20 @@ void server_session::on_mdtm(const std::string& arg) {
 // path, its listing over the control connection (213).
 void server_session::on_stat(const std::string& arg) {
   if (arg.empty() || state_ == server_state::transferring) {
-    return reply(ftp::reply(211, {"netlab FTP server status:", fmt::format(" Logged in as {}", user_),
-                                  fmt::format(" TYPE: {}, MODE: S, STRU: F", ascii_ ? "ASCII" : "BINARY"),
-                                  state_ == server_state::transferring ? " A transfer is in progress"
-                                                                       : " No data connection",
-                                  "End of status"}));
+    return reply(
+        ftp::reply(211, {"netlab FTP server status:", fmt::format(" Logged in as {}", user_),
+                         fmt::format(" TYPE: {}, MODE: S, STRU: F", ascii_ ? "ASCII" : "BINARY"),
+                         state_ == server_state::transferring ? " A transfer is in progress" : " No data connection",
+                         "End of status"}));
   }
   const std::string path = normalize_path(cwd_, arg);
   std::vector<file_info> entries;
   file_info info;
   fs_status s = fs_.stat(path, info);
-  if (s == fs_status::ok && info.is_directory) s = fs_.list(path, entries);
-  else if (s == fs_status::ok) entries.push_back(info);
+  if (s == fs_status::ok && info.is_directory)
+    s = fs_.list(path, entries);
+  else if (s == fs_status::ok)
+    entries.push_back(info);
   if (s != fs_status::ok) return reply_fs_error(s, arg);
   std::vector<std::string> lines{fmt::format("Status of {}:", arg)};
   for (const auto& e : entries) {

@@ -24,7 +24,8 @@ void server_session::on_type(const std::string& arg) {
     ascii_ = false;
     return reply(200, "Type set to I.");
   }
-  if (t == "E" || t == "E N" || t == "A T" || t == "A C" || t == "E T" || t == "E C" || (t.size() > 2 && t[0] == 'L' && t[1] == ' ')) {
+  if (t == "E" || t == "E N" || t == "A T" || t == "A C" || t == "E T" || t == "E C" ||
+      (t.size() > 2 && t[0] == 'L' && t[1] == ' ')) {
     return reply(504, fmt::format("Type {} not implemented.", arg));
   }
   reply(501, "TYPE needs A, I or L 8.");

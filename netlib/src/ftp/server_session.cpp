@@ -28,7 +28,7 @@ namespace netlib::ftp {
 
 namespace {
 constexpr std::array<std::string_view, 9> unimplemented = {"ACCT", "SMNT", "REIN", "STOU", "SITE",
-                                                           "MLSD", "MLST", "CCC", "LANG"};
+                                                           "MLSD", "MLST", "CCC",  "LANG"};
 }  // namespace
 
 const server_session::command_entry* server_session::find(std::string_view verb) {
@@ -68,8 +68,12 @@ bool server_session::is_unimplemented(std::string_view verb) {
 server_session::server_session(server_config config, file_system& fs)
     : config_(std::move(config)), fs_(fs), parser_(config_.max_line) {}
 
-void server_session::reply(int code, std::string text) { reply(ftp::reply(code, std::move(text))); }
-void server_session::reply(ftp::reply r) { emit(send_bytes{serialize(r)}); }
+void server_session::reply(int code, std::string text) {
+  reply(ftp::reply(code, std::move(text)));
+}
+void server_session::reply(ftp::reply r) {
+  emit(send_bytes{serialize(r)});
+}
 
 server_actions server_session::flush() {
   const auto deadline = next_deadline();
@@ -121,8 +125,7 @@ server_actions server_session::tick(const clock_reading& now) {
 
 bool server_session::busy() const {
   return state_ == server_state::login_delayed || state_ == server_state::awaiting_passive ||
-         state_ == server_state::awaiting_tls || state_ == server_state::transferring ||
-         state_ == server_state::closed;
+         state_ == server_state::awaiting_tls || state_ == server_state::transferring || state_ == server_state::closed;
 }
 
 bool server_session::accepts_while_busy(std::string_view verb) const {
@@ -170,10 +173,10 @@ void server_session::on_command(const command& c) {
   const command_entry* e = find(c.verb);
   if (e == nullptr) {
     if (is_unimplemented(c.verb)) return reply(502, fmt::format("{} not implemented.", c.verb));  // RFC 959 502
-    return reply(500, fmt::format("'{}': command not understood.", c.verb));                     // RFC 959 500
+    return reply(500, fmt::format("'{}': command not understood.", c.verb));                      // RFC 959 500
   }
   if (e->needs_login && !logged_in_) return reply(530, "Please login with USER and PASS.");  // RFC 959 §5.4
-  if (c.verb == "RNTO") rename_pending_ = renaming;  // consumed by on_rnto
+  if (c.verb == "RNTO") rename_pending_ = renaming;                                          // consumed by on_rnto
   const bool transfer = c.verb == "RETR" || c.verb == "STOR" || c.verb == "APPE";
   if (!(transfer && restarting)) restart_ = 0;  // RFC 3659 §5.3: REST applies to the next transfer only
   (this->*(e->fn))(c.argument);
@@ -244,8 +247,12 @@ void server_session::on_quit(const std::string&) {
   state_ = server_state::closed;
 }
 
-void server_session::on_noop(const std::string&) { reply(200, "NOOP ok."); }
-void server_session::on_syst(const std::string&) { reply(215, "UNIX Type: L8"); }  // RFC 959 §4.1.3
+void server_session::on_noop(const std::string&) {
+  reply(200, "NOOP ok.");
+}
+void server_session::on_syst(const std::string&) {
+  reply(215, "UNIX Type: L8");
+}  // RFC 959 §4.1.3
 
 // RFC 2389 §3.2: 211- then one feature per line, each starting with a space, then 211 End.
 void server_session::on_feat(const std::string&) {
@@ -258,8 +265,8 @@ void server_session::on_feat(const std::string&) {
 void server_session::on_help(const std::string&) {
   reply(ftp::reply(214, {"The following commands are recognized:",
                          " ABOR APPE CDUP CWD DELE EPRT EPSV FEAT HELP LIST MDTM MKD MODE NLST NOOP",
-                         " OPTS PASS PASV PORT PWD QUIT REST RETR RMD RNFR RNTO SIZE STAT STOR STRU",
-                         " SYST TYPE USER", "Help OK."}));
+                         " OPTS PASS PASV PORT PWD QUIT REST RETR RMD RNFR RNTO SIZE STAT STOR STRU", " SYST TYPE USER",
+                         "Help OK."}));
 }
 
 // RFC 2389 §4 OPTS; only UTF8 ON is known (RFC 2640 §3.1), paths are passed through as bytes.
@@ -269,6 +276,8 @@ void server_session::on_opts(const std::string& arg) {
   reply(501, "Option not understood.");
 }
 
-void server_session::on_allo(const std::string&) { reply(202, "ALLO not needed."); }  // RFC 959 §4.1.3
+void server_session::on_allo(const std::string&) {
+  reply(202, "ALLO not needed.");
+}  // RFC 959 §4.1.3
 
 }  // namespace netlib::ftp

@@ -46,7 +46,8 @@ void server_session::on_eprt(const std::string& arg) {
   const auto a = parse_eprt_argument(arg);
   if (!a) return reply(501, "EPRT needs |proto|address|port|.");
   if ((a->family == 2) != config_.peer_is_ipv6) {
-    return reply(522, config_.peer_is_ipv6 ? "Network protocol not supported, use (2)" : "Network protocol not supported, use (1)");
+    return reply(522, config_.peer_is_ipv6 ? "Network protocol not supported, use (2)"
+                                           : "Network protocol not supported, use (1)");
   }
   if (a->host != config_.peer_address) return reply(504, "EPRT refused: the address is not the client's (RFC 2577).");
   if (a->port < 1024) return reply(504, "EPRT refused: privileged port (RFC 2577).");
@@ -70,7 +71,8 @@ void server_session::on_epsv(const std::string& arg) {
   }
   if (!arg.empty() && arg != "1" && arg != "2") return reply(501, "EPSV needs 1, 2 or ALL.");
   if (!arg.empty() && (arg == "2") != config_.peer_is_ipv6) {
-    return reply(522, config_.peer_is_ipv6 ? "Network protocol not supported, use (2)" : "Network protocol not supported, use (1)");
+    return reply(522, config_.peer_is_ipv6 ? "Network protocol not supported, use (2)"
+                                           : "Network protocol not supported, use (1)");
   }
   pending_extended_ = true;
   emit(open_passive{true});
@@ -137,8 +139,10 @@ void server_session::send_listing(const std::string& arg, bool names_only) {
   file_info info;
   std::vector<file_info> entries;
   fs_status s = fs_.stat(path, info);
-  if (s == fs_status::ok && info.is_directory) s = fs_.list(path, entries);
-  else if (s == fs_status::ok) entries.push_back(info);
+  if (s == fs_status::ok && info.is_directory)
+    s = fs_.list(path, entries);
+  else if (s == fs_status::ok)
+    entries.push_back(info);
   if (s != fs_status::ok) return reply_fs_error(s, a.empty() ? path : a);
   if (!check_data_channel()) return;
   start_transfer t;
@@ -147,8 +151,12 @@ void server_session::send_listing(const std::string& arg, bool names_only) {
   begin_transfer(std::move(t), "Here comes the directory listing.");
 }
 
-void server_session::on_list(const std::string& arg) { send_listing(arg, false); }
-void server_session::on_nlst(const std::string& arg) { send_listing(arg, true); }
+void server_session::on_list(const std::string& arg) {
+  send_listing(arg, false);
+}
+void server_session::on_nlst(const std::string& arg) {
+  send_listing(arg, true);
+}
 
 // RFC 959 §4.1.3 RETR.
 void server_session::on_retr(const std::string& arg) {
@@ -192,8 +200,12 @@ void server_session::upload(const std::string& arg, bool append) {
   begin_transfer(std::move(t), fmt::format("Ok to send data for {}.", arg));
 }
 
-void server_session::on_stor(const std::string& arg) { upload(arg, false); }
-void server_session::on_appe(const std::string& arg) { upload(arg, true); }
+void server_session::on_stor(const std::string& arg) {
+  upload(arg, false);
+}
+void server_session::on_appe(const std::string& arg) {
+  upload(arg, true);
+}
 
 void server_session::on_abor(const std::string&) {
   if (state_ != server_state::transferring) return reply(226, "No transfer to abort.");
@@ -212,15 +224,26 @@ server_actions server_session::transfer_finished(transfer_outcome outcome, std::
     return flush();
   }
   switch (outcome) {
-    case transfer_outcome::completed: reply(226, fmt::format("Transfer complete ({} bytes).", bytes)); break;
-    case transfer_outcome::connect_failed: reply(425, "Cannot open data connection."); break;
-    case transfer_outcome::connection_lost: reply(426, "Data connection lost; transfer aborted."); break;
-    case transfer_outcome::local_error: reply(451, "Local error in processing; transfer aborted."); break;
-    case transfer_outcome::storage_error: reply(552, "Could not store the file; transfer aborted."); break;
+    case transfer_outcome::completed:
+      reply(226, fmt::format("Transfer complete ({} bytes).", bytes));
+      break;
+    case transfer_outcome::connect_failed:
+      reply(425, "Cannot open data connection.");
+      break;
+    case transfer_outcome::connection_lost:
+      reply(426, "Data connection lost; transfer aborted.");
+      break;
+    case transfer_outcome::local_error:
+      reply(451, "Local error in processing; transfer aborted.");
+      break;
+    case transfer_outcome::storage_error:
+      reply(552, "Could not store the file; transfer aborted.");
+      break;
     case transfer_outcome::tls_not_resumed:  // as vsftpd (require_ssl_reuse)
       reply(522, "Data connection refused: its TLS session must resume the control connection's.");
       break;
-    case transfer_outcome::aborted: break;
+    case transfer_outcome::aborted:
+      break;
   }
   return flush();
 }

@@ -39,13 +39,15 @@ struct flow {
   bool used = false;
 };
 
-int index(tcp_direction d) { return d == tcp_direction::client_to_server ? 0 : 1; }
+int index(tcp_direction d) {
+  return d == tcp_direction::client_to_server ? 0 : 1;
+}
 
 struct collector : netlib::packet::tcp_visitor {
   std::uint16_t control_port;
   std::unordered_map<std::uint64_t, std::unique_ptr<flow>> open;  // records of open conversations
   std::map<std::uint64_t, flow> flows;                            // kept records, by id
-  std::set<std::uint16_t> setup_ports;  // every port a data set-up has named so far
+  std::set<std::uint16_t> setup_ports;                            // every port a data set-up has named so far
   explicit collector(std::uint16_t port) : control_port(port) {}
 
   flow& record(const tcp_conversation& c) {

@@ -14,8 +14,8 @@ std::string format_clf(const access_record& r) {
     request += (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) ? '?' : c;
   }
   return fmt::format("{} - {} [{}] \"{}\" {} {}", r.remote_host.empty() ? "-" : r.remote_host,
-                     r.user.empty() ? "-" : r.user, format_clf_date(r.time), request.empty() ? "-" : request,
-                     r.status, r.body_bytes == 0 ? std::string("-") : std::to_string(r.body_bytes));
+                     r.user.empty() ? "-" : r.user, format_clf_date(r.time), request.empty() ? "-" : request, r.status,
+                     r.body_bytes == 0 ? std::string("-") : std::to_string(r.body_bytes));
 }
 
 std::uint64_t body_size_of(std::string_view response) {

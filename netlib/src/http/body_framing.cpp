@@ -28,13 +28,15 @@ te_info inspect_transfer_encoding(const Fields& f) {
       // A coding may carry parameters ("gzip;q=1"); only its name matters here.
       const std::string_view name = trim_ows(coding->substr(0, coding->find(';')));
       last_is_chunked = iequals(name, "chunked");
-      if (last_is_chunked) ++chunked;
-      else te.other = true;
+      if (last_is_chunked)
+        ++chunked;
+      else
+        te.other = true;
     }
   }
   if (!te.present) return te;
   te.chunked_last = last_is_chunked;
-  te.chunked_twice = chunked > 1;  // RFC 9112 §7: MUST NOT apply chunked more than once
+  te.chunked_twice = chunked > 1;                  // RFC 9112 §7: MUST NOT apply chunked more than once
   if (chunked == 0 && !te.other) te.other = true;  // no coding at all
   return te;
 }
@@ -80,11 +82,11 @@ std::variant<body_framing, errc> request_framing(const request_view& head, const
   const te_info te = inspect_transfer_encoding(head.fields);
   const bool has_cl = head.fields.contains("Content-Length");
   if (te.present) {
-    if (head.version.minor == 0) return errc::transfer_encoding_in_http10;   // RFC 9112 §6.1
-    if (has_cl) return errc::content_length_with_transfer_encoding;          // §6.1, §6.3 rule 3
-    if (te.chunked_twice) return errc::chunked_twice;                         // §7
-    if (!te.chunked_last) return errc::transfer_encoding_not_chunked;         // §6.3 rule 4
-    if (te.other) return errc::unsupported_transfer_coding;                   // §6.1: 501
+    if (head.version.minor == 0) return errc::transfer_encoding_in_http10;  // RFC 9112 §6.1
+    if (has_cl) return errc::content_length_with_transfer_encoding;         // §6.1, §6.3 rule 3
+    if (te.chunked_twice) return errc::chunked_twice;                       // §7
+    if (!te.chunked_last) return errc::transfer_encoding_not_chunked;       // §6.3 rule 4
+    if (te.other) return errc::unsupported_transfer_coding;                 // §6.1: 501
     return body_framing{body_framing::kind::chunked, 0};
   }
   if (has_cl) {
@@ -92,12 +94,12 @@ std::variant<body_framing, errc> request_framing(const request_view& head, const
     bool overflow = false;
     const auto n = parse_content_length(head.fields, differing, overflow);
     if (overflow) return errc::body_too_large;
-    if (differing) return errc::differing_content_lengths;                    // §6.3 rule 5
+    if (differing) return errc::differing_content_lengths;  // §6.3 rule 5
     if (!n) return errc::bad_content_length;
     if (*n > limits.max_body) return errc::body_too_large;
     return body_framing{*n == 0 ? body_framing::kind::none : body_framing::kind::length, *n};
   }
-  return body_framing{body_framing::kind::none, 0};                           // §6.3 rule 6
+  return body_framing{body_framing::kind::none, 0};  // §6.3 rule 6
 }
 
 std::variant<body_framing, errc> response_framing(const response_head& head, std::string_view request_method) {

@@ -47,17 +47,18 @@ bool has_cache_directive(const fields& f, std::string_view name) {
 }
 
 bool storable(const request_head& req, const response_head& resp) {
-  if (req.method != "GET") return false;                                          // §3 (only GET here)
+  if (req.method != "GET") return false;  // §3 (only GET here)
   if (resp.status == 206 || resp.status == 304 || is_interim(resp.status)) return false;
   if (has_cache_directive(req.fields, "no-store") || has_cache_directive(resp.fields, "no-store")) return false;
-  if (has_cache_directive(resp.fields, "private")) return false;                   // §5.2.2.7 shared cache
-  if (resp.fields.contains("Set-Cookie")) return false;                            // §7.3, as nginx
+  if (has_cache_directive(resp.fields, "private")) return false;  // §5.2.2.7 shared cache
+  if (resp.fields.contains("Set-Cookie")) return false;           // §7.3, as nginx
   if (req.fields.contains("Authorization") && !has_cache_directive(resp.fields, "public") &&
       !has_cache_directive(resp.fields, "s-maxage") && !has_cache_directive(resp.fields, "must-revalidate"))
-    return false;                                                                 // §3.5
+    return false;                                                                              // §3.5
   static constexpr int heuristic[] = {200, 203, 204, 300, 301, 308, 404, 405, 410, 414, 501};  // §4.2.2
   const bool explicit_fresh = resp.fields.contains("Expires") || has_cache_directive(resp.fields, "max-age") ||
-                              has_cache_directive(resp.fields, "s-maxage") || has_cache_directive(resp.fields, "public");
+                              has_cache_directive(resp.fields, "s-maxage") ||
+                              has_cache_directive(resp.fields, "public");
   return explicit_fresh || std::find(std::begin(heuristic), std::end(heuristic), resp.status) != std::end(heuristic);
 }
 
@@ -79,8 +80,9 @@ std::chrono::seconds current_age(const response_head& r, std::chrono::sys_second
                                  std::chrono::sys_seconds response_time, std::chrono::sys_seconds now) {
   using std::chrono::seconds;
   seconds age_value{0};  // the Age field, delta-seconds (§5.1)
-  if (const auto a = r.fields.get("Age"); a && !a->empty() && a->size() < 10 &&
-                                          std::all_of(a->begin(), a->end(), [](char c) { return c >= '0' && c <= '9'; }))
+  if (const auto a = r.fields.get("Age");
+      a && !a->empty() && a->size() < 10 &&
+      std::all_of(a->begin(), a->end(), [](char c) { return c >= '0' && c <= '9'; }))
     age_value = seconds{std::stoll(std::string(*a))};
   const auto date = date_of(r.fields, "Date").value_or(response_time);
   const seconds apparent_age = std::max(seconds{0}, response_time - date);
@@ -90,8 +92,10 @@ std::chrono::seconds current_age(const response_head& r, std::chrono::sys_second
 
 bool can_serve_fresh(const request_head& req, const response_head& stored, std::chrono::seconds age) {
   if (has_cache_directive(stored.fields, "no-cache")) return false;  // §5.2.2.4
-  if (has_cache_directive(req.fields, "no-cache") || req.fields.has_token("Pragma", "no-cache")) return false;  // §5.2.1.4
-  if (auto max_age = cache_directive_seconds(req.fields, "max-age"); max_age && age > *max_age) return false;  // §5.2.1.1
+  if (has_cache_directive(req.fields, "no-cache") || req.fields.has_token("Pragma", "no-cache"))
+    return false;  // §5.2.1.4
+  if (auto max_age = cache_directive_seconds(req.fields, "max-age"); max_age && age > *max_age)
+    return false;  // §5.2.1.1
   return age < freshness_lifetime(stored);
 }
 

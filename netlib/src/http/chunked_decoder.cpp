@@ -124,12 +124,18 @@ void chunked_decoder::reset() {
 
 parse_step chunked_decoder::step(byte_view input) {
   switch (state_) {
-    case state::size_line: return on_size_line(input);
-    case state::data: return on_data(input);
-    case state::data_crlf: return on_data_crlf(input);
-    case state::trailers: return on_trailers(input);
-    case state::done: return {message_complete{}, 0};
-    case state::failed: return {parse_error{error_}, 0};
+    case state::size_line:
+      return on_size_line(input);
+    case state::data:
+      return on_data(input);
+    case state::data_crlf:
+      return on_data_crlf(input);
+    case state::trailers:
+      return on_trailers(input);
+    case state::done:
+      return {message_complete{}, 0};
+    case state::failed:
+      return {parse_error{error_}, 0};
   }
   return fail(errc::bad_chunk_size);
 }

@@ -100,7 +100,8 @@ bool cookie_jar::set_from_header(const url& u, std::string_view header, std::chr
   }
   if (c.secure && !u.secure()) return false;  // RFC 6265bis: only a secure origin sets Secure
   c.expires = max_age ? max_age : expires;
-  std::erase_if(cookies_, [&](const cookie& o) { return o.name == c.name && o.domain == c.domain && o.path == c.path; });
+  std::erase_if(cookies_,
+                [&](const cookie& o) { return o.name == c.name && o.domain == c.domain && o.path == c.path; });
   if (c.expires && *c.expires <= now) return true;  // an expiry in the past deletes (§5.3 step 11)
   cookies_.push_back(std::move(c));
   return true;
@@ -129,9 +130,10 @@ std::string cookie_jar::save(bool include_session) const {
   std::string out = "# Netscape HTTP Cookie File\n# written by lab-http\n";
   for (const auto& c : cookies_) {
     if (!c.expires && !include_session) continue;
-    out += fmt::format("{}{}\t{}\t{}\t{}\t{}\t{}\t{}\n", c.http_only ? "#HttpOnly_" : "", c.host_only ? c.domain : "." + c.domain,
-                       c.host_only ? "FALSE" : "TRUE", c.path, c.secure ? "TRUE" : "FALSE",
-                       c.expires ? c.expires->time_since_epoch().count() : 0, c.name, c.value);
+    out += fmt::format("{}{}\t{}\t{}\t{}\t{}\t{}\t{}\n", c.http_only ? "#HttpOnly_" : "",
+                       c.host_only ? c.domain : "." + c.domain, c.host_only ? "FALSE" : "TRUE", c.path,
+                       c.secure ? "TRUE" : "FALSE", c.expires ? c.expires->time_since_epoch().count() : 0, c.name,
+                       c.value);
   }
   return out;
 }

@@ -21,7 +21,9 @@ fields::fields(const field_views& other) {
   for (const field_view f : other.lines()) add(f.name, f.value);
 }
 
-fields::fields(const fields& other) { copy_from(other); }
+fields::fields(const fields& other) {
+  copy_from(other);
+}
 
 fields& fields::operator=(const fields& other) {
   if (this != &other) {
@@ -32,8 +34,11 @@ fields& fields::operator=(const fields& other) {
 }
 
 fields::fields(fields&& other) noexcept
-    : lines_(std::move(other.lines_)), text_(std::move(other.text_)), text_size_(std::exchange(other.text_size_, 0)),
-      text_capacity_(std::exchange(other.text_capacity_, 0)), live_(std::exchange(other.live_, 0)) {
+    : lines_(std::move(other.lines_)),
+      text_(std::move(other.text_)),
+      text_size_(std::exchange(other.text_size_, 0)),
+      text_capacity_(std::exchange(other.text_capacity_, 0)),
+      live_(std::exchange(other.live_, 0)) {
   other.lines_.clear();
 }
 

@@ -23,8 +23,12 @@ std::size_t file_cache_cost(std::string_view path, const cached_file& f) {
 
 file_cache::file_cache(std::size_t total_bytes, std::size_t max_file_bytes, std::int64_t settle_ns, duration valid,
                        std::size_t max_open)
-    : total_(total_bytes), max_file_(std::min(max_file_bytes, total_bytes)), settle_ns_(settle_ns),
-      valid_(std::max(valid, duration::zero())), content_(total_bytes), open_(total_bytes == 0 ? 0 : max_open) {}
+    : total_(total_bytes),
+      max_file_(std::min(max_file_bytes, total_bytes)),
+      settle_ns_(settle_ns),
+      valid_(std::max(valid, duration::zero())),
+      content_(total_bytes),
+      open_(total_bytes == 0 ? 0 : max_open) {}
 
 bool file_cache::admissible(const cached_file& file, std::int64_t now_ns) const {
   if (total_ == 0) return false;
@@ -46,7 +50,8 @@ std::shared_ptr<const cached_file> file_cache::fresh(std::string_view path, time
   return e->file;
 }
 
-std::shared_ptr<const cached_file> file_cache::find(std::string_view path, const file_stamp& current, time_point checked) {
+std::shared_ptr<const cached_file> file_cache::find(std::string_view path, const file_stamp& current,
+                                                    time_point checked) {
   entry* e = lookup(path);
   if (e == nullptr) return nullptr;
   if (!(e->file->stamp == current)) {

@@ -14,7 +14,9 @@ std::string_view strip_cr(std::string_view line) {
   return line;
 }
 
-bool is_digit(char c) noexcept { return c >= '0' && c <= '9'; }
+bool is_digit(char c) noexcept {
+  return c >= '0' && c <= '9';
+}
 
 // "HTTP/" DIGIT "." DIGIT (RFC 9112 §2.3).
 std::optional<errc> parse_version(std::string_view s, version& v) {
@@ -75,9 +77,12 @@ section_scan find_head_end(std::string_view in, std::size_t max_first_line, std:
   std::size_t pos = 0;
   // RFC 9112 §2.2: a server SHOULD ignore empty lines received before the request-line.
   while (skip_leading_empty && pos < in.size()) {
-    if (in[pos] == '\n') ++pos;
-    else if (in[pos] == '\r' && pos + 1 < in.size() && in[pos + 1] == '\n') pos += 2;
-    else break;
+    if (in[pos] == '\n')
+      ++pos;
+    else if (in[pos] == '\r' && pos + 1 < in.size() && in[pos + 1] == '\n')
+      pos += 2;
+    else
+      break;
     if (pos > max_bytes) return {section_scan::result::too_large, pos, 0};
   }
   scan.skipped = pos;
@@ -213,9 +218,12 @@ request_scan scan_request_head(std::string_view in, std::size_t max_request_line
   std::size_t pos = 0;
   // RFC 9112 §2.2: a server SHOULD ignore empty lines received before the request-line.
   while (pos < in.size()) {
-    if (in[pos] == '\n') ++pos;
-    else if (in[pos] == '\r' && pos + 1 < in.size() && in[pos + 1] == '\n') pos += 2;
-    else break;
+    if (in[pos] == '\n')
+      ++pos;
+    else if (in[pos] == '\r' && pos + 1 < in.size() && in[pos + 1] == '\n')
+      pos += 2;
+    else
+      break;
     if (pos > max_head_bytes) {
       scan.status = request_scan::result::failed;
       scan.error = errc::header_too_large;

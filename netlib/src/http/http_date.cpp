@@ -26,8 +26,13 @@ civil to_civil(std::int64_t t) {
   const auto days = floor<std::chrono::days>(s);
   const year_month_day ymd{days};
   const hh_mm_ss hms{s - days};
-  return {int(ymd.year()), int(unsigned(ymd.month())), int(unsigned(ymd.day())), int(hms.hours().count()),
-          int(hms.minutes().count()), int(hms.seconds().count()), int(weekday{days}.c_encoding())};
+  return {int(ymd.year()),
+          int(unsigned(ymd.month())),
+          int(unsigned(ymd.day())),
+          int(hms.hours().count()),
+          int(hms.minutes().count()),
+          int(hms.seconds().count()),
+          int(weekday{days}.c_encoding())};
 }
 
 int month_index(const char* m) {
@@ -75,9 +80,10 @@ std::string_view format_http_date(std::chrono::sys_seconds when, http_date_buffe
   constexpr std::int64_t year_1 = -62135596800, year_10000 = 253402300800;
   if (t < year_1 || t >= year_10000) {  // outside IMF-fixdate's four digits: the general formatter
     const civil c = to_civil(t);
-    const auto r = fmt::format_to_n(p, sizeof buffer.text, "{}, {:02d} {} {:04d} {:02d}:{:02d}:{:02d} GMT",
-                                    day_names[static_cast<std::size_t>(c.weekday)], c.day,
-                                    month_names[static_cast<std::size_t>(c.month - 1)], c.year, c.hour, c.minute, c.second);
+    const auto r =
+        fmt::format_to_n(p, sizeof buffer.text, "{}, {:02d} {} {:04d} {:02d}:{:02d}:{:02d} GMT",
+                         day_names[static_cast<std::size_t>(c.weekday)], c.day,
+                         month_names[static_cast<std::size_t>(c.month - 1)], c.year, c.hour, c.minute, c.second);
     return {p, std::min(r.size, sizeof buffer.text)};
   }
   constexpr std::size_t length = 29;  // "Sun, 06 Nov 1994 08:49:37 GMT"

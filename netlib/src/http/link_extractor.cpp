@@ -10,7 +10,9 @@
 namespace netlib::http {
 namespace {
 
-bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f'; }
+bool is_space(char c) {
+  return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f';
+}
 
 // Reads attributes of one tag body ("img src=a.png alt='x'"): calls f(name, value).
 template <class F>
@@ -46,7 +48,8 @@ void for_each_attribute(std::string_view tag, F f) {
 }  // namespace
 
 std::vector<std::string> extract_object_links(std::string_view html) {
-  static constexpr std::string_view embedding[] = {"img", "script", "iframe", "source", "video", "audio", "embed", "input"};
+  static constexpr std::string_view embedding[] = {"img",   "script", "iframe", "source",
+                                                   "video", "audio",  "embed",  "input"};
   std::vector<std::string> out;
   std::size_t pos = 0;
   for (int guard = 0; guard < 1'000'000 && pos < html.size(); ++guard) {

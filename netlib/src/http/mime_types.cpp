@@ -31,27 +31,50 @@ std::string_view mime_type_for(std::string_view path) noexcept {
   const std::string_view ext = path.substr(dot + 1);
   if (ext.empty()) return "application/octet-stream";
   switch (extension_key(ext)) {
-    case extension_key("html"): case extension_key("htm"): return "text/html; charset=utf-8";
-    case extension_key("css"): return "text/css; charset=utf-8";
-    case extension_key("js"): return "text/javascript; charset=utf-8";
-    case extension_key("txt"): return "text/plain; charset=utf-8";
-    case extension_key("json"): return "application/json";
-    case extension_key("xml"): return "application/xml";
-    case extension_key("png"): return "image/png";
-    case extension_key("jpg"): case extension_key("jpeg"): return "image/jpeg";
-    case extension_key("gif"): return "image/gif";
-    case extension_key("svg"): return "image/svg+xml";
-    case extension_key("ico"): return "image/vnd.microsoft.icon";
-    case extension_key("webp"): return "image/webp";
-    case extension_key("pdf"): return "application/pdf";
-    case extension_key("zip"): return "application/zip";
-    case extension_key("gz"): return "application/gzip";
-    case extension_key("mp4"): return "video/mp4";
-    case extension_key("wasm"): return "application/wasm";
-    case extension_key("woff2"): return "font/woff2";
-    case extension_key("csv"): return "text/csv; charset=utf-8";
-    case extension_key("md"): return "text/markdown; charset=utf-8";
-    default: return "application/octet-stream";
+    case extension_key("html"):
+    case extension_key("htm"):
+      return "text/html; charset=utf-8";
+    case extension_key("css"):
+      return "text/css; charset=utf-8";
+    case extension_key("js"):
+      return "text/javascript; charset=utf-8";
+    case extension_key("txt"):
+      return "text/plain; charset=utf-8";
+    case extension_key("json"):
+      return "application/json";
+    case extension_key("xml"):
+      return "application/xml";
+    case extension_key("png"):
+      return "image/png";
+    case extension_key("jpg"):
+    case extension_key("jpeg"):
+      return "image/jpeg";
+    case extension_key("gif"):
+      return "image/gif";
+    case extension_key("svg"):
+      return "image/svg+xml";
+    case extension_key("ico"):
+      return "image/vnd.microsoft.icon";
+    case extension_key("webp"):
+      return "image/webp";
+    case extension_key("pdf"):
+      return "application/pdf";
+    case extension_key("zip"):
+      return "application/zip";
+    case extension_key("gz"):
+      return "application/gzip";
+    case extension_key("mp4"):
+      return "video/mp4";
+    case extension_key("wasm"):
+      return "application/wasm";
+    case extension_key("woff2"):
+      return "font/woff2";
+    case extension_key("csv"):
+      return "text/csv; charset=utf-8";
+    case extension_key("md"):
+      return "text/markdown; charset=utf-8";
+    default:
+      return "application/octet-stream";
   }
 }
 

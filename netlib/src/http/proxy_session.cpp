@@ -46,7 +46,8 @@ namespace {
 constexpr std::size_t send_gather_bytes = 64 * 1024;
 
 bool port_allowed(const std::vector<port_range>& ranges, std::uint16_t port) {
-  return std::any_of(ranges.begin(), ranges.end(), [port](const port_range& r) { return port >= r.first && port <= r.last; });
+  return std::any_of(ranges.begin(), ranges.end(),
+                     [port](const port_range& r) { return port >= r.first && port <= r.last; });
 }
 
 std::string ports_text(const std::vector<port_range>& ranges) {
@@ -65,7 +66,9 @@ bool may_be_http(byte_view bytes) {
   return prefix.substr(0, s.size()) == s;
 }
 
-std::string seconds_text(duration d) { return fmt::format("{:g}", to_seconds(d)); }
+std::string seconds_text(duration d) {
+  return fmt::format("{:g}", to_seconds(d));
+}
 
 // The origin's body streams through piece by piece: only its client limits its length (issue
 // 31: a 16 MiB limit cut chunked responses short). Only what is stored is bounded (the store's
@@ -106,7 +109,9 @@ proxy_session::proxy_session(proxy_shared& shared, proxy_options options)
       server_(server_session_options{options_.client_limits, {"GET", "HEAD"}, options_.name}),
       parser_(unlimited_body(options_.origin_limits)) {}
 
-proxy_session::~proxy_session() { stop_gathering(); }
+proxy_session::~proxy_session() {
+  stop_gathering();
+}
 
 proxy_step proxy_session::next(byte_view client_input, const clock_reading& now) {
   std::size_t consumed = 0;
@@ -115,12 +120,15 @@ proxy_step proxy_session::next(byte_view client_input, const clock_reading& now)
       case phase::closing:
         phase_ = phase::closed;
         [[fallthrough]];
-      case phase::closed: return {proxy_close_client{}, 0};
+      case phase::closed:
+        return {proxy_close_client{}, 0};
       case phase::streaming:
         ex_->deadline = now.mono + options_.origin_timeout;  // the longest silence while the body streams
         [[fallthrough]];
-      case phase::awaiting_head: return {proxy_read_origin{ex_->deadline}, 0};
-      case phase::idle: break;
+      case phase::awaiting_head:
+        return {proxy_read_origin{ex_->deadline}, 0};
+      case phase::idle:
+        break;
     }
     server_.receive(client_input, now, step_);
     consumed = step_.consumed;
@@ -142,7 +150,8 @@ proxy_step proxy_session::next(byte_view client_input, const clock_reading& now)
       } else if (std::holds_alternative<close_connection>(action)) {
         phase_ = phase::closing;
       } else if (auto* req = std::get_if<serve_request>(&action)) {
-        on_request(request_head(req->head()), now);  // an owned copy: it is kept beyond this input; queues at least one action
+        on_request(request_head(req->head()),
+                   now);  // an owned copy: it is kept beyond this input; queues at least one action
       }
     }
     if (out_.empty()) return {proxy_read_client{}, consumed};  // (no action of the contract's own)
@@ -182,10 +191,11 @@ void proxy_session::on_request(request_head req, const clock_reading& now) {
   if (!u || u->secure())
     return answer_local(req, 400, "400 Bad Request: send absolute-form http:// URLs (curl -x http://PROXY ...)\n", now);
   if (!port_allowed(options_.allowed_ports, u->port))
-    return answer_local(req, 403,
-                        fmt::format("403 Forbidden: the proxy does not connect to port {} (allowed: {}; see --allow-ports)\n",
-                                    u->port, ports_text(options_.allowed_ports)),
-                        now);
+    return answer_local(
+        req, 403,
+        fmt::format("403 Forbidden: the proxy does not connect to port {} (allowed: {}; see --allow-ports)\n", u->port,
+                    ports_text(options_.allowed_ports)),
+        now);
   exchange ex;
   ex.origin = *u;
   ex.key = u->to_string();
@@ -202,7 +212,8 @@ void proxy_session::on_request(request_head req, const clock_reading& now) {
         const auto etag = h.fields.get("ETag");
         const auto lm = h.fields.get("Last-Modified");
         const auto lm_time = lm ? parse_http_date(*lm) : std::nullopt;
-        if (not_modified(req, etag ? *etag : std::string_view("\"-\""), lm_time.value_or(std::chrono::sys_seconds::max())))
+        if (not_modified(req, etag ? *etag : std::string_view("\"-\""),
+                         lm_time.value_or(std::chrono::sys_seconds::max())))
           h.status = 304;
         const bool keep = serve_stored(req, std::move(h), std::move(stored), "HIT", now);
         phase_ = keep ? phase::idle : phase::closing;
@@ -280,8 +291,9 @@ void proxy_session::origin_data(byte_view bytes, const clock_reading& now) {
       return fail_origin(502, fmt::format("the reply of {} is not HTTP", ex_->origin.authority()), now);
     parse_step step = parser_.next(origin_buffer_.data());  // body_data views the buffer: used before consume()
     if (auto* e = std::get_if<parse_error>(&step.event))
-      return fail_origin(502, fmt::format("bad response from {}: {}", ex_->origin.authority(), make_error_code(e->code).message()),
-                         now);
+      return fail_origin(
+          502, fmt::format("bad response from {}: {}", ex_->origin.authority(), make_error_code(e->code).message()),
+          now);
     if (std::holds_alternative<need_more>(step.event)) {
       origin_buffer_.consume(step.consumed);
       return;
@@ -316,8 +328,10 @@ void proxy_session::on_origin_head(const clock_reading& now) {
     merged.response_time = now.wall_seconds();
     auto fresh = std::make_shared<const cached_response>(std::move(merged));
     // The 304 may make it unstorable (no-store, private, Set-Cookie): then it is this client's only.
-    if (storable(ex.request, fresh->head)) shared_.cache.put(ex.key, fresh);
-    else shared_.cache.erase(ex.key);
+    if (storable(ex.request, fresh->head))
+      shared_.cache.put(ex.key, fresh);
+    else
+      shared_.cache.erase(ex.key);
     ex.revalidated = true;
     ex.head_sent = true;
     ex.keep_client = serve_stored(ex.request, fresh->head, fresh, "REVALIDATED", now);
@@ -378,8 +392,10 @@ void proxy_session::on_origin_head(const clock_reading& now) {
 
 void proxy_session::send_body_bytes(std::string_view bytes) {
   auto* last = out_.empty() ? nullptr : std::get_if<proxy_send_client>(&out_.back());
-  if (last && !last->stored && last->bytes.size() < send_gather_bytes) last->bytes += bytes;
-  else out_.push_back(proxy_send_client{std::string(bytes), nullptr, {}});
+  if (last && !last->stored && last->bytes.size() < send_gather_bytes)
+    last->bytes += bytes;
+  else
+    out_.push_back(proxy_send_client{std::string(bytes), nullptr, {}});
 }
 
 void proxy_session::on_origin_body(byte_view piece) {
@@ -444,8 +460,8 @@ void proxy_session::fail_origin(int code, std::string_view what, const clock_rea
     phase_ = phase::closing;
     return;
   }
-  answer_local(request, code,
-               fmt::format("{} {}: {}\n", code, code == 504 ? "Gateway Timeout" : "Bad Gateway", what), now);
+  answer_local(request, code, fmt::format("{} {}: {}\n", code, code == 504 ? "Gateway Timeout" : "Bad Gateway", what),
+               now);
 }
 
 void proxy_session::origin_eof(const clock_reading& now) {

@@ -71,7 +71,8 @@ std::uint32_t classify(const field_views& fields, std::string_view& host) {
       case 17:
         if (iequals(f.name, "Transfer-Encoding")) seen |= seen_coding;
         break;
-      default: break;
+      default:
+        break;
     }
   }
   return seen;
@@ -136,21 +137,25 @@ parse_step request_parser::fail(errc e) {
 
 parse_step request_parser::next(byte_view input) {
   switch (state_) {
-    case state::awaiting_head: return on_head(input);
+    case state::awaiting_head:
+      return on_head(input);
     case state::body_none:
       state_ = state::awaiting_head;
       return {message_complete{}, 0};
-    case state::body_length: return on_body_length(input);
-    case state::body_chunked: return on_body_chunked(input);
-    case state::failed: return {parse_error{*error_}, 0};
+    case state::body_length:
+      return on_body_length(input);
+    case state::body_chunked:
+      return on_body_chunked(input);
+    case state::failed:
+      return {parse_error{*error_}, 0};
   }
   return fail(errc::bad_request_line);
 }
 
 std::optional<errc> request_parser::validate(const request_view& h, std::uint32_t seen) const {
   if (!valid_target_form(h)) return errc::bad_target;
-  if (seen & seen_host_twice) return errc::repeated_host;                          // RFC 9112 §3.2
-  if (!(seen & seen_host) && h.version.minor >= 1) return errc::missing_host;      // RFC 9112 §3.2
+  if (seen & seen_host_twice) return errc::repeated_host;                      // RFC 9112 §3.2
+  if (!(seen & seen_host) && h.version.minor >= 1) return errc::missing_host;  // RFC 9112 §3.2
   return std::nullopt;
 }
 
@@ -164,18 +169,21 @@ parse_step request_parser::on_head(byte_view input) {
   h.version = {};
   h.fields.clear();
   h.trailers.clear();
-  const request_scan scan = scan_request_head(s, limits_.max_request_line, limits_.max_head_bytes, limits_.max_fields, h);
+  const request_scan scan =
+      scan_request_head(s, limits_.max_request_line, limits_.max_head_bytes, limits_.max_fields, h);
   // A refused head keeps its first line, so a server can still log the request it refuses.
   const auto refuse = [&](errc e, std::string_view line) {
     refused_line_.assign(line);
     return fail(e);
   };
   switch (scan.status) {
-    case request_scan::result::incomplete: return {need_more{}, 0};
+    case request_scan::result::incomplete:
+      return {need_more{}, 0};
     case request_scan::result::failed:
       if (!scan.request_line.empty()) return refuse(scan.error, scan.request_line);
       return fail(scan.error);
-    case request_scan::result::complete: break;
+    case request_scan::result::complete:
+      break;
   }
   const std::string_view block = s.substr(scan.skipped, scan.length);
   head_bytes_ = block;
@@ -203,7 +211,9 @@ parse_step request_parser::on_head(byte_view input) {
       state_ = state::body_chunked;
       chunked_.reset();
       break;
-    default: state_ = state::body_none; break;
+    default:
+      state_ = state::body_none;
+      break;
   }
   return {head_complete{}, scan.skipped + scan.length};
 }

@@ -16,7 +16,9 @@ namespace {
 // What an allocation of `n` bytes takes from the heap: glibc's chunks have an 8-byte header and
 // are rounded up to 16 bytes, 32 at least (a figure for any malloc of this kind: the test
 // tests/load/proxy_cache_memory_test.cpp checks the total against the heap it measures).
-std::size_t heap_bytes(std::size_t n) { return n == 0 ? 0 : std::max<std::size_t>(32, (n + 8 + 15) & ~std::size_t{15}); }
+std::size_t heap_bytes(std::size_t n) {
+  return n == 0 ? 0 : std::max<std::size_t>(32, (n + 8 + 15) & ~std::size_t{15});
+}
 
 // A string's own allocation: none while it fits in the object (short strings).
 std::size_t string_heap(const std::string& s) {
@@ -36,12 +38,15 @@ struct lru_item_shape {
   std::size_t cost;
 };
 constexpr std::size_t list_node = sizeof(lru_item_shape) + 2 * sizeof(void*);
-constexpr std::size_t hash_node = sizeof(void*) + sizeof(std::string) + sizeof(std::list<int>::iterator) + sizeof(std::size_t);
+constexpr std::size_t hash_node =
+    sizeof(void*) + sizeof(std::string) + sizeof(std::list<int>::iterator) + sizeof(std::size_t);
 constexpr std::size_t bucket = 2 * sizeof(void*);  // the bucket array, at a load of about one half to one
 constexpr std::size_t shared_block = sizeof(cached_response) + 2 * sizeof(long) + sizeof(void*);  // make_shared
 
 // The same fields in allocations of their own size: the lines, and their names and values.
-fields compacted(const fields& f) { return f; }  // a copy takes no more than it needs
+fields compacted(const fields& f) {
+  return f;
+}  // a copy takes no more than it needs
 
 }  // namespace
 
@@ -64,7 +69,9 @@ std::shared_ptr<const cached_response> response_cache::find(const std::string& k
   return nullptr;
 }
 
-void response_cache::erase(const std::string& key) { entries_.erase(key); }
+void response_cache::erase(const std::string& key) {
+  entries_.erase(key);
+}
 
 bool response_cache::put(const std::string& key, cached_response value) {
   // Stored compact: a body gathered piece by piece has grown by doubling, a parsed head has room

@@ -24,28 +24,35 @@ void response_parser::finish_message() {
 
 parse_step response_parser::next(byte_view input) {
   switch (state_) {
-    case state::awaiting_head: return on_head(input);
+    case state::awaiting_head:
+      return on_head(input);
     case state::body_none:
       finish_message();
       return {message_complete{}, 0};
-    case state::body_length: return on_body_length(input);
-    case state::body_chunked: return on_body_chunked(input);
+    case state::body_length:
+      return on_body_length(input);
+    case state::body_chunked:
+      return on_body_chunked(input);
     case state::body_until_close:
       if (input.empty()) return {need_more{}, 0};
       return {body_data{input}, input.size()};
-    case state::failed: return {parse_error{*error_}, 0};
+    case state::failed:
+      return {parse_error{*error_}, 0};
   }
   return fail(errc::bad_status_line);
 }
 
 parse_step response_parser::receive_eof() {
   switch (state_) {
-    case state::awaiting_head: return {need_more{}, 0};
+    case state::awaiting_head:
+      return {need_more{}, 0};
     case state::body_until_close:
       finish_message();
       return {message_complete{}, 0};
-    case state::failed: return {parse_error{*error_}, 0};
-    default: return fail(errc::truncated_message);
+    case state::failed:
+      return {parse_error{*error_}, 0};
+    default:
+      return fail(errc::truncated_message);
   }
 }
 
@@ -53,10 +60,13 @@ parse_step response_parser::on_head(byte_view input) {
   const std::string_view s = as_chars(input);
   const section_scan scan = find_head_end(s, limits_.max_head_bytes, limits_.max_head_bytes, false);
   switch (scan.status) {
-    case section_scan::result::incomplete: return {need_more{}, 0};
+    case section_scan::result::incomplete:
+      return {need_more{}, 0};
     case section_scan::result::first_line_too_long:
-    case section_scan::result::too_large: return fail(errc::header_too_large);
-    case section_scan::result::complete: break;
+    case section_scan::result::too_large:
+      return fail(errc::header_too_large);
+    case section_scan::result::complete:
+      break;
   }
   const std::string_view block = s.substr(0, scan.length);
   if (auto e = check_bare_cr(block)) return fail(*e);
@@ -73,7 +83,9 @@ parse_step response_parser::on_head(byte_view input) {
   if (const auto* e = std::get_if<errc>(&framing)) return fail(*e);
   framing_ = std::get<body_framing>(framing);
   switch (framing_.how) {
-    case body_framing::kind::none: state_ = state::body_none; break;
+    case body_framing::kind::none:
+      state_ = state::body_none;
+      break;
     case body_framing::kind::length:
       state_ = state::body_length;
       remaining_ = framing_.length;
@@ -82,7 +94,9 @@ parse_step response_parser::on_head(byte_view input) {
       state_ = state::body_chunked;
       chunked_.reset();
       break;
-    case body_framing::kind::until_close: state_ = state::body_until_close; break;
+    case body_framing::kind::until_close:
+      state_ = state::body_until_close;
+      break;
   }
   return {head_complete{}, scan.length};
 }

@@ -41,12 +41,24 @@ void serialize_into(const response_head& r, std::string& out) {
   const bool common = r.version.major >= 0 && r.version.major <= 9 && r.version.minor >= 0 && r.version.minor <= 9 &&
                       r.status >= 0 && r.status <= 999;
   const auto digit = [](int v) { return static_cast<char>('0' + v); };
-  const char start[] = {'H', 'T', 'T', 'P', '/', digit(r.version.major), '.', digit(r.version.minor), ' ',
-                        digit(r.status / 100), digit(r.status / 10 % 10), digit(r.status % 10), ' '};
+  const char start[] = {'H',
+                        'T',
+                        'T',
+                        'P',
+                        '/',
+                        digit(r.version.major),
+                        '.',
+                        digit(r.version.minor),
+                        ' ',
+                        digit(r.status / 100),
+                        digit(r.status / 10 % 10),
+                        digit(r.status % 10),
+                        ' '};
   const std::string other =
-      common ? std::string() : fmt::format("HTTP/{}.{} {:03d} {}\r\n", r.version.major, r.version.minor, r.status, reason);
-  const std::size_t size = (common ? sizeof start + reason.size() + 2 : other.size()) + 2 + r.fields.text_bytes() +
-                           4 * r.fields.size();
+      common ? std::string()
+             : fmt::format("HTTP/{}.{} {:03d} {}\r\n", r.version.major, r.version.minor, r.status, reason);
+  const std::size_t size =
+      (common ? sizeof start + reason.size() + 2 : other.size()) + 2 + r.fields.text_bytes() + 4 * r.fields.size();
   const std::size_t at = out.size();
   out.resize(at + size);
   char* p = out.data() + at;

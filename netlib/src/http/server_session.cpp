@@ -38,7 +38,7 @@ server_session::server_session(server_session_options options)
     : options_(std::move(options)), parser_(options_.limits) {}
 
 bool server_session::known_method(std::string_view m) const {
-  static constexpr std::string_view methods[] = {"GET", "HEAD", "POST", "PUT", "DELETE",
+  static constexpr std::string_view methods[] = {"GET",     "HEAD",    "POST",  "PUT",  "DELETE",
                                                  "CONNECT", "OPTIONS", "TRACE", "PATCH"};
   return std::find(std::begin(methods), std::end(methods), m) != std::end(methods);
 }
@@ -60,9 +60,12 @@ void server_session::error_reply(errc e, const clock_reading& now, server_step& 
   const std::string body = fmt::format("{}: {}\n", http::status{status}, make_error_code(e).message());
   const auto& h = parser_.head();
   std::string request_line;
-  if (!parser_.refused_request_line().empty()) request_line = parser_.refused_request_line();
-  else if (!h.method.empty()) request_line = fmt::format("{} {} HTTP/{}.{}", h.method, h.target, h.version.major, h.version.minor);
-  answer(status, make_text_response(status, body, true, now, options_.server_name), true, std::move(request_line), step);
+  if (!parser_.refused_request_line().empty())
+    request_line = parser_.refused_request_line();
+  else if (!h.method.empty())
+    request_line = fmt::format("{} {} HTTP/{}.{}", h.method, h.target, h.version.major, h.version.minor);
+  answer(status, make_text_response(status, body, true, now, options_.server_name), true, std::move(request_line),
+         step);
 }
 
 server_step server_session::receive(byte_view input, const clock_reading& now) {
@@ -110,22 +113,29 @@ void server_session::on_message_complete(const clock_reading& now, server_step& 
       extra.add("Allow", allow);
     }
     const std::string body = fmt::format("{}: {}\n", http::status{status}, h.method);
-    return answer(status, make_text_response(status, body, !keep, now, options_.server_name, extra), !keep, line,
-                  step);
+    return answer(status, make_text_response(status, body, !keep, now, options_.server_name, extra), !keep, line, step);
   }
   step.actions.emplace_back(serve_request{&parser_.head(), body_});
 }
 
 // One pass finds which of the three fields the response has already (usually none).
-bool server_session::finish_response(const request_view& request, response_head& response, const clock_reading& now) const {
+bool server_session::finish_response(const request_view& request, response_head& response,
+                                     const clock_reading& now) const {
   const bool keep = !closed_ && wants_keep_alive(request);
   bool date = false, server = false, connection = false;
   for (const field_view f : response.fields.lines()) {
     switch (f.name.size()) {
-      case 4: date = date || iequals(f.name, "Date"); break;
-      case 6: server = server || iequals(f.name, "Server"); break;
-      case 10: connection = connection || iequals(f.name, "Connection"); break;
-      default: break;
+      case 4:
+        date = date || iequals(f.name, "Date");
+        break;
+      case 6:
+        server = server || iequals(f.name, "Server");
+        break;
+      case 10:
+        connection = connection || iequals(f.name, "Connection");
+        break;
+      default:
+        break;
     }
   }
   if (date) response.fields.remove("Date");
@@ -133,8 +143,10 @@ bool server_session::finish_response(const request_view& request, response_head&
   http_date_buffer text;
   response.fields.add("Date", format_http_date(now.wall_seconds(), text));
   if (!server) response.fields.add("Server", options_.server_name);
-  if (!keep) response.fields.add("Connection", "close");
-  else if (request.version.minor == 0) response.fields.add("Connection", "keep-alive");  // RFC 9112 §9.3
+  if (!keep)
+    response.fields.add("Connection", "close");
+  else if (request.version.minor == 0)
+    response.fields.add("Connection", "keep-alive");  // RFC 9112 §9.3
   return keep;
 }
 

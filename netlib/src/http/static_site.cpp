@@ -55,7 +55,9 @@ void static_site::text_reply(int status, std::string_view message, response_plan
   p.head.status = status;
   p.head.fields.add("Content-Type", "text/plain; charset=utf-8");
   char digits[24];
-  p.head.fields.add("Content-Length", std::string_view(digits, std::to_chars(digits, digits + sizeof digits, message.size()).ptr - digits));
+  p.head.fields.add(
+      "Content-Length",
+      std::string_view(digits, std::to_chars(digits, digits + sizeof digits, message.size()).ptr - digits));
   p.body = std::string(message);
 }
 
@@ -87,11 +89,13 @@ void static_site::respond_into(const request_view& r, const clock_reading& now, 
   // Date is set by server_session::finish_response.
   target_path& t = plan.target;
   if (const auto error = decode_target(r.target, t)) {  // step 2
-    if (*error == target_error::escapes_root) text_reply(403, "403 Forbidden: the path leaves the root\n", plan);
-    else text_reply(400, "400 Bad Request: malformed path\n", plan);
+    if (*error == target_error::escapes_root)
+      text_reply(403, "403 Forbidden: the path leaves the root\n", plan);
+    else
+      text_reply(400, "400 Bad Request: malformed path\n", plan);
     return;
   }
-  std::optional<std::string> user;  // set once credentials were granted
+  std::optional<std::string> user;                                                  // set once credentials were granted
   if (refuse_unauthorized(r, t.path, user, now, peer, turn_reached, plan)) return;  // step 3
   std::optional<session_visit> visit;
   if (options_.cookies && sessions_) {  // step 4
@@ -106,8 +110,9 @@ void static_site::respond_into(const request_view& r, const clock_reading& now, 
     plan_file(r, t, user, now, peer, turn_reached, plan);
   }
   if (visit && visit->is_new) {  // RFC 6265 §4.1
-    plan.head.fields.add("Set-Cookie", fmt::format("{}={}; Path=/; Max-Age={}; HttpOnly", options_.cookie_name,
-                                                   visit->id, std::chrono::duration_cast<std::chrono::seconds>(sessions_->ttl()).count()));
+    plan.head.fields.add("Set-Cookie",
+                         fmt::format("{}={}; Path=/; Max-Age={}; HttpOnly", options_.cookie_name, visit->id,
+                                     std::chrono::duration_cast<std::chrono::seconds>(sessions_->ttl()).count()));
     // A session cookie is one user's: no shared cache may store it for others (RFC 9111 §5.2.2.7).
     if (!plan.head.fields.contains("Cache-Control")) plan.head.fields.add("Cache-Control", "private");
   }
@@ -136,13 +141,17 @@ void static_site::plan_file(const request_view& r, const target_path& t, std::op
     return;
   }
   if (info && info->is_directory) {
-    if (path.empty()) path = options_.index;
-    else path.append("/").append(options_.index);
+    if (path.empty())
+      path = options_.index;
+    else
+      path.append("/").append(options_.index);
     info = files_.stat(path, now);
     if (refused(info)) return;
   }
-  if (!info || info->is_directory) text_reply(404, "404 Not Found\n", plan);
-  else respond_file(r, *info, plan);  // step 6
+  if (!info || info->is_directory)
+    text_reply(404, "404 Not Found\n", plan);
+  else
+    respond_file(r, *info, plan);  // step 6
 }
 
 bool static_site::refuse_unauthorized(const request_view& r, std::string_view path, std::optional<std::string>& user,
@@ -152,7 +161,8 @@ bool static_site::refuse_unauthorized(const request_view& r, std::string_view pa
   if (user) return false;  // granted already: one rule, one user table
   const auto unauthorized = [this, &plan] {
     text_reply(401, "401 Unauthorized: this folder needs a user name and password\n", plan);
-    plan.head.fields.add("WWW-Authenticate", fmt::format("Basic realm=\"{}\", charset=\"UTF-8\"", options_.auth->realm));
+    plan.head.fields.add("WWW-Authenticate",
+                         fmt::format("Basic realm=\"{}\", charset=\"UTF-8\"", options_.auth->realm));
     return true;
   };
   const auto credentials = parse_basic_credentials(r);
@@ -161,7 +171,8 @@ bool static_site::refuse_unauthorized(const request_view& r, std::string_view pa
     const admission a = options_.guard->admit(peer, credentials->user, now.mono);
     if (a.locked) {
       text_reply(429, "429 Too Many Requests: too many failed logins, try again later\n", plan);
-      plan.head.fields.add("Retry-After", std::to_string(std::chrono::ceil<std::chrono::seconds>(a.retry_after).count()));
+      plan.head.fields.add("Retry-After",
+                           std::to_string(std::chrono::ceil<std::chrono::seconds>(a.retry_after).count()));
       return true;
     }
     if (a.turn > now.mono) {

@@ -46,7 +46,8 @@ void transaction_analyzer::client_bytes(byte_view bytes, time_point ts) {
 }
 
 void transaction_analyzer::server_bytes(byte_view bytes, time_point ts) {
-  if (!swapped_ && !bytes.empty()) swapped_ = as_chars(bytes).substr(0, 5) != "HTTP/" && as_chars(bytes).find(" HTTP/1.") != std::string_view::npos;
+  if (!swapped_ && !bytes.empty())
+    swapped_ = as_chars(bytes).substr(0, 5) != "HTTP/" && as_chars(bytes).find(" HTTP/1.") != std::string_view::npos;
   *swapped_ ? on_client(bytes, ts) : on_server(bytes, ts);
 }
 
@@ -128,12 +129,21 @@ void transaction_analyzer::on_response_head(std::size_t head_bytes, time_point t
   t.status = h.status;
   t.response_ts = ts;
   for (const auto& f : h.fields.lines())
-    if (iequals(f.name, "Set-Cookie")) t.cookies_set.emplace_back(trim_ows(std::string_view(f.value).substr(0, f.value.find('='))));
+    if (iequals(f.name, "Set-Cookie"))
+      t.cookies_set.emplace_back(trim_ows(std::string_view(f.value).substr(0, f.value.find('='))));
   switch (responses_.framing().how) {
-    case body_framing::kind::none: t.transfer = "none"; break;
-    case body_framing::kind::length: t.transfer = "content-length"; break;
-    case body_framing::kind::chunked: t.transfer = "chunked"; break;
-    case body_framing::kind::until_close: t.transfer = "until-close"; break;
+    case body_framing::kind::none:
+      t.transfer = "none";
+      break;
+    case body_framing::kind::length:
+      t.transfer = "content-length";
+      break;
+    case body_framing::kind::chunked:
+      t.transfer = "chunked";
+      break;
+    case body_framing::kind::until_close:
+      t.transfer = "until-close";
+      break;
   }
 }
 
@@ -142,8 +152,10 @@ void transaction_analyzer::on_response_end(time_point ts) {
     t->response_end_ts = ts;
     t->response_complete = true;
   }
-  if (next_response_ < transactions_.size()) ++next_response_;
-  else orphan_.reset();
+  if (next_response_ < transactions_.size())
+    ++next_response_;
+  else
+    orphan_.reset();
 }
 
 void transaction_analyzer::drain_responses(time_point ts) {
@@ -157,7 +169,8 @@ void transaction_analyzer::drain_responses(time_point ts) {
       server_buf_.clear();
       return;
     }
-    if (std::holds_alternative<head_complete>(s.event)) on_response_head(s.consumed, ts);
+    if (std::holds_alternative<head_complete>(s.event))
+      on_response_head(s.consumed, ts);
     else if (const auto* d = std::get_if<body_data>(&s.event)) {
       if (http_transaction* t = current_response()) t->response_body_bytes += d->bytes.size();
     } else if (std::holds_alternative<message_complete>(s.event)) {

@@ -28,7 +28,8 @@ std::string remove_dot_segments(std::string_view path) {
   bool trailing = false;
   while (pos <= path.size()) {
     const std::size_t slash = path.find('/', pos);
-    const std::string_view seg = path.substr(pos, slash == std::string_view::npos ? std::string_view::npos : slash - pos);
+    const std::string_view seg =
+        path.substr(pos, slash == std::string_view::npos ? std::string_view::npos : slash - pos);
     trailing = false;
     if (seg == "..") {
       if (!out.empty()) out.pop_back();
@@ -59,9 +60,13 @@ std::string url::authority() const {
   return a;
 }
 
-std::string url::to_string() const { return scheme + "://" + authority() + target; }
+std::string url::to_string() const {
+  return scheme + "://" + authority() + target;
+}
 
-std::string url::path() const { return target.substr(0, target.find('?')); }
+std::string url::path() const {
+  return target.substr(0, target.find('?'));
+}
 
 std::optional<url> parse_url(std::string_view text) {
   url u;
@@ -117,7 +122,8 @@ std::optional<url> resolve_reference(const url& base, std::string_view ref) {
   const std::string query = q == std::string_view::npos ? "" : std::string(ref.substr(q));
   const std::string_view rpath = ref.substr(0, q);
   std::string merged;
-  if (!rpath.empty() && rpath.front() == '/') merged = std::string(rpath);
+  if (!rpath.empty() && rpath.front() == '/')
+    merged = std::string(rpath);
   else {
     const std::string bp = base.path();
     merged = bp.substr(0, bp.rfind('/') + 1);

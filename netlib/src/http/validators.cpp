@@ -61,7 +61,7 @@ bool not_modified(const request_view& r, std::string_view etag, std::chrono::sys
     if (if_none_match_matches(f.value, etag)) return true;
   }
   if (has_inm) return false;
-  if (const auto ims = r.fields.get("If-Modified-Since")) {                                           // step 4
+  if (const auto ims = r.fields.get("If-Modified-Since")) {  // step 4
     const auto t = parse_http_date(*ims);
     return t && mtime <= *t;  // an invalid date is ignored
   }

@@ -12,7 +12,11 @@ std::string endpoint_text(const Endpoint& ep) {
 }
 }  // namespace
 
-std::string to_string(const tcp::endpoint& ep) { return endpoint_text(ep); }
-std::string to_string(const udp::endpoint& ep) { return endpoint_text(ep); }
+std::string to_string(const tcp::endpoint& ep) {
+  return endpoint_text(ep);
+}
+std::string to_string(const udp::endpoint& ep) {
+  return endpoint_text(ep);
+}
 
 }  // namespace netlib::io

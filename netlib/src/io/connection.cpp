@@ -49,9 +49,7 @@ struct connection::state {
   bool closed = false;
   std::string tls_session_tag;  // bind_tls_sessions
 
-  void touch() {
-    idle_deadline = idle.count() > 0 ? steady::now() + idle : steady::time_point::max();
-  }
+  void touch() { idle_deadline = idle.count() > 0 ? steady::now() + idle : steady::time_point::max(); }
   steady::time_point next_deadline() const {
     const steady::time_point idle_at = std::max(idle_deadline, idle_floor);
     return total_deadline ? std::min(idle_at, *total_deadline) : idle_at;
@@ -91,7 +89,9 @@ connection::connection(tcp::socket socket, std::shared_ptr<ssl::context> tls, st
   asio::co_spawn(state_->socket.get_executor(), watchdog(state_), asio::detached);
 }
 
-connection::~connection() { state_->close(); }
+connection::~connection() {
+  state_->close();
+}
 
 awaitable<std::size_t> connection::read_some(std::span<std::byte> buffer) {
   auto s = state_;
@@ -115,7 +115,9 @@ awaitable<std::size_t> connection::read_some(std::span<std::byte> buffer) {
   co_return n;
 }
 
-awaitable<bool> connection::write(byte_view data) { return write(data, byte_view{}); }
+awaitable<bool> connection::write(byte_view data) {
+  return write(data, byte_view{});
+}
 
 namespace {
 // Plain TCP only: hands `first` then `second` to the kernel without waiting, and returns how many
@@ -202,7 +204,8 @@ awaitable<bool> connection::send_file_tls(int fd, std::uint64_t offset, std::uin
   co_await asio::post(state_->socket.get_executor(), use_awaitable);  // as send_file_plain
   std::array<std::byte, 65536> chunk;
   while (length > 0) {
-    const ssize_t n = ::pread(fd, chunk.data(), length < chunk.size() ? length : chunk.size(), static_cast<off_t>(offset));
+    const ssize_t n =
+        ::pread(fd, chunk.data(), length < chunk.size() ? length : chunk.size(), static_cast<off_t>(offset));
     if (n <= 0) co_return false;
     if (!co_await write(byte_view(chunk.data(), static_cast<std::size_t>(n)))) co_return false;
     offset += static_cast<std::uint64_t>(n);
@@ -244,10 +247,16 @@ awaitable<bool> connection::start_tls() {
   co_return true;
 }
 
-void connection::set_handshake_timeout(std::chrono::milliseconds timeout) { state_->handshake_timeout = timeout; }
+void connection::set_handshake_timeout(std::chrono::milliseconds timeout) {
+  state_->handshake_timeout = timeout;
+}
 
-void connection::bind_tls_sessions() { state_->tls_session_tag = new_tls_session_tag(); }
-const std::string& connection::tls_session_tag() const noexcept { return state_->tls_session_tag; }
+void connection::bind_tls_sessions() {
+  state_->tls_session_tag = new_tls_session_tag();
+}
+const std::string& connection::tls_session_tag() const noexcept {
+  return state_->tls_session_tag;
+}
 
 void connection::shutdown_send() {
   boost::system::error_code ec;
@@ -271,17 +280,29 @@ void connection::cork([[maybe_unused]] bool on) {
 #endif
 }
 
-void connection::close() { state_->close(); }
-bool connection::tls_available() const noexcept { return state_->tls_ctx != nullptr; }
-bool connection::tls_active() const noexcept { return state_->tls != nullptr; }
-bool connection::timed_out() const noexcept { return state_->timed_out; }
-bool connection::is_open() const noexcept { return !state_->closed; }
+void connection::close() {
+  state_->close();
+}
+bool connection::tls_available() const noexcept {
+  return state_->tls_ctx != nullptr;
+}
+bool connection::tls_active() const noexcept {
+  return state_->tls != nullptr;
+}
+bool connection::timed_out() const noexcept {
+  return state_->timed_out;
+}
+bool connection::is_open() const noexcept {
+  return !state_->closed;
+}
 void connection::set_idle_timeout(std::chrono::milliseconds idle) {
   state_->idle = idle;
   state_->touch();
   if (state_->next_deadline() < state_->armed) state_->timer.cancel();  // re-arm earlier
 }
-void connection::defer_idle_until(steady::time_point until) { state_->idle_floor = until; }
+void connection::defer_idle_until(steady::time_point until) {
+  state_->idle_floor = until;
+}
 void connection::set_deadline(std::optional<steady::time_point> deadline) {
   state_->total_deadline = deadline;
   if (state_->next_deadline() < state_->armed) state_->timer.cancel();  // re-arm earlier
@@ -299,8 +320,12 @@ tcp::endpoint connection::local_endpoint() const {
   boost::system::error_code ec;
   return state_->socket.local_endpoint(ec);
 }
-asio::any_io_executor connection::executor() { return state_->socket.get_executor(); }
-tcp::socket& connection::socket() { return state_->socket; }
+asio::any_io_executor connection::executor() {
+  return state_->socket.get_executor();
+}
+tcp::socket& connection::socket() {
+  return state_->socket;
+}
 
 std::function<void()> connection::make_closer() const {
   return [weak = std::weak_ptr<state>(state_)] {

@@ -90,7 +90,8 @@ struct ftp_hooks {
 
   template <class Runner>
   void handle(Runner& r, ftp::start_transfer& t) {
-    auto data = t.passive ? std::move(passive) : std::make_shared<ftp_data_connection>(r.conn().executor(), data_options);
+    auto data =
+        t.passive ? std::move(passive) : std::make_shared<ftp_data_connection>(r.conn().executor(), data_options);
     passive.reset();
     current = data;
     r.spawn([this, &r, data, t = std::move(t)]() -> awaitable<void> { co_await transfer(r, data, t); });
@@ -107,10 +108,14 @@ struct ftp_hooks {
     } else if (data) {
       boost::system::error_code ec;
       const auto address = asio::ip::make_address(t.active_target.host, ec);
-      if (!ec) connected = co_await data->connect(tcp::endpoint(address, t.active_target.port), conn.local_endpoint().address());
+      if (!ec)
+        connected =
+            co_await data->connect(tcp::endpoint(address, t.active_target.port), conn.local_endpoint().address());
     }
-    if (connected) result = co_await data->run(t, *settings.files, [&r] { return !r.finished() && control_alive(r.conn()); });
-    else if (data && data->aborted()) result.outcome = ftp::transfer_outcome::aborted;
+    if (connected)
+      result = co_await data->run(t, *settings.files, [&r] { return !r.finished() && control_alive(r.conn()); });
+    else if (data && data->aborted())
+      result.outcome = ftp::transfer_outcome::aborted;
     log(fmt::format("transfer {} bytes", result.bytes));
     current.reset();
     if (!r.finished()) {
@@ -126,7 +131,9 @@ awaitable<void> ftp_handle_control(connection& c, const ftp_server_settings& set
   ftp::server_config cfg = settings.session;
   const auto peer = c.remote_endpoint().address();
   cfg.peer_is_ipv6 = peer.is_v6() && !peer.to_v6().is_v4_mapped();
-  cfg.peer_address = peer.is_v6() && peer.to_v6().is_v4_mapped() ? asio::ip::make_address_v4(asio::ip::v4_mapped, peer.to_v6()).to_string() : peer.to_string();
+  cfg.peer_address = peer.is_v6() && peer.to_v6().is_v4_mapped()
+                         ? asio::ip::make_address_v4(asio::ip::v4_mapped, peer.to_v6()).to_string()
+                         : peer.to_string();
   cfg.tls_available = c.tls_available();
   if (c.tls_available()) c.bind_tls_sessions();
   // Named, not temporaries in the co_await expression: GCC 12 mishandles an aggregate temporary

@@ -27,7 +27,9 @@ constexpr std::size_t copy_chunk = 256 * 1024;  // what one read or write moves 
 ftp_data_connection::ftp_data_connection(asio::any_io_executor ex, ftp_data_options options)
     : ex_(ex), options_(std::move(options)), acceptor_(ex), socket_(ex), timer_(ex) {}
 
-ftp_data_connection::~ftp_data_connection() { close_all(); }
+ftp_data_connection::~ftp_data_connection() {
+  close_all();
+}
 
 void ftp_data_connection::close_all() {
   boost::system::error_code ec;
@@ -191,7 +193,8 @@ awaitable<ftp_transfer_result> ftp_data_connection::send_whole_file(int fd) {
 
 // A listing, an ASCII transfer, a transfer under TLS or a file without a descriptor: read into a
 // buffer, convert, write.
-awaitable<ftp_transfer_result> ftp_data_connection::send_copied(const ftp::start_transfer& t, ftp::file_reader* reader) {
+awaitable<ftp_transfer_result> ftp_data_connection::send_copied(const ftp::start_transfer& t,
+                                                                ftp::file_reader* reader) {
   ftp_transfer_result r;
   ftp::ascii_encoder encoder;
   std::string buffer(copy_chunk, '\0');
@@ -215,8 +218,12 @@ awaitable<ftp_transfer_result> ftp_data_connection::send_copied(const ftp::start
     }
     arm(options_.idle_timeout);
     boost::system::error_code ec;
-    if (tls_) co_await asio::async_write(*tls_, asio::buffer(piece.data(), piece.size()), asio::redirect_error(use_awaitable, ec));
-    else co_await asio::async_write(socket_, asio::buffer(piece.data(), piece.size()), asio::redirect_error(use_awaitable, ec));
+    if (tls_)
+      co_await asio::async_write(*tls_, asio::buffer(piece.data(), piece.size()),
+                                 asio::redirect_error(use_awaitable, ec));
+    else
+      co_await asio::async_write(socket_, asio::buffer(piece.data(), piece.size()),
+                                 asio::redirect_error(use_awaitable, ec));
     if (ec) co_return ftp_transfer_result{transfer_outcome::connection_lost, r.bytes};
     r.bytes += piece.size();
   }
@@ -236,8 +243,10 @@ awaitable<ftp_transfer_result> ftp_data_connection::receive(const ftp::start_tra
     arm(options_.idle_timeout);
     boost::system::error_code ec;
     std::size_t n = 0;
-    if (tls_) n = co_await tls_->async_read_some(asio::buffer(buffer), asio::redirect_error(use_awaitable, ec));
-    else n = co_await socket_.async_read_some(asio::buffer(buffer), asio::redirect_error(use_awaitable, ec));
+    if (tls_)
+      n = co_await tls_->async_read_some(asio::buffer(buffer), asio::redirect_error(use_awaitable, ec));
+    else
+      n = co_await socket_.async_read_some(asio::buffer(buffer), asio::redirect_error(use_awaitable, ec));
     r.bytes += n;
     byte_view piece = as_bytes(std::string_view(buffer).substr(0, n));
     if (t.ascii) {
@@ -246,7 +255,8 @@ awaitable<ftp_transfer_result> ftp_data_connection::receive(const ftp::start_tra
       if (ec) decoder.finish(decoded);
       piece = as_bytes(decoded);
     }
-    if (!piece.empty() && !writer->write(piece)) co_return ftp_transfer_result{transfer_outcome::storage_error, r.bytes};
+    if (!piece.empty() && !writer->write(piece))
+      co_return ftp_transfer_result{transfer_outcome::storage_error, r.bytes};
     const bool clean_end = ec == asio::error::eof || (tls_ && ec == ssl::error::stream_truncated);
     if (ec && !clean_end) co_return ftp_transfer_result{transfer_outcome::connection_lost, r.bytes};
     if (ec) break;

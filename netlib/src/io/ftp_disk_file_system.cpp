@@ -31,15 +31,26 @@ using ftp::fs_status;
 namespace {
 fs_status from_errno(int e) {
   switch (e) {
-    case ENOENT: return fs_status::not_found;
-    case ELOOP: return fs_status::not_found;  // a symbolic link: refused as if absent
-    case EXDEV: return fs_status::not_found;
-    case ENOTDIR: return fs_status::not_a_directory;
-    case EISDIR: return fs_status::is_a_directory;
-    case EEXIST: return fs_status::exists;
-    case ENOTEMPTY: return fs_status::not_empty;
-    case EACCES: case EPERM: case EROFS: return fs_status::denied;
-    default: return fs_status::io_error;
+    case ENOENT:
+      return fs_status::not_found;
+    case ELOOP:
+      return fs_status::not_found;  // a symbolic link: refused as if absent
+    case EXDEV:
+      return fs_status::not_found;
+    case ENOTDIR:
+      return fs_status::not_a_directory;
+    case EISDIR:
+      return fs_status::is_a_directory;
+    case EEXIST:
+      return fs_status::exists;
+    case ENOTEMPTY:
+      return fs_status::not_empty;
+    case EACCES:
+    case EPERM:
+    case EROFS:
+      return fs_status::denied;
+    default:
+      return fs_status::io_error;
   }
 }
 
@@ -70,7 +81,8 @@ class disk_reader final : public ftp::file_reader {
   explicit disk_reader(unique_fd fd) : fd_(std::move(fd)) {}
   std::ptrdiff_t read(std::span<std::byte> buffer) override {
     ssize_t n;
-    do n = ::read(fd_.get(), buffer.data(), buffer.size()); while (n < 0 && errno == EINTR);
+    do n = ::read(fd_.get(), buffer.data(), buffer.size());
+    while (n < 0 && errno == EINTR);
     return n;
   }
   [[nodiscard]] int descriptor() const noexcept override { return fd_.get(); }
@@ -82,7 +94,11 @@ class disk_reader final : public ftp::file_reader {
 class disk_writer final : public ftp::file_writer {
  public:
   disk_writer(unique_fd dir, unique_fd fd, std::string temp, std::string target, ftp::existing_file existing)
-      : dir_(std::move(dir)), fd_(std::move(fd)), temp_(std::move(temp)), target_(std::move(target)), existing_(existing) {}
+      : dir_(std::move(dir)),
+        fd_(std::move(fd)),
+        temp_(std::move(temp)),
+        target_(std::move(target)),
+        existing_(existing) {}
   ~disk_writer() override {
     fd_.reset();
     if (!committed_) ::unlinkat(dir_.get(), temp_.c_str(), 0);  // not stored at all

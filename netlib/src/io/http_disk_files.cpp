@@ -32,7 +32,7 @@ struct pending_body {
   const http_disk_files* owner = nullptr;
   std::string path;
   std::shared_ptr<const http::cached_file> hit;  // stat() answered from the cache
-  unique_fd fd;                                   // stat() opened a small file (a miss)
+  unique_fd fd;                                  // stat() opened a small file (a miss)
   std::uint64_t size = 0;
   std::optional<std::string> resolved;  // where a link led (kept with the file in the cache)
   clock_reading opened;                 // when stat() opened it
@@ -60,7 +60,9 @@ http::file_info info_of(const struct stat& st) {
           std::chrono::sys_seconds{std::chrono::seconds{st.st_mtim.tv_sec}}};
 }
 
-std::int64_t wall_ns(const clock_reading& now) { return now.wall.time_since_epoch().count(); }
+std::int64_t wall_ns(const clock_reading& now) {
+  return now.wall.time_since_epoch().count();
+}
 
 // Reads exactly `size` bytes from the start of fd; false when the file is shorter.
 bool read_whole(int fd, std::string& out, std::size_t size) {

@@ -82,8 +82,8 @@ constexpr std::size_t last_response_unsent = 128 * 1024;
 struct outgoing {
   byte_view head, body;
   std::shared_ptr<const http::cached_file> keep;  // what `body` (or the descriptor) belongs to
-  unique_fd fd;                                    // a file body not in the cache
-  int descriptor = -1;                             // the file to send `part` from
+  unique_fd fd;                                   // a file body not in the cache
+  int descriptor = -1;                            // the file to send `part` from
   http::file_part part;
   bool file = false;
 };
@@ -216,7 +216,8 @@ class http_connection {
     http_disk_files::release_pending();
   }
   void log(std::string_view user, std::string request_line, int status, std::uint64_t body_bytes) {
-    ctx_.log->write(http::format_clf({peer_(), std::string(user), started_, std::move(request_line), status, body_bytes}));
+    ctx_.log->write(
+        http::format_clf({peer_(), std::string(user), started_, std::move(request_line), status, body_bytes}));
   }
 
   connection& c_;
@@ -225,12 +226,12 @@ class http_connection {
   http::site_session core_;
   http::site_step step_;  // one step's memory for the whole connection
   input_buffer buf_;
-  std::string head_;      // the response head, serialized
+  std::string head_;  // the response head, serialized
   outgoing out_;
   std::chrono::sys_seconds started_ = read_clock().wall_seconds();
   std::size_t unread_ = 0;  // input after what the core consumed
   std::uint64_t answer_body_ = 0;
-  bool graceful_ = false;   // the last response answered a request that asked to be the last
+  bool graceful_ = false;  // the last response answered a request that asked to be the last
 };
 
 awaitable<bool> http_connection::execute(std::vector<http::site_action>& first) {
@@ -241,7 +242,8 @@ awaitable<bool> http_connection::execute(std::vector<http::site_action>& first) 
     auto& action = (*actions)[i];
     if (auto* r = std::get_if<http::send_response>(&action)) {
       std::uint64_t body_bytes = 0;
-      if (!write_plan_now(c_, ctx_, *r->plan, head_, out_, open, body_bytes)) open = co_await send_rest(c_, out_, r->last, body_bytes);
+      if (!write_plan_now(c_, ctx_, *r->plan, head_, out_, open, body_bytes))
+        open = co_await send_rest(c_, out_, r->last, body_bytes);
       responded();
       graceful_ = r->last;
       if (ctx_.log->enabled()) {
@@ -255,7 +257,7 @@ awaitable<bool> http_connection::execute(std::vector<http::site_action>& first) 
     } else if (auto* sent = std::get_if<http::response_sent>(&action)) {
       if (ctx_.log->enabled()) log({}, sent->request_line, sent->status, answer_body_);
     } else if (auto* wake = std::get_if<wake_at>(&action)) {  // credentials wait for their turn
-      c_.defer_idle_until(to_steady(wake->when));  // the client waits for this answer: not idle
+      c_.defer_idle_until(to_steady(wake->when));             // the client waits for this answer: not idle
       asio::steady_timer turn(c_.executor(), to_steady(wake->when));
       boost::system::error_code ec;
       co_await turn.async_wait(asio::redirect_error(use_awaitable, ec));
@@ -264,8 +266,10 @@ awaitable<bool> http_connection::execute(std::vector<http::site_action>& first) 
       i = static_cast<std::size_t>(-1);
     } else if (std::holds_alternative<close_connection>(action)) {
       if (c_.is_open()) {
-        if (graceful_) co_await close_after_last(c_, unread_ > 0);
-        else co_await linger_close(c_);
+        if (graceful_)
+          co_await close_after_last(c_, unread_ > 0);
+        else
+          co_await linger_close(c_);
       }
       open = false;
     }  // start_tls: not an HTTP action (HTTPS is TLS from the first byte)
@@ -286,7 +290,8 @@ awaitable<void> http_connection::run() {
       buf_.consume(step_.consumed);
       const bool in_head = (first_request || !buf_.empty()) && core_.between_requests();
       if (in_head && !head_deadline && !first_request && ctx_.log->enabled()) started_ = read_clock().wall_seconds();
-      if (in_head != head_deadline) c_.set_deadline(in_head ? std::optional(connection::steady::now() + ctx_.head_timeout) : std::nullopt);
+      if (in_head != head_deadline)
+        c_.set_deadline(in_head ? std::optional(connection::steady::now() + ctx_.head_timeout) : std::nullopt);
       head_deadline = in_head;
       const std::size_t n = co_await c_.read_some(chunk);
       if (n == 0) break;  // end of stream, or a deadline closed the connection
@@ -302,7 +307,8 @@ awaitable<void> http_connection::run() {
     if (auto* r = std::get_if<http::send_response>(&step_.actions.front());
         r && step_.actions.size() == 1 && !ctx_.log->enabled()) {
       std::uint64_t body_bytes = 0;
-      if (!write_plan_now(c_, ctx_, *r->plan, head_, out_, open, body_bytes)) open = co_await send_rest(c_, out_, r->last, body_bytes);
+      if (!write_plan_now(c_, ctx_, *r->plan, head_, out_, open, body_bytes))
+        open = co_await send_rest(c_, out_, r->last, body_bytes);
       responded();
     } else {
       open = co_await execute(step_.actions);

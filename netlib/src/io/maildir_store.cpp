@@ -43,9 +43,9 @@
 
 #include <fmt/format.h>
 
+#include "netlib/core/users_table.hpp"
 #include "netlib/io/asio.hpp"
 #include "netlib/mail/message_text.hpp"
-#include "netlib/core/users_table.hpp"
 
 namespace netlib::io {
 namespace fs = std::filesystem;
@@ -107,21 +107,25 @@ int fsync_dir(const disk_root& disk, const std::string& dir) {
 }
 
 // 0 or the errno of a failed syncfs on the file system of `fd` (errors since `fd` was opened).
-int sync_file_system(int fd) { return ::syncfs(fd) == 0 ? 0 : errno; }
+int sync_file_system(int fd) {
+  return ::syncfs(fd) == 0 ? 0 : errno;
+}
 
 // A file of a batch on its way through the phases of write_batch.
 struct batch_entry {
   maildir_store::batch_file* file;
   std::string mailbox;
-  std::string name;  // in new/
+  std::string name;            // in new/
   unique_fd tmp_dir, new_dir;  // the mailbox's tmp/ and new/
   unique_fd fd;
   std::string tmp_name;  // in tmp/: `name`, or a spool's own name
   enum class where { tmp, fresh };
   void fail(int err, where leftover) {
     fd.reset();
-    if (leftover == where::tmp) ::unlinkat(tmp_dir.get(), (tmp_name.empty() ? name : tmp_name).c_str(), 0);
-    else ::unlinkat(new_dir.get(), name.c_str(), 0);
+    if (leftover == where::tmp)
+      ::unlinkat(tmp_dir.get(), (tmp_name.empty() ? name : tmp_name).c_str(), 0);
+    else
+      ::unlinkat(new_dir.get(), name.c_str(), 0);
     file->error = err != 0 ? err : EIO;
   }
 };
@@ -143,7 +147,8 @@ bool copy_range(int from, std::size_t offset, std::size_t end, int to) {
 }
 
 // Fails every file whose group has a failed file; `in_new`: the failed files were renamed already.
-void fail_broken_groups(std::vector<batch_entry>& entries, std::span<const maildir_store::batch_file> files, bool in_new) {
+void fail_broken_groups(std::vector<batch_entry>& entries, std::span<const maildir_store::batch_file> files,
+                        bool in_new) {
   std::vector<int> group_error;
   for (const auto& f : files) {
     if (f.group >= group_error.size()) group_error.resize(f.group + 1, 0);
@@ -211,7 +216,8 @@ class maildir_mailbox : public mail::mailbox {
   std::size_t remove(std::span<const std::size_t> indices) override {
     std::size_t failed = 0;
     for (std::size_t i : indices)
-      if (i >= files_.size() || (::unlinkat(files_[i].dir, files_[i].name.c_str(), 0) != 0 && errno != ENOENT)) ++failed;
+      if (i >= files_.size() || (::unlinkat(files_[i].dir, files_[i].name.c_str(), 0) != 0 && errno != ENOENT))
+        ++failed;
     return failed;
   }
 
@@ -250,7 +256,7 @@ std::string maildir_store::uid_of(const std::string& file_name) {
   std::string uid = file_name.substr(0, file_name.find_first_of(":,"));
   const bool printable = std::all_of(uid.begin(), uid.end(), [](char c) { return c > 0x20 && c < 0x7f; });
   if (!uid.empty() && uid.size() <= 70 && printable) return uid;  // RFC 1939 §7
-  std::uint64_t h = 14695981039346656037ULL;  // FNV-1a of the whole unique part
+  std::uint64_t h = 14695981039346656037ULL;                      // FNV-1a of the whole unique part
   for (unsigned char c : uid) h = (h ^ c) * 1099511628211ULL;
   return fmt::format("h{:016x}", h);
 }
@@ -277,8 +283,13 @@ void maildir_store::write_batch(std::span<batch_file> files) {
       continue;
     }
     if (body != nullptr && body->mailbox() == f.mailbox) {  // the spool file itself is delivered
-      batch_entry e{&f, f.mailbox, unique_name(body->size, body->crlf_size), unique_fd(::dup(body->tmp_dir())),
-                    unique_fd(::dup(body->new_dir())), unique_fd(::dup(body->fd())), body->name()};
+      batch_entry e{&f,
+                    f.mailbox,
+                    unique_name(body->size, body->crlf_size),
+                    unique_fd(::dup(body->tmp_dir())),
+                    unique_fd(::dup(body->new_dir())),
+                    unique_fd(::dup(body->fd())),
+                    body->name()};
       if (!e.tmp_dir || !e.new_dir || !e.fd) {
         f.error = errno;
         continue;
@@ -289,7 +300,8 @@ void maildir_store::write_batch(std::span<batch_file> files) {
     const std::string stored = mail::to_lf(f.bytes);
     const std::size_t shared = body != nullptr ? body->size - body->own_size : 0;
     const std::size_t shared_crlf = body != nullptr ? body->crlf_size - body->own_crlf_size : 0;
-    batch_entry e{&f, f.mailbox, unique_name(stored.size() + shared, mail::crlf_size(stored) + shared_crlf), {}, {}, {}, {}};
+    batch_entry e{&f, f.mailbox, unique_name(stored.size() + shared, mail::crlf_size(stored) + shared_crlf), {}, {},
+                  {}, {}};
     auto tmp_dir = disk_.open(f.mailbox + "/tmp", O_PATH | O_DIRECTORY);
     auto new_dir = disk_.open(f.mailbox + "/new", O_PATH | O_DIRECTORY);
     if (!tmp_dir.fd || !new_dir.fd) {
@@ -303,7 +315,8 @@ void maildir_store::write_batch(std::span<batch_file> files) {
       f.error = errno;
       continue;
     }
-    if (!write_all(e.fd.get(), stored) || (body != nullptr && !copy_range(body->fd(), body->own_size, body->size, e.fd.get()))) {
+    if (!write_all(e.fd.get(), stored) ||
+        (body != nullptr && !copy_range(body->fd(), body->own_size, body->size, e.fd.get()))) {
       e.fail(errno, batch_entry::where::tmp);
       continue;
     }
@@ -348,8 +361,9 @@ bool maildir_store::queue_relay(std::string_view sender, std::span<const std::st
   return f.error == 0;
 }
 
-std::shared_ptr<maildir_store::spool> maildir_store::begin_spool(const std::string& mailbox, std::string_view own_header,
-                                                                std::string_view shared, int& error) {
+std::shared_ptr<maildir_store::spool> maildir_store::begin_spool(const std::string& mailbox,
+                                                                 std::string_view own_header, std::string_view shared,
+                                                                 int& error) {
   error = prepare_mailbox(mailbox);
   if (error != 0) return nullptr;
   auto tmp_dir = disk_.open(mailbox + "/tmp", O_PATH | O_DIRECTORY);
@@ -361,13 +375,15 @@ std::shared_ptr<maildir_store::spool> maildir_store::begin_spool(const std::stri
   const auto now = std::chrono::system_clock::now().time_since_epoch();
   const auto secs = std::chrono::duration_cast<std::chrono::seconds>(now);
   const auto usec = std::chrono::duration_cast<std::chrono::microseconds>(now - secs);
-  std::string name = fmt::format("{}.M{:06}P{}Q{}.{}", secs.count(), usec.count(), getpid(), ++delivery_counter, host_name());
+  std::string name =
+      fmt::format("{}.M{:06}P{}Q{}.{}", secs.count(), usec.count(), getpid(), ++delivery_counter, host_name());
   unique_fd fd(::openat(tmp_dir.fd.get(), name.c_str(), O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600));
   if (!fd) {
     error = errno;
     return nullptr;
   }
-  auto s = std::make_shared<spool>(mailbox, std::move(tmp_dir.fd), std::move(new_dir.fd), std::move(fd), std::move(name));
+  auto s =
+      std::make_shared<spool>(mailbox, std::move(tmp_dir.fd), std::move(new_dir.fd), std::move(fd), std::move(name));
   const bool written = s->append(own_header);
   s->own_size = s->size;
   s->own_crlf_size = s->crlf_size;
@@ -379,10 +395,15 @@ std::shared_ptr<maildir_store::spool> maildir_store::begin_spool(const std::stri
 }
 
 maildir_store::spool::spool(std::string mailbox, unique_fd tmp_dir, unique_fd new_dir, unique_fd fd, std::string name)
-    : mailbox_(std::move(mailbox)), tmp_dir_(std::move(tmp_dir)), new_dir_(std::move(new_dir)), fd_(std::move(fd)),
+    : mailbox_(std::move(mailbox)),
+      tmp_dir_(std::move(tmp_dir)),
+      new_dir_(std::move(new_dir)),
+      fd_(std::move(fd)),
       name_(std::move(name)) {}
 
-maildir_store::spool::~spool() { ::unlinkat(tmp_dir_.get(), name_.c_str(), 0); }  // ENOENT once delivered
+maildir_store::spool::~spool() {
+  ::unlinkat(tmp_dir_.get(), name_.c_str(), 0);
+}  // ENOENT once delivered
 
 bool maildir_store::spool::append(std::string_view crlf_lines) {
   if (error_ != 0) return false;

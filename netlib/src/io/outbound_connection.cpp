@@ -32,9 +32,12 @@ struct outbound_connection::state {
   }
   // Records why an operation failed: the deadline, our own close, or the error.
   void fail(const std::string& what, const boost::system::error_code& ec) {
-    if (timed_out) failure = "timed out " + what;
-    else if (closed) failure = "closed while " + what;
-    else failure = what + ": " + ec.message();
+    if (timed_out)
+      failure = "timed out " + what;
+    else if (closed)
+      failure = "closed while " + what;
+    else
+      failure = what + ": " + ec.message();
     close();
   }
 };
@@ -55,7 +58,9 @@ awaitable<void> outbound_connection::watchdog(std::shared_ptr<state> s) {
 outbound_connection::outbound_connection(asio::any_io_executor executor)
     : state_(std::make_shared<state>(std::move(executor))) {}
 
-outbound_connection::~outbound_connection() { state_->close(); }
+outbound_connection::~outbound_connection() {
+  state_->close();
+}
 
 void outbound_connection::set_deadline(steady::time_point deadline) {
   auto& s = *state_;
@@ -83,8 +88,7 @@ awaitable<bool> outbound_connection::connect(std::string host, unsigned short po
     co_await s->socket.async_connect(tcp::endpoint(address, port), asio::redirect_error(use_awaitable, ec));
   } else {
     ec.clear();
-    const auto endpoints =
-        co_await s->resolver.async_resolve(host, port_text, asio::redirect_error(use_awaitable, ec));
+    const auto endpoints = co_await s->resolver.async_resolve(host, port_text, asio::redirect_error(use_awaitable, ec));
     if (ec) {
       s->fail(s->timed_out || s->closed ? "resolving '" + host + "'" : "cannot resolve '" + host + "'", ec);
       co_return false;
@@ -103,7 +107,8 @@ awaitable<bool> outbound_connection::write(byte_view data) {
   auto s = state_;
   boost::system::error_code ec;
   if (!s->closed)
-    co_await asio::async_write(s->socket, asio::buffer(data.data(), data.size()), asio::redirect_error(use_awaitable, ec));
+    co_await asio::async_write(s->socket, asio::buffer(data.data(), data.size()),
+                               asio::redirect_error(use_awaitable, ec));
   if (ec || s->closed) {
     s->fail(s->timed_out || s->closed ? "sending to " + s->peer : "sending to " + s->peer + " failed", ec);
     co_return false;
@@ -126,8 +131,14 @@ awaitable<std::size_t> outbound_connection::read_some(std::span<std::byte> buffe
   co_return n;
 }
 
-void outbound_connection::close() { state_->close(); }
-bool outbound_connection::timed_out() const noexcept { return state_->timed_out; }
-const std::string& outbound_connection::failure() const noexcept { return state_->failure; }
+void outbound_connection::close() {
+  state_->close();
+}
+bool outbound_connection::timed_out() const noexcept {
+  return state_->timed_out;
+}
+const std::string& outbound_connection::failure() const noexcept {
+  return state_->failure;
+}
 
 }  // namespace netlib::io

@@ -10,9 +10,9 @@
 //     origin goes as fast as the client takes the body), closes.
 // Origin deadlines come from the core with each action; between origin reads (while the client
 // is written to) none is armed. The client's request-head deadline (slowloris) comes with
-// read_client and is the connection's total deadline while it is set. Waiting for the origin counts as activity on the client
-// connection, so its idle timeout does not cut a client off while the proxy waits for it.
-// The core is called with ctx.mutex held: every session shares the store.
+// read_client and is the connection's total deadline while it is set. Waiting for the origin counts as activity on the
+// client connection, so its idle timeout does not cut a client off while the proxy waits for it. The core is called
+// with ctx.mutex held: every session shares the store.
 #include "netlib/io/proxy_driver.hpp"
 
 #include <array>
@@ -24,7 +24,6 @@
 
 namespace netlib::io {
 namespace {
-
 
 connection::steady::time_point to_steady(netlib::time_point t) {
   return connection::steady::time_point(std::chrono::duration_cast<connection::steady::duration>(t.time_since_epoch()));
@@ -139,9 +138,12 @@ awaitable<void> drive(client_side& cs, proxy_context& ctx, http::proxy_session& 
       if (ok) ok = co_await origin->write(as_bytes(open->request));
       if (ok) origin->set_deadline(never);
       std::lock_guard lock(ctx.mutex);
-      if (cs.gone) core.client_gone();
-      else if (!ok && origin->timed_out()) core.origin_deadline(read_clock());
-      else if (!ok) core.origin_error(origin->failure(), read_clock());
+      if (cs.gone)
+        core.client_gone();
+      else if (!ok && origin->timed_out())
+        core.origin_deadline(read_clock());
+      else if (!ok)
+        core.origin_error(origin->failure(), read_clock());
     } else if (auto* read = std::get_if<http::proxy_read_origin>(&step.action)) {
       std::size_t n = 0;
       if (!cs.gone) {
@@ -151,11 +153,16 @@ awaitable<void> drive(client_side& cs, proxy_context& ctx, http::proxy_session& 
         origin->set_deadline(never);
       }
       std::lock_guard lock(ctx.mutex);
-      if (cs.gone) core.client_gone();
-      else if (n > 0) core.origin_data(byte_view(chunk.data(), n), read_clock());
-      else if (origin->timed_out()) core.origin_deadline(read_clock());
-      else if (!origin->failure().empty()) core.origin_error(origin->failure(), read_clock());
-      else core.origin_eof(read_clock());
+      if (cs.gone)
+        core.client_gone();
+      else if (n > 0)
+        core.origin_data(byte_view(chunk.data(), n), read_clock());
+      else if (origin->timed_out())
+        core.origin_deadline(read_clock());
+      else if (!origin->failure().empty())
+        core.origin_error(origin->failure(), read_clock());
+      else
+        core.origin_eof(read_clock());
     } else if (std::holds_alternative<http::proxy_close_origin>(step.action)) {
       cs.origin = nullptr;
       origin.reset();

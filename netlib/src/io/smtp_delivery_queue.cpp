@@ -74,13 +74,13 @@ void smtp_delivery_queue::commit(std::deque<pending>& batch) {
   std::deque<std::string> copies;  // owns the files' bytes (deque: they never move)
   std::vector<maildir_store::batch_file> files;
   std::vector<std::size_t> first_file;  // index in files of each message's first file
-  for (const auto& p : batch) {  // the copies of one message form one group: all or none
+  for (const auto& p : batch) {         // the copies of one message form one group: all or none
     const std::size_t group = first_file.size();
     first_file.push_back(files.size());
     // A spooled message: each copy is its own header, then the spool's shared part (the
     // Received: field and the data); the spool's own mailbox gets the spool file itself.
     const auto* spool = dynamic_cast<const maildir_store::spool*>(p.message.spooled.get());
-    if (p.message.spooled && spool == nullptr) {  // not one of this store's: cannot happen
+    if (p.message.spooled && spool == nullptr) {    // not one of this store's: cannot happen
       files.push_back({std::string(), {}, group});  // no such mailbox: the message fails (EINVAL)
       continue;
     }
@@ -147,11 +147,11 @@ awaitable<smtp::delivery_result> deliver_async(smtp_delivery_queue& queue, smtp:
     auto tracked = std::make_shared<asio::any_io_executor>(asio::prefer(ex, asio::execution::outstanding_work.tracked));
     auto shared = std::make_shared<decltype(handler)>(std::move(handler));
     queue.submit(std::move(m), [tracked, shared](smtp::delivery_result r) {
-      asio::post(*tracked, [tracked, shared, r = std::move(r)]() mutable { std::move(*shared)(std::move(r)); });
+      asio::post(*tracked, [tracked, shared, r = std::move(r)]() mutable { std::move (*shared)(std::move(r)); });
     });
   };
-  co_return co_await asio::async_initiate<decltype(use_awaitable), void(smtp::delivery_result)>(
-      initiate, use_awaitable, std::move(message));
+  co_return co_await asio::async_initiate<decltype(use_awaitable), void(smtp::delivery_result)>(initiate, use_awaitable,
+                                                                                                std::move(message));
 }
 
 }  // namespace netlib::io

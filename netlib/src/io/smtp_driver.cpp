@@ -19,8 +19,8 @@ namespace {
 // The peer for the Received: header, and a session id that makes queue ids
 // "<process start, hex>.<connection>.<message>" unique across restarts.
 smtp::session_info smtp_session_info(connection& conn, std::uint64_t id) {
-  static const auto started = std::chrono::duration_cast<std::chrono::seconds>(
-      std::chrono::system_clock::now().time_since_epoch()).count();
+  static const auto started =
+      std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch()).count();
   return {fmt::format("[{}]", conn.remote_endpoint().address().to_string()), fmt::format("{:x}.{}", started, id)};
 }
 
@@ -43,7 +43,8 @@ struct smtp_hooks {
 awaitable<void> serve_smtp(connection& conn, smtp_service& service) {
   smtp::server_config config = service.config;
   config.tls_available = conn.tls_available();
-  co_await run_session(conn, smtp::server_session(config, smtp_session_info(conn, service.next_session++), service.users),
+  co_await run_session(conn,
+                       smtp::server_session(config, smtp_session_info(conn, service.next_session++), service.users),
                        smtp_hooks{service.deliveries});
 }
 

@@ -19,7 +19,9 @@
 namespace netlib::io {
 namespace {
 
-std::string seconds_text(std::chrono::milliseconds t) { return fmt::format("{:g} s", t.count() / 1000.0); }
+std::string seconds_text(std::chrono::milliseconds t) {
+  return fmt::format("{:g} s", t.count() / 1000.0);
+}
 
 // What the certificate names: "CN=localhost, DNS:localhost, IP:127.0.0.1" (subject common name,
 // then the subjectAltName entries of type DNS and IP, RFC 5280 §4.2.1.6).
@@ -33,7 +35,8 @@ std::string certificate_names(X509* cert) {
     const GENERAL_NAME* n = sk_GENERAL_NAME_value(alt, i);
     if (n->type == GEN_DNS) {
       const auto* text = reinterpret_cast<const char*>(ASN1_STRING_get0_data(n->d.dNSName));
-      names.push_back(fmt::format("DNS:{}", std::string_view(text, static_cast<std::size_t>(ASN1_STRING_length(n->d.dNSName)))));
+      names.push_back(
+          fmt::format("DNS:{}", std::string_view(text, static_cast<std::size_t>(ASN1_STRING_length(n->d.dNSName)))));
     } else if (n->type == GEN_IPADD) {
       const unsigned char* b = ASN1_STRING_get0_data(n->d.iPAddress);
       const int len = ASN1_STRING_length(n->d.iPAddress);
@@ -157,8 +160,10 @@ void tcp_client::connect(const std::string& host, unsigned short port) {
 }
 
 void tcp_client::write(byte_view data) {
-  if (impl_->tls) impl_->write(*impl_->tls, data);
-  else impl_->write(impl_->socket, data);
+  if (impl_->tls)
+    impl_->write(*impl_->tls, data);
+  else
+    impl_->write(impl_->socket, data);
 }
 
 std::size_t tcp_client::read_some(std::span<std::byte> buffer) {
@@ -172,8 +177,7 @@ std::string tcp_client::read_to_end(std::size_t limit) {
   for (;;) {
     const std::size_t n = read_some(buf);
     if (n == 0) return out;
-    if (out.size() + n > limit)
-      throw io_error("more than " + std::to_string(limit) + " bytes from " + impl_->peer);
+    if (out.size() + n > limit) throw io_error("more than " + std::to_string(limit) + " bytes from " + impl_->peer);
     out.append(reinterpret_cast<const char*>(buf.data()), n);
   }
 }
@@ -186,8 +190,8 @@ void tcp_client::start_tls(std::shared_ptr<ssl::context> tls, const std::string&
   if (!server_name.empty()) {
     SSL_set_tlsext_host_name(m.tls->native_handle(), server_name.c_str());
     // RFC 6125 name check (asio's host_name_verification), remembering what failed and why.
-    m.tls->set_verify_callback([check = ssl::host_name_verification(server_name), outcome](bool preverified,
-                                                                                         ssl::verify_context& ctx) mutable {
+    m.tls->set_verify_callback([check = ssl::host_name_verification(server_name), outcome](
+                                   bool preverified, ssl::verify_context& ctx) mutable {
       X509_STORE_CTX* store = ctx.native_handle();
       if (!preverified) {
         if (outcome->chain_error == X509_V_OK) outcome->chain_error = X509_STORE_CTX_get_error(store);
@@ -224,8 +228,12 @@ void tcp_client::close() {
   boost::system::error_code ec;
   impl_->socket.close(ec);
 }
-void tcp_client::set_timeout(std::chrono::milliseconds timeout) { impl_->timeout = timeout; }
-bool tcp_client::tls_active() const noexcept { return impl_->tls != nullptr; }
+void tcp_client::set_timeout(std::chrono::milliseconds timeout) {
+  impl_->timeout = timeout;
+}
+bool tcp_client::tls_active() const noexcept {
+  return impl_->tls != nullptr;
+}
 tcp::endpoint tcp_client::local_endpoint() const {
   boost::system::error_code ec;
   return impl_->socket.local_endpoint(ec);

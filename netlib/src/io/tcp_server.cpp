@@ -2,13 +2,13 @@
 // until stop(). The acceptor lives on the first context; each accepted socket is created on the
 // next context round-robin and its session coroutine runs there, so a connection's handler, reads,
 // writes and watchdog all run on one thread. In the shared_pool model there is one context run by
-// every thread and each socket is created on its own strand, which gives the same guarantee. Live sessions are registered (id -> executor + weak
-// state) so stop() can close each on its own executor. Over max_connections, a connection gets
-// busy_reply and is closed; over max_per_address for its address (counted in a map under the
-// mutex, keyed by the 16 bytes of the IPv6 form, an IPv6 address cut to its /64), per_address_reply.
-// Each connection gets the handshake timeout. TCP_NODELAY is set once on the listener (accepted sockets inherit it
-// on Linux), TCP_DEFER_ACCEPT too when asked (defer_accept). stop() closes the listener and every connection and releases the work
-// guards; run() returns when every context has run out of work.
+// every thread and each socket is created on its own strand, which gives the same guarantee. Live sessions are
+// registered (id -> executor + weak state) so stop() can close each on its own executor. Over max_connections, a
+// connection gets busy_reply and is closed; over max_per_address for its address (counted in a map under the mutex,
+// keyed by the 16 bytes of the IPv6 form, an IPv6 address cut to its /64), per_address_reply. Each connection gets the
+// handshake timeout. TCP_NODELAY is set once on the listener (accepted sockets inherit it on Linux), TCP_DEFER_ACCEPT
+// too when asked (defer_accept). stop() closes the listener and every connection and releases the work guards; run()
+// returns when every context has run out of work.
 #include "netlib/io/tcp_server.hpp"
 
 #include <netinet/in.h>
@@ -59,9 +59,11 @@ struct tcp_server::impl {
   std::uint64_t next_id = 0;
 
   impl(server_options o, connection_handler h)
-      : options(std::move(o)), handler(std::move(h)),
+      : options(std::move(o)),
+        handler(std::move(h)),
         contexts(make_contexts(options.model == thread_model::shared_pool ? 1u : options.threads)),
-        acceptor(*contexts.front()), signals(*contexts.front()) {
+        acceptor(*contexts.front()),
+        signals(*contexts.front()) {
     for (auto& ctx : contexts) guards.emplace_back(ctx->get_executor());
   }
 
@@ -115,7 +117,8 @@ struct tcp_server::impl {
     boost::system::error_code ec;
     const auto a = socket.remote_endpoint(ec).address();
     if (ec) return {};
-    auto bytes = a.is_v4() ? asio::ip::make_address_v6(asio::ip::v4_mapped, a.to_v4()).to_bytes() : a.to_v6().to_bytes();
+    auto bytes =
+        a.is_v4() ? asio::ip::make_address_v6(asio::ip::v4_mapped, a.to_v4()).to_bytes() : a.to_v6().to_bytes();
     if (a.is_v6() && !a.to_v6().is_v4_mapped()) std::fill(bytes.begin() + 8, bytes.end(), 0);
     return std::string(reinterpret_cast<const char*>(bytes.data()), bytes.size());
   }
@@ -169,8 +172,8 @@ struct tcp_server::impl {
       // In a shared pool of several threads every connection gets a strand, so its operations never
       // run in parallel; one thread needs none.
       const asio::any_io_executor where = options.model == thread_model::shared_pool && options.threads > 1
-                                               ? asio::any_io_executor(asio::make_strand(ctx))
-                                               : asio::any_io_executor(ctx.get_executor());
+                                              ? asio::any_io_executor(asio::make_strand(ctx))
+                                              : asio::any_io_executor(ctx.get_executor());
       boost::system::error_code ec;
       tcp::socket socket = co_await acceptor.async_accept(where, asio::redirect_error(use_awaitable, ec));
       if (ec) {
@@ -235,7 +238,8 @@ void tcp_server::run() {
   }
   asio::co_spawn(*impl_->contexts.front(), impl_->accept_loop(), asio::detached);
   if (impl_->options.print_listening)
-    (impl_->options.listening_on_stderr ? std::cerr : std::cout) << "listening on " << to_string(local_endpoint()) << std::endl;
+    (impl_->options.listening_on_stderr ? std::cerr : std::cout)
+        << "listening on " << to_string(local_endpoint()) << std::endl;
   std::vector<std::thread> threads;
   for (std::size_t i = 1; i < impl_->contexts.size(); ++i)
     threads.emplace_back([ctx = impl_->contexts[i].get()] { ctx->run(); });
@@ -246,10 +250,20 @@ void tcp_server::run() {
   for (auto& t : threads) t.join();
 }
 
-void tcp_server::stop() { impl_->stop(); }
-std::size_t tcp_server::active_connections() const noexcept { return impl_->active.load(); }
-std::size_t tcp_server::total_accepted() const noexcept { return impl_->accepted.load(); }
-std::size_t tcp_server::refused_per_address() const noexcept { return impl_->refused_address.load(); }
-asio::any_io_executor tcp_server::executor() { return impl_->contexts.front()->get_executor(); }
+void tcp_server::stop() {
+  impl_->stop();
+}
+std::size_t tcp_server::active_connections() const noexcept {
+  return impl_->active.load();
+}
+std::size_t tcp_server::total_accepted() const noexcept {
+  return impl_->accepted.load();
+}
+std::size_t tcp_server::refused_per_address() const noexcept {
+  return impl_->refused_address.load();
+}
+asio::any_io_executor tcp_server::executor() {
+  return impl_->contexts.front()->get_executor();
+}
 
 }  // namespace netlib::io

@@ -29,7 +29,9 @@ int tag_index() {
   return index;
 }
 
-const std::string* tag_of(SSL* ssl) { return static_cast<const std::string*>(SSL_get_ex_data(ssl, tag_index())); }
+const std::string* tag_of(SSL* ssl) {
+  return static_cast<const std::string*>(SSL_get_ex_data(ssl, tag_index()));
+}
 
 int on_ticket_made(SSL* ssl, void*) {
   const std::string* tag = tag_of(ssl);
@@ -92,7 +94,9 @@ void bind_tls_sessions(SSL* ssl, std::string_view tag) {
                              static_cast<unsigned>(std::min<std::size_t>(copy->size(), SSL_MAX_SID_CTX_LENGTH)));
 }
 
-bool tls_session_resumed(SSL* ssl) { return SSL_session_reused(ssl) == 1; }
+bool tls_session_resumed(SSL* ssl) {
+  return SSL_session_reused(ssl) == 1;
+}
 
 std::shared_ptr<ssl::context> make_server_tls(const std::string& cert_file, const std::string& key_file) {
   auto ctx = std::make_shared<ssl::context>(ssl::context::tls_server);

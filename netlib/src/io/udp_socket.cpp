@@ -1,6 +1,5 @@
 #include "netlib/io/udp_socket.hpp"
 
-
 namespace netlib::io {
 
 struct udp_socket::impl {
@@ -62,6 +61,5 @@ udp::endpoint udp_socket::resolve(const std::string& host, unsigned short port) 
   if (ec || results.empty()) throw io_error("cannot resolve '" + host + "': " + ec.message());
   return results.begin()->endpoint();
 }
-
 
 }  // namespace netlib::io

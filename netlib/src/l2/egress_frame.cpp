@@ -14,7 +14,8 @@ std::vector<std::byte> egress_frame(byte_view frame, const frame_header& header,
     bytes.insert(bytes.end(), frame.begin() + static_cast<std::ptrdiff_t>(skip), frame.end());
     return bytes;
   }
-  const std::uint8_t pcp_dei = header.tag ? static_cast<std::uint8_t>((header.tag->pcp << 1U) | (header.tag->dei ? 1U : 0U)) : 0;
+  const std::uint8_t pcp_dei =
+      header.tag ? static_cast<std::uint8_t>((header.tag->pcp << 1U) | (header.tag->dei ? 1U : 0U)) : 0;
   const auto tci = static_cast<std::uint16_t>((pcp_dei << 12U) | (out.vid & 0x0fffU));
   std::vector<std::byte> bytes(frame.begin(), frame.begin() + addresses);
   bytes.push_back(std::byte{0x81});

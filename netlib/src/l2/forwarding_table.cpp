@@ -32,7 +32,8 @@ forwarding_table::key forwarding_table::make_key(mac_address mac, vlan_id vlan) 
 }
 
 forwarding_table::port_list& forwarding_table::list_of(port_id port) {
-  if (port >= lists_.size()) [[unlikely]] lists_.resize(std::size_t{port} + 1);
+  if (port >= lists_.size()) [[unlikely]]
+    lists_.resize(std::size_t{port} + 1);
   return lists_[port];
 }
 
@@ -95,8 +96,8 @@ bool forwarding_table::make_room(std::vector<fdb_event>& events) {
   }
   const node_index victim = lists_[victim_port].front;
   const key k = nodes_[victim].k;
-  events.push_back(evicted{mac_from_u64(k & 0xffffffffffffULL), static_cast<vlan_id>(k >> 48U),
-                           static_cast<port_id>(victim_port)});
+  events.push_back(
+      evicted{mac_from_u64(k & 0xffffffffffffULL), static_cast<vlan_id>(k >> 48U), static_cast<port_id>(victim_port)});
   erase_dynamic(victim);
   return true;
 }
@@ -134,7 +135,7 @@ void forwarding_table::learn_slow(const node_index* found, key k, mac_address ma
   const node_index n = *found;
   node& e = nodes_[n];
   if (e.is_static) return;  // never overwritten (IEEE 802.1D-2004 §7.9.1)
-  if (e.port != port) {  // the station moved: relearn it on its new port
+  if (e.port != port) {     // the station moved: relearn it on its new port
     events.push_back(moved{mac, vlan, e.port, port});
   }
   e.last_seen = now;
@@ -210,8 +211,8 @@ std::vector<fdb_entry> forwarding_table::entries(time_point now) const {
   out.reserve(sorted.size());
   for (const auto& [k, e] : sorted) {
     const duration age = e->is_static ? duration::zero() : std::max(duration::zero(), now - e->last_seen);
-    out.push_back(fdb_entry{mac_from_u64(k & 0xffffffffffffULL), static_cast<vlan_id>(k >> 48U), e->port,
-                            age, e->is_static});
+    out.push_back(
+        fdb_entry{mac_from_u64(k & 0xffffffffffffULL), static_cast<vlan_id>(k >> 48U), e->port, age, e->is_static});
   }
   return out;
 }

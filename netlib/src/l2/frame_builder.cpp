@@ -48,7 +48,8 @@ std::vector<std::byte> build_ethernet(mac_address dst, mac_address src, std::uin
   netlib::packet::ethernet_frame header;
   header.dst = dst;
   header.src = src;
-  if (vid) header.tags.push_back(netlib::packet::vlan_tag{tpid_8021q, 0, false, static_cast<std::uint16_t>(*vid & 0x0fffU)});
+  if (vid)
+    header.tags.push_back(netlib::packet::vlan_tag{tpid_8021q, 0, false, static_cast<std::uint16_t>(*vid & 0x0fffU)});
   header.ethertype = ethertype;
   return netlib::packet::encode_ethernet(header, payload);
 }
@@ -69,8 +70,8 @@ std::vector<std::byte> build_icmp_echo(mac_address src, mac_address dst, ipv4_ad
                                        std::optional<std::uint16_t> vid) {
   std::vector<std::byte> icmp;
   icmp.push_back(std::byte{static_cast<std::uint8_t>(reply ? 0 : 8)});  // type
-  icmp.push_back(std::byte{0});                                          // code
-  put16(icmp, 0);                                                        // checksum, set below
+  icmp.push_back(std::byte{0});                                         // code
+  put16(icmp, 0);                                                       // checksum, set below
   put16(icmp, id);
   put16(icmp, seq);
   for (int i = 0; i < 32; ++i) icmp.push_back(static_cast<std::byte>(0x20 + i));

@@ -3,8 +3,8 @@
 //
 // receive() is one pass (into a caller's decision, reset first, so replays reuse its buffers):
 // clamp time (it never goes backwards, so aging is monotonic), age the table, decode the header,
-// classify the frame into a VLAN, then steps 1..5 of the header comment, each marked below. The decision lists the output ports in ascending order with their tagging;
-// the driver transmits egress_frame() on each. Invariants:
+// classify the frame into a VLAN, then steps 1..5 of the header comment, each marked below. The decision lists the
+// output ports in ascending order with their tagging; the driver transmits egress_frame() on each. Invariants:
 //   - a down port is in no decision's output and owns no dynamic entry (flushed when it went down);
 //   - an output port is a member of the frame's VLAN (always true when not VLAN-aware, VLAN 0);
 //   - the ingress port is an output only when it is a hairpin port.
@@ -25,9 +25,7 @@ std::string_view to_string(drop_reason r) noexcept {
 }
 
 learning_switch::learning_switch(const switch_config& config, std::vector<port_config> ports)
-    : config_(config),
-      ports_(std::move(ports)),
-      table_(config.aging, config.capacity, config.policy) {
+    : config_(config), ports_(std::move(ports)), table_(config.aging, config.capacity, config.policy) {
   if (ports_.size() > config_.port_count) throw std::logic_error("more port configs than ports");
   ports_.resize(config_.port_count);
   up_.assign(config_.port_count, true);
@@ -170,9 +168,16 @@ void learning_switch::finish(port_id in, std::size_t size, forwarding_decision& 
   rx.rx_bytes += size;
   decision_counters& dc = counters_.decisions;
   switch (d.kind) {
-    case decision::forward: ++dc.forward; break;
-    case decision::flood: ++dc.flood; break;
-    case decision::filter: ++dc.filter; ++rx.rx_filtered; break;
+    case decision::forward:
+      ++dc.forward;
+      break;
+    case decision::flood:
+      ++dc.flood;
+      break;
+    case decision::filter:
+      ++dc.filter;
+      ++rx.rx_filtered;
+      break;
     case decision::drop:
       ++dc.drop;
       ++rx.rx_dropped;
@@ -199,12 +204,24 @@ void learning_switch::count_events(const std::vector<fdb_event>& events) {
   event_counters& ec = counters_.events;
   for (const fdb_event& e : events) {
     switch (e.index()) {
-      case 0: ++ec.learned; break;
-      case 1: ++ec.moved; break;
-      case 2: ++ec.aged; break;
-      case 3: ++ec.evicted; break;
-      case 4: ++ec.flushed; break;
-      default: ++ec.learn_refused; break;
+      case 0:
+        ++ec.learned;
+        break;
+      case 1:
+        ++ec.moved;
+        break;
+      case 2:
+        ++ec.aged;
+        break;
+      case 3:
+        ++ec.evicted;
+        break;
+      case 4:
+        ++ec.flushed;
+        break;
+      default:
+        ++ec.learn_refused;
+        break;
     }
   }
 }

@@ -55,7 +55,8 @@ std::variant<std::pair<port_id, port_config>, std::string> parse_line(std::vecto
     pc.hairpin = true;
     w.pop_back();
   }
-  if (w.size() < 4 || w[0] != "port") return std::string("expected 'port N access VID' or 'port N trunk VIDS [native VID]'");
+  if (w.size() < 4 || w[0] != "port")
+    return std::string("expected 'port N access VID' or 'port N trunk VIDS [native VID]'");
   const auto port = number(w[1], 0, max_port);
   if (!port) return fmt::format("bad port '{}' (0..{})", w[1], max_port);
   if (w[2] == "access") {
@@ -91,12 +92,14 @@ std::variant<std::map<port_id, port_config>, vlan_config_error> parse_vlan_confi
     const auto nl = text.find('\n');
     std::string_view line = text.substr(0, nl);
     text = nl == std::string_view::npos ? std::string_view{} : text.substr(nl + 1);
-    if (line.size() > max_line) return vlan_config_error{line_no, fmt::format("line {}: longer than {} bytes", line_no, max_line)};
+    if (line.size() > max_line)
+      return vlan_config_error{line_no, fmt::format("line {}: longer than {} bytes", line_no, max_line)};
     if (const auto hash = line.find('#'); hash != std::string_view::npos) line = line.substr(0, hash);
     const auto w = words(line);
     if (w.empty()) continue;
     auto parsed = parse_line(w);
-    if (auto* e = std::get_if<std::string>(&parsed)) return vlan_config_error{line_no, fmt::format("line {}: {}", line_no, *e)};
+    if (auto* e = std::get_if<std::string>(&parsed))
+      return vlan_config_error{line_no, fmt::format("line {}: {}", line_no, *e)};
     auto [port, pc] = std::get<std::pair<port_id, port_config>>(parsed);
     if (!ports.emplace(port, pc).second) {
       return vlan_config_error{line_no, fmt::format("line {}: port {} configured twice", line_no, port)};

@@ -26,10 +26,8 @@ std::string base64_encode(std::string_view data) {
   for (std::size_t i = 0; i < data.size(); i += 3) {
     const std::size_t n = std::min<std::size_t>(3, data.size() - i);
     std::uint32_t v = 0;
-    for (std::size_t k = 0; k < 3; ++k)
-      v = (v << 8) | (k < n ? static_cast<unsigned char>(data[i + k]) : 0U);
-    for (std::size_t k = 0; k < 4; ++k)
-      out += k <= n ? alphabet[(v >> (18 - 6 * k)) & 0x3f] : '=';
+    for (std::size_t k = 0; k < 3; ++k) v = (v << 8) | (k < n ? static_cast<unsigned char>(data[i + k]) : 0U);
+    for (std::size_t k = 0; k < 4; ++k) out += k <= n ? alphabet[(v >> (18 - 6 * k)) & 0x3f] : '=';
   }
   return out;
 }

@@ -40,8 +40,10 @@ class memory_mailbox : public mailbox {
         continue;
       }
       const auto it = std::find_if(box.begin(), box.end(), [&](const auto& m) { return m.uid == infos_[i].uid; });
-      if (it == box.end()) ++failed;
-      else box.erase(it);
+      if (it == box.end())
+        ++failed;
+      else
+        box.erase(it);
     }
     return failed;
   }

@@ -37,8 +37,7 @@ std::string text_part_headers(std::string_view body) {
 
 }  // namespace
 
-std::string build_message(const message_fields& f, std::string_view body,
-                          const std::vector<attachment>& attachments) {
+std::string build_message(const message_fields& f, std::string_view body, const std::vector<attachment>& attachments) {
   std::string m;
   m += "From: " + f.from + "\r\n";
   m += "To: " + join(f.to) + "\r\n";

@@ -84,8 +84,7 @@ std::string rfc5322_date(std::chrono::sys_seconds t) {
   const weekday wd(day);
   return fmt::format("{}, {:02} {} {:04} {:02}:{:02}:{:02} +0000", days[wd.c_encoding()],
                      static_cast<unsigned>(ymd.day()), months[static_cast<unsigned>(ymd.month()) - 1],
-                     static_cast<int>(ymd.year()), hms.hours().count(), hms.minutes().count(),
-                     hms.seconds().count());
+                     static_cast<int>(ymd.year()), hms.hours().count(), hms.minutes().count(), hms.seconds().count());
 }
 
 }  // namespace netlib::mail

@@ -59,7 +59,7 @@ struct option_reader {
 }  // namespace
 
 std::string dhcp_message_type_name(std::uint8_t type) {
-  static constexpr std::array<const char*, 9> names{"",    "DISCOVER", "OFFER", "REQUEST", "DECLINE",
+  static constexpr std::array<const char*, 9> names{"",    "DISCOVER", "OFFER",   "REQUEST", "DECLINE",
                                                     "ACK", "NAK",      "RELEASE", "INFORM"};
   if (type >= 1 && type < names.size()) return names[type];
   return fmt::format("TYPE{}", type);

@@ -22,8 +22,8 @@ constexpr std::string_view dns_layer = "dns";
 constexpr std::size_t max_name_wire_bytes = 255;  // RFC 1035 §2.3.4
 
 struct name_error {
-  bool truncated = false;      // the bytes ran out: the caller names the section
-  std::string_view reason;     // otherwise why the name is malformed
+  bool truncated = false;   // the bytes ran out: the caller names the section
+  std::string_view reason;  // otherwise why the name is malformed
 };
 
 void append_label(std::string& out, const std::byte* p, std::size_t n) {
@@ -102,7 +102,8 @@ std::optional<decode_error> decode_edns(byte_view rdata, dns_record& r, dns_edns
     o.code = wire::be16(rdata.data() + p);
     const std::size_t n = wire::be16(rdata.data() + p + 2);
     if (p + 4 + n > rdata.size()) return decode_error{dns_layer, "bad record data"};
-    o.data.assign(rdata.begin() + static_cast<std::ptrdiff_t>(p + 4), rdata.begin() + static_cast<std::ptrdiff_t>(p + 4 + n));
+    o.data.assign(rdata.begin() + static_cast<std::ptrdiff_t>(p + 4),
+                  rdata.begin() + static_cast<std::ptrdiff_t>(p + 4 + n));
     e.options.push_back(std::move(o));
     p += 4 + n;
   }
@@ -209,50 +210,80 @@ std::optional<decode_error> read_record(byte_view msg, std::size_t& pos, dns_rec
 
 std::string dns_type_name(std::uint16_t type) {
   switch (type) {
-    case 1: return "A";
-    case 2: return "NS";
-    case 5: return "CNAME";
-    case 6: return "SOA";
-    case 12: return "PTR";
-    case 13: return "HINFO";
-    case 15: return "MX";
-    case 16: return "TXT";
-    case 28: return "AAAA";
-    case 33: return "SRV";
-    case 35: return "NAPTR";
-    case 39: return "DNAME";
-    case 41: return "OPT";
-    case 43: return "DS";
-    case 46: return "RRSIG";
-    case 47: return "NSEC";
-    case 48: return "DNSKEY";
-    case 50: return "NSEC3";
-    case 64: return "SVCB";
-    case 65: return "HTTPS";
-    case 252: return "AXFR";
-    case 255: return "ANY";
-    case 257: return "CAA";
-    default: return fmt::format("TYPE{}", type);  // RFC 3597 §5
+    case 1:
+      return "A";
+    case 2:
+      return "NS";
+    case 5:
+      return "CNAME";
+    case 6:
+      return "SOA";
+    case 12:
+      return "PTR";
+    case 13:
+      return "HINFO";
+    case 15:
+      return "MX";
+    case 16:
+      return "TXT";
+    case 28:
+      return "AAAA";
+    case 33:
+      return "SRV";
+    case 35:
+      return "NAPTR";
+    case 39:
+      return "DNAME";
+    case 41:
+      return "OPT";
+    case 43:
+      return "DS";
+    case 46:
+      return "RRSIG";
+    case 47:
+      return "NSEC";
+    case 48:
+      return "DNSKEY";
+    case 50:
+      return "NSEC3";
+    case 64:
+      return "SVCB";
+    case 65:
+      return "HTTPS";
+    case 252:
+      return "AXFR";
+    case 255:
+      return "ANY";
+    case 257:
+      return "CAA";
+    default:
+      return fmt::format("TYPE{}", type);  // RFC 3597 §5
   }
 }
 
 std::string dns_rcode_name(std::uint16_t rcode) {
-  static constexpr std::array<const char*, 11> names{"NOERROR", "FORMERR", "SERVFAIL", "NXDOMAIN", "NOTIMP", "REFUSED",
-                                                     "YXDOMAIN", "YXRRSET", "NXRRSET", "NOTAUTH", "NOTZONE"};
+  static constexpr std::array<const char*, 11> names{"NOERROR",  "FORMERR", "SERVFAIL", "NXDOMAIN", "NOTIMP", "REFUSED",
+                                                     "YXDOMAIN", "YXRRSET", "NXRRSET",  "NOTAUTH",  "NOTZONE"};
   if (rcode < names.size()) return names[rcode];
-  if (rcode == 16) return "BADVERS";  // RFC 6891 §9
+  if (rcode == 16) return "BADVERS";    // RFC 6891 §9
   if (rcode == 23) return "BADCOOKIE";  // RFC 7873 §8
   return fmt::format("RCODE{}", rcode);
 }
 
 std::string dns_opcode_name(std::uint8_t opcode) {
   switch (opcode) {
-    case 0: return "QUERY";
-    case 1: return "IQUERY";
-    case 2: return "STATUS";
-    case 4: return "NOTIFY";  // RFC 1996
-    case 5: return "UPDATE";  // RFC 2136
-    default: return fmt::format("OPCODE{}", opcode);
+    case 0:
+      return "QUERY";
+    case 1:
+      return "IQUERY";
+    case 2:
+      return "STATUS";
+    case 4:
+      return "NOTIFY";  // RFC 1996
+    case 5:
+      return "UPDATE";  // RFC 2136
+    default:
+      return fmt::format("OPCODE{}", opcode);
   }
 }
 

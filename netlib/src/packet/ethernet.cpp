@@ -13,7 +13,9 @@
 namespace netlib::packet {
 namespace {
 
-constexpr decode_error err(std::string_view reason) { return {"ethernet", reason}; }
+constexpr decode_error err(std::string_view reason) {
+  return {"ethernet", reason};
+}
 
 bool is_vlan_tpid(std::uint16_t t) {
   return t == ethertype::vlan || t == ethertype::qinq || t == ethertype::qinq_old;
@@ -42,8 +44,8 @@ std::optional<mac_address> mac_address::parse(std::string_view text) noexcept {
 }
 
 std::string mac_address::to_string() const {
-  return fmt::format("{:02x}:{:02x}:{:02x}:{:02x}:{:02x}:{:02x}", octets[0], octets[1], octets[2],
-                     octets[3], octets[4], octets[5]);
+  return fmt::format("{:02x}:{:02x}:{:02x}:{:02x}:{:02x}:{:02x}", octets[0], octets[1], octets[2], octets[3], octets[4],
+                     octets[5]);
 }
 
 decoded<ethernet_frame> decode_ethernet(byte_view frame) {
@@ -63,8 +65,8 @@ std::optional<decode_error> decode_ethernet_into(byte_view frame, ethernet_frame
     if (f.tags.size() == max_vlan_tags) return err("too many vlan tags");
     if (frame.size() < pos + 4) return err("truncated vlan tag");
     const std::uint16_t tci = wire::be16(frame.data() + pos);
-    f.tags.push_back({type, static_cast<std::uint8_t>(tci >> 13), (tci & 0x1000) != 0,
-                      static_cast<std::uint16_t>(tci & 0x0fff)});
+    f.tags.push_back(
+        {type, static_cast<std::uint8_t>(tci >> 13), (tci & 0x1000) != 0, static_cast<std::uint16_t>(tci & 0x0fff)});
     type = wire::be16(frame.data() + pos + 2);
     pos += 4;
   }

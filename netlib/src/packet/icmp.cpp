@@ -25,32 +25,55 @@ std::optional<std::uint32_t> icmp_message::mtu() const noexcept {
 std::string_view icmp_message::type_name() const noexcept {
   if (v6) {
     switch (type) {
-      case icmpv6_type::destination_unreachable: return "destination unreachable";
-      case icmpv6_type::packet_too_big: return "packet too big";
-      case icmpv6_type::time_exceeded: return "time exceeded";
-      case icmpv6_type::parameter_problem: return "parameter problem";
-      case icmpv6_type::echo_request: return "echo request";
-      case icmpv6_type::echo_reply: return "echo reply";
-      case icmpv6_type::router_solicitation: return "router solicitation";
-      case icmpv6_type::router_advertisement: return "router advertisement";
-      case icmpv6_type::neighbor_solicitation: return "neighbor solicitation";
-      case icmpv6_type::neighbor_advertisement: return "neighbor advertisement";
-      case 137: return "redirect";
-      case 143: return "multicast listener report v2";
-      default: return "other";
+      case icmpv6_type::destination_unreachable:
+        return "destination unreachable";
+      case icmpv6_type::packet_too_big:
+        return "packet too big";
+      case icmpv6_type::time_exceeded:
+        return "time exceeded";
+      case icmpv6_type::parameter_problem:
+        return "parameter problem";
+      case icmpv6_type::echo_request:
+        return "echo request";
+      case icmpv6_type::echo_reply:
+        return "echo reply";
+      case icmpv6_type::router_solicitation:
+        return "router solicitation";
+      case icmpv6_type::router_advertisement:
+        return "router advertisement";
+      case icmpv6_type::neighbor_solicitation:
+        return "neighbor solicitation";
+      case icmpv6_type::neighbor_advertisement:
+        return "neighbor advertisement";
+      case 137:
+        return "redirect";
+      case 143:
+        return "multicast listener report v2";
+      default:
+        return "other";
     }
   }
   switch (type) {
-    case icmp_type::echo_reply: return "echo reply";
-    case icmp_type::destination_unreachable: return "destination unreachable";
-    case icmp_type::source_quench: return "source quench";
-    case icmp_type::redirect: return "redirect";
-    case icmp_type::echo_request: return "echo request";
-    case icmp_type::time_exceeded: return "time exceeded";
-    case icmp_type::parameter_problem: return "parameter problem";
-    case 13: return "timestamp";
-    case 14: return "timestamp reply";
-    default: return "other";
+    case icmp_type::echo_reply:
+      return "echo reply";
+    case icmp_type::destination_unreachable:
+      return "destination unreachable";
+    case icmp_type::source_quench:
+      return "source quench";
+    case icmp_type::redirect:
+      return "redirect";
+    case icmp_type::echo_request:
+      return "echo request";
+    case icmp_type::time_exceeded:
+      return "time exceeded";
+    case icmp_type::parameter_problem:
+      return "parameter problem";
+    case 13:
+      return "timestamp";
+    case 14:
+      return "timestamp reply";
+    default:
+      return "other";
   }
 }
 
@@ -62,17 +85,31 @@ std::string_view icmp_message::code_name() const noexcept {
   }
   if (!is_destination_unreachable()) return {};
   if (v6) {
-    static constexpr std::string_view names[] = {"no route to destination", "administratively prohibited",
-                                                 "beyond scope of source address", "address unreachable",
-                                                 "port unreachable", "source address failed policy", "reject route"};
+    static constexpr std::string_view names[] = {"no route to destination",
+                                                 "administratively prohibited",
+                                                 "beyond scope of source address",
+                                                 "address unreachable",
+                                                 "port unreachable",
+                                                 "source address failed policy",
+                                                 "reject route"};
     return code < std::size(names) ? names[code] : std::string_view{};
   }
-  static constexpr std::string_view names[] = {
-      "network unreachable", "host unreachable", "protocol unreachable", "port unreachable",
-      "fragmentation needed", "source route failed", "destination network unknown", "destination host unknown",
-      "source host isolated", "network administratively prohibited", "host administratively prohibited",
-      "network unreachable for TOS", "host unreachable for TOS", "communication administratively prohibited",
-      "host precedence violation", "precedence cutoff in effect"};
+  static constexpr std::string_view names[] = {"network unreachable",
+                                               "host unreachable",
+                                               "protocol unreachable",
+                                               "port unreachable",
+                                               "fragmentation needed",
+                                               "source route failed",
+                                               "destination network unknown",
+                                               "destination host unknown",
+                                               "source host isolated",
+                                               "network administratively prohibited",
+                                               "host administratively prohibited",
+                                               "network unreachable for TOS",
+                                               "host unreachable for TOS",
+                                               "communication administratively prohibited",
+                                               "host precedence violation",
+                                               "precedence cutoff in effect"};
   return code < std::size(names) ? names[code] : std::string_view{};
 }
 
@@ -104,9 +141,10 @@ quoted_transport quoted_upper_layer(std::uint8_t protocol, byte_view b) {
       t.icmp_type = wire::u8(b.data());
       t.icmp_code = wire::u8(b.data() + 1);
     }
-    const bool echo = t.icmp_type && (protocol == ip_protocol::icmp
-                                          ? (*t.icmp_type == icmp_type::echo_request || *t.icmp_type == icmp_type::echo_reply)
-                                          : (*t.icmp_type == icmpv6_type::echo_request || *t.icmp_type == icmpv6_type::echo_reply));
+    const bool echo =
+        t.icmp_type && (protocol == ip_protocol::icmp
+                            ? (*t.icmp_type == icmp_type::echo_request || *t.icmp_type == icmp_type::echo_reply)
+                            : (*t.icmp_type == icmpv6_type::echo_request || *t.icmp_type == icmpv6_type::echo_reply));
     if (echo && b.size() >= 8) {
       t.icmp_identifier = wire::be16(b.data() + 4);
       t.icmp_sequence = wire::be16(b.data() + 6);
@@ -123,9 +161,10 @@ decoded<quoted_datagram> decode_quoted_datagram(const icmp_message& m) {
   byte_view quote = m.payload;
   // RFC 4884 §4.1 (ICMP: the second byte of the unused word, in 32-bit words) and §4.2 (ICMPv6:
   // the first byte, in 64-bit words): when set and within the payload, the quote ends there.
-  const bool extensible = m.v6 ? (m.type == icmpv6_type::destination_unreachable || m.type == icmpv6_type::time_exceeded)
-                               : (m.type == icmp_type::destination_unreachable || m.type == icmp_type::time_exceeded ||
-                                  m.type == icmp_type::parameter_problem);
+  const bool extensible = m.v6
+                              ? (m.type == icmpv6_type::destination_unreachable || m.type == icmpv6_type::time_exceeded)
+                              : (m.type == icmp_type::destination_unreachable || m.type == icmp_type::time_exceeded ||
+                                 m.type == icmp_type::parameter_problem);
   if (extensible) {
     const std::size_t words = m.v6 ? (m.rest >> 24) : ((m.rest >> 16) & 0xff);
     const std::size_t length = words * (m.v6 ? 8 : 4);

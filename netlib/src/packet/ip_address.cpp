@@ -36,7 +36,8 @@ bool parse_groups(std::string_view text, std::vector<std::uint16_t>& out, bool a
   std::size_t start = 0;
   while (true) {
     const std::size_t colon = text.find(':', start);
-    const std::string_view g = text.substr(start, colon == std::string_view::npos ? std::string_view::npos : colon - start);
+    const std::string_view g =
+        text.substr(start, colon == std::string_view::npos ? std::string_view::npos : colon - start);
     if (colon == std::string_view::npos && allow_v4_tail && g.find('.') != std::string_view::npos) {
       auto v4 = parse_v4(g);
       if (!v4) return false;
@@ -47,7 +48,10 @@ bool parse_groups(std::string_view text, std::vector<std::uint16_t>& out, bool a
     if (g.empty() || g.size() > 4) return false;
     unsigned v = 0;
     for (char c : g) {
-      const int d = (c >= '0' && c <= '9') ? c - '0' : (c >= 'a' && c <= 'f') ? c - 'a' + 10 : (c >= 'A' && c <= 'F') ? c - 'A' + 10 : -1;
+      const int d = (c >= '0' && c <= '9')   ? c - '0'
+                    : (c >= 'a' && c <= 'f') ? c - 'a' + 10
+                    : (c >= 'A' && c <= 'F') ? c - 'A' + 10
+                                             : -1;
       if (d < 0) return false;
       v = v * 16 + static_cast<unsigned>(d);
     }
@@ -58,7 +62,6 @@ bool parse_groups(std::string_view text, std::vector<std::uint16_t>& out, bool a
 }
 
 }  // namespace
-
 
 std::optional<ip_address> ip_address::parse(std::string_view text) {
   if (text.find(':') == std::string_view::npos) {
@@ -75,7 +78,8 @@ std::optional<ip_address> ip_address::parse(std::string_view text) {
     if (!parse_groups(text, head, true) || head.size() != 8) return std::nullopt;
   } else {
     if (text.find("::", gap + 1) != std::string_view::npos) return std::nullopt;
-    if (!parse_groups(text.substr(0, gap), head, false) || !parse_groups(text.substr(gap + 2), tail, true)) return std::nullopt;
+    if (!parse_groups(text.substr(0, gap), head, false) || !parse_groups(text.substr(gap + 2), tail, true))
+      return std::nullopt;
     if (head.size() + tail.size() > 7) return std::nullopt;
     head.resize(8 - tail.size(), 0);
     head.insert(head.end(), tail.begin(), tail.end());
@@ -119,7 +123,8 @@ std::string ip_address::to_string() const {
 }
 
 std::string endpoint::to_string() const {
-  return address.v6 ? fmt::format("[{}]:{}", address.to_string(), port) : fmt::format("{}:{}", address.to_string(), port);
+  return address.v6 ? fmt::format("[{}]:{}", address.to_string(), port)
+                    : fmt::format("{}:{}", address.to_string(), port);
 }
 
 }  // namespace netlib::packet

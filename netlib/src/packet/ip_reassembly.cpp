@@ -13,7 +13,8 @@
 
 namespace netlib::packet {
 
-std::optional<reassembled_datagram> ip_reassembler::feed(const decoded_packet& p, time_point ts, std::uint64_t sequence) {
+std::optional<reassembled_datagram> ip_reassembler::feed(const decoded_packet& p, time_point ts,
+                                                         std::uint64_t sequence) {
   if (const auto* h = p.ipv4(); h != nullptr && h->is_fragment()) return feed(*h, ts, sequence);
   if (const auto* h = p.ipv6(); h != nullptr && h->is_fragment) return feed(*h, ts, sequence);
   return std::nullopt;
@@ -56,7 +57,8 @@ void ip_reassembler::expire(time_point now) {
 }
 
 bool ip_reassembler::make_room(std::size_t bytes) {
-  while (!partial_.empty() && (partial_.size() >= limits_.max_datagrams || buffered_ + bytes > limits_.max_buffered_bytes)) {
+  while (!partial_.empty() &&
+         (partial_.size() >= limits_.max_datagrams || buffered_ + bytes > limits_.max_buffered_bytes)) {
     if (age_.empty()) return false;
     const auto [k, order] = age_.front();
     age_.pop_front();
@@ -80,8 +82,10 @@ std::optional<reassembled_datagram> ip_reassembler::add(const key& k, std::uint8
   auto it = partial_.find(k);
   const auto reject = [&](std::uint64_t& counter) -> std::optional<reassembled_datagram> {
     ++counter;
-    if (it != partial_.end()) drop(it, true);
-    else if (refused_.size() < limits_.max_datagrams) refused_[k] = ts + limits_.timeout;
+    if (it != partial_.end())
+      drop(it, true);
+    else if (refused_.size() < limits_.max_datagrams)
+      refused_[k] = ts + limits_.timeout;
     return std::nullopt;
   };
   const std::uint64_t end = std::uint64_t{offset} + data.size();
@@ -139,7 +143,8 @@ std::optional<reassembled_datagram> ip_reassembler::add(const key& k, std::uint8
   std::vector<const chunk*> order;
   order.reserve(p.chunks.size());
   for (const auto& x : p.chunks) order.push_back(&x);
-  std::sort(order.begin(), order.end(), [](const chunk* a, const chunk* b) { return a->piece.offset < b->piece.offset; });
+  std::sort(order.begin(), order.end(),
+            [](const chunk* a, const chunk* b) { return a->piece.offset < b->piece.offset; });
   std::uint64_t covered = 0;
   for (const chunk* x : order) {
     if (x->piece.offset > covered) return std::nullopt;

@@ -49,9 +49,15 @@ byte_view decode_link(decoded_packet& p, byte_view f) {
       p.ethertype = family_to_ethertype(p.link == link_type::loop ? be : (be < 256 ? be : le));
       return f.subspan(4);
     }
-    case link_type::raw: p.ethertype = version_to_ethertype(f); return f;
-    case link_type::ipv4: p.ethertype = ethertype::ipv4; return f;
-    case link_type::ipv6: p.ethertype = ethertype::ipv6; return f;
+    case link_type::raw:
+      p.ethertype = version_to_ethertype(f);
+      return f;
+    case link_type::ipv4:
+      p.ethertype = ethertype::ipv4;
+      return f;
+    case link_type::ipv6:
+      p.ethertype = ethertype::ipv6;
+      return f;
     case link_type::linux_sll:  // https://www.tcpdump.org/linktypes/LINKTYPE_LINUX_SLL.html
       if (f.size() < 16) return p.error = decode_error{"linux_sll", "truncated header"}, byte_view{};
       p.ethertype = wire::be16(f.data() + 14);
@@ -89,10 +95,14 @@ const T* decode_into_slot(decoded_packet& p, Slot& slot, byte_view b,
 }
 
 void decode_transport(decoded_packet& p, std::uint8_t protocol, byte_view b) {
-  if (protocol == ip_protocol::tcp) decode_into_slot<tcp_header>(p, p.transport, b, decode_tcp_into);
-  else if (protocol == ip_protocol::udp) decode_into_slot<udp_header>(p, p.transport, b, decode_udp_into);
-  else if (protocol == ip_protocol::icmp) keep(p, decode_icmp(b, false), p.transport);
-  else if (protocol == ip_protocol::icmpv6) keep(p, decode_icmp(b, true), p.transport);
+  if (protocol == ip_protocol::tcp)
+    decode_into_slot<tcp_header>(p, p.transport, b, decode_tcp_into);
+  else if (protocol == ip_protocol::udp)
+    decode_into_slot<udp_header>(p, p.transport, b, decode_udp_into);
+  else if (protocol == ip_protocol::icmp)
+    keep(p, decode_icmp(b, false), p.transport);
+  else if (protocol == ip_protocol::icmpv6)
+    keep(p, decode_icmp(b, true), p.transport);
 }
 
 // The end of the IP packet in `f` (bytes from the IP header) when `f` is an untagged

@@ -47,7 +47,8 @@ std::optional<std::string> printable_first_line(byte_view payload, std::size_t m
 }
 
 std::optional<std::string> line_protocol_label(byte_view payload, const label_context& c,
-                                               std::initializer_list<std::uint16_t> ports, std::string_view secret_verb) {
+                                               std::initializer_list<std::uint16_t> ports,
+                                               std::string_view secret_verb) {
   if (std::find(ports.begin(), ports.end(), c.server_port) == ports.end()) return std::nullopt;
   auto line = printable_first_line(payload);
   if (!line || secret_verb.empty() || c.direction != tcp_direction::client_to_server) return line;

@@ -43,12 +43,18 @@ namespace netlib::packet {
 
 std::string_view state_name(tcp_conversation_state s) noexcept {
   switch (s) {
-    case tcp_conversation_state::syn_sent: return "syn_sent";
-    case tcp_conversation_state::syn_received: return "syn_received";
-    case tcp_conversation_state::established: return "established";
-    case tcp_conversation_state::closing: return "closing";
-    case tcp_conversation_state::closed: return "closed";
-    case tcp_conversation_state::reset: return "reset";
+    case tcp_conversation_state::syn_sent:
+      return "syn_sent";
+    case tcp_conversation_state::syn_received:
+      return "syn_received";
+    case tcp_conversation_state::established:
+      return "established";
+    case tcp_conversation_state::closing:
+      return "closing";
+    case tcp_conversation_state::closed:
+      return "closed";
+    case tcp_conversation_state::reset:
+      return "reset";
   }
   return "unknown";
 }
@@ -57,7 +63,9 @@ namespace {
 
 constexpr int client_side = 0;  // index of client_to_server in the light per-direction arrays
 
-int side(tcp_direction d) { return d == tcp_direction::client_to_server ? 0 : 1; }
+int side(tcp_direction d) {
+  return d == tcp_direction::client_to_server ? 0 : 1;
+}
 
 // The one transition function of the observed connection (RFC 9293 §3.3.2, §3.6).
 tcp_conversation_state advance(tcp_conversation_state state, bool both_fins, tcp_direction d, const tcp_header& t) {
@@ -72,7 +80,8 @@ tcp_conversation_state advance(tcp_conversation_state state, bool both_fins, tcp
     case s::syn_received:
       if (d == tcp_direction::client_to_server && t.has(tcp_flag::ack) && !t.has(tcp_flag::syn)) return s::established;
       return s::syn_received;
-    default: return state;
+    default:
+      return state;
   }
 }
 
@@ -167,14 +176,14 @@ bool tcp_reassembler::same_key(const flow_key& x, const flow_key& y) noexcept {
 std::uint64_t tcp_reassembler::hash(const flow_key& k) noexcept {
   const std::uint64_t ports = (std::uint64_t{k.a_port} << 17U) ^ (std::uint64_t{k.b_port} << 2U) ^ k.families;
   std::uint64_t h = (k.a_lo * 0x9e3779b97f4a7c15ULL) ^ std::rotl(k.a_hi * 0xc2b2ae3d27d4eb4fULL, 29) ^
-                    std::rotl((k.b_lo ^ ports) * 0x165667b19e3779f9ULL, 17) ^ std::rotl(k.b_hi * 0x94d049bb133111ebULL, 43);
+                    std::rotl((k.b_lo ^ ports) * 0x165667b19e3779f9ULL, 17) ^
+                    std::rotl(k.b_hi * 0x94d049bb133111ebULL, 43);
   h ^= h >> 32;  // the high bits reach the slot index too
   h *= 0xd6e8feb86659fd93ULL;
   return h ^ (h >> 32);
 }
 
-tcp_reassembler::tcp_reassembler(tcp_visitor& visitor, reassembly_limits limits)
-    : visitor_(visitor), limits_(limits) {
+tcp_reassembler::tcp_reassembler(tcp_visitor& visitor, reassembly_limits limits) : visitor_(visitor), limits_(limits) {
   // Lingering and idle conversations are looked for a few times per limit (at least every second
   // of capture time, at most every minute); tombstones expire every second.
   const duration shortest = std::min(limits_.closed_linger, limits_.idle_timeout);
@@ -268,14 +277,15 @@ void tcp_reassembler::feed(const ip_address& src_ip, const ip_address& dst_ip, c
   std::memcpy(&s_hi, src_ip.octets.data() + 8, 8);
   std::memcpy(&d_lo, dst_ip.octets.data(), 8);
   std::memcpy(&d_hi, dst_ip.octets.data() + 8, 8);
-  const bool dst_first = d_lo != s_lo             ? d_lo < s_lo
-                         : d_hi != s_hi           ? d_hi < s_hi
+  const bool dst_first = d_lo != s_lo                   ? d_lo < s_lo
+                         : d_hi != s_hi                 ? d_hi < s_hi
                          : tcp.dst_port != tcp.src_port ? tcp.dst_port < tcp.src_port
-                                                  : dst_ip.v6 < src_ip.v6;
+                                                        : dst_ip.v6 < src_ip.v6;
   const bool src_is_a = !dst_first;
   const auto fam = [](bool a_v6, bool b_v6) { return static_cast<std::uint8_t>((a_v6 ? 1U : 0U) | (b_v6 ? 2U : 0U)); };
-  const flow_key key = src_is_a ? flow_key{s_lo, s_hi, d_lo, d_hi, tcp.src_port, tcp.dst_port, fam(src_ip.v6, dst_ip.v6)}
-                                : flow_key{d_lo, d_hi, s_lo, s_hi, tcp.dst_port, tcp.src_port, fam(dst_ip.v6, src_ip.v6)};
+  const flow_key key = src_is_a
+                           ? flow_key{s_lo, s_hi, d_lo, d_hi, tcp.src_port, tcp.dst_port, fam(src_ip.v6, dst_ip.v6)}
+                           : flow_key{d_lo, d_hi, s_lo, s_hi, tcp.dst_port, tcp.src_port, fam(dst_ip.v6, src_ip.v6)};
   const std::uint64_t h = hash(key);
   const auto tag = static_cast<std::uint32_t>(h >> 32);
   const bool new_syn = tcp.has(tcp_flag::syn) && !tcp.has(tcp_flag::ack);
@@ -305,7 +315,7 @@ void tcp_reassembler::feed(const ip_address& src_ip, const ip_address& dst_ip, c
   if (index != none && new_syn) {
     const flow& old = at(index);
     const bool finished = old.h && (old.h->conv.state == tcp_conversation_state::closed ||
-                                     old.h->conv.state == tcp_conversation_state::reset);
+                                    old.h->conv.state == tcp_conversation_state::reset);
     if (finished && old.h->to_server.isn() != tcp.seq) {  // port reuse on a lingering conversation
       release(index, false);
       index = none;
@@ -473,10 +483,12 @@ void tcp_reassembler::feed_heavy(std::uint32_t index, tcp_direction dir, const t
   stats.syn = stats.syn || tcp.has(tcp_flag::syn);
   stats.fin = stats.fin || tcp.has(tcp_flag::fin);
   stats.rst = stats.rst || rst;
-  if (dir == tcp_direction::client_to_server && tcp.has(tcp_flag::syn) && !tcp.has(tcp_flag::ack)) c.handshake_seen = true;
+  if (dir == tcp_direction::client_to_server && tcp.has(tcp_flag::syn) && !tcp.has(tcp_flag::ack))
+    c.handshake_seen = true;
   c.state = advance(c.state, c.to_server.fin && c.to_client.fin, dir, tcp);
   visitor_.on_segment(c, dir, tcp, ts);
-  const auto other = dir == tcp_direction::client_to_server ? tcp_direction::server_to_client : tcp_direction::client_to_server;
+  const auto other =
+      dir == tcp_direction::client_to_server ? tcp_direction::server_to_client : tcp_direction::client_to_server;
   if (h.streams_closed) {
     if (tcp.has(tcp_flag::ack)) h.stream(other).on_peer_ack(tcp.ack);  // the last ACK of a closed conversation
     if (rst || (h.to_server.fin_acknowledged() && h.to_client.fin_acknowledged())) release(index, true);
@@ -556,7 +568,9 @@ void tcp_reassembler::expire_tombstones(time_point now) {
   next_tombstone_check_ = now + std::chrono::seconds(1);
   while (!tombstones_.empty() && (tombstones_.front().dead || tombstones_.front().expiry <= now)) {
     const tombstone& t = tombstones_.front();
-    if (!t.dead) table_erase(slot_of(static_cast<std::uint32_t>(t.hash >> 32), tombstone_ref | (tombstone_base_ & ~tombstone_ref)));
+    if (!t.dead)
+      table_erase(
+          slot_of(static_cast<std::uint32_t>(t.hash >> 32), tombstone_ref | (tombstone_base_ & ~tombstone_ref)));
     tombstones_.pop_front();
     ++tombstone_base_;
   }

@@ -62,7 +62,8 @@ void tcp_stream::on_other_segment(std::uint32_t seq, bool syn, bool fin, byte_vi
     if (end >= 0) fin_offset_ = static_cast<std::uint64_t>(end);
   }
   if (start < 0) {  // bytes before the first one we started from: treat as already delivered
-    const auto cut = static_cast<std::size_t>(std::min<std::int64_t>(-start, static_cast<std::int64_t>(payload.size())));
+    const auto cut =
+        static_cast<std::size_t>(std::min<std::int64_t>(-start, static_cast<std::int64_t>(payload.size())));
     retransmitted_ += cut;
     payload = payload.subspan(cut);
     start = 0;

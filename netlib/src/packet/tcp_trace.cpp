@@ -14,9 +14,15 @@
 namespace netlib::packet {
 namespace {
 
-int trace_side(tcp_direction d) { return d == tcp_direction::client_to_server ? 0 : 1; }
-bool serial_before(std::uint32_t a, std::uint32_t b) { return static_cast<std::int32_t>(a - b) < 0; }
-bool serial_at_or_before(std::uint32_t a, std::uint32_t b) { return static_cast<std::int32_t>(b - a) >= 0; }
+int trace_side(tcp_direction d) {
+  return d == tcp_direction::client_to_server ? 0 : 1;
+}
+bool serial_before(std::uint32_t a, std::uint32_t b) {
+  return static_cast<std::int32_t>(a - b) < 0;
+}
+bool serial_at_or_before(std::uint32_t a, std::uint32_t b) {
+  return static_cast<std::int32_t>(b - a) >= 0;
+}
 
 }  // namespace
 
@@ -55,7 +61,8 @@ void tcp_trace_recorder::on_segment(const tcp_conversation& c, tcp_direction d, 
   if (t.has(tcp_flag::ack) && tr.base[peer]) s.ack = t.ack - *tr.base[peer];
   s.length = static_cast<std::uint32_t>(t.payload.size());
   s.window = t.window;
-  if (!t.has(tcp_flag::syn) && tr.scaling()) s.window <<= std::min<unsigned>(*tr.window_scale[me], 14);  // RFC 7323 §2.3
+  if (!t.has(tcp_flag::syn) && tr.scaling())
+    s.window <<= std::min<unsigned>(*tr.window_scale[me], 14);  // RFC 7323 §2.3
   const std::uint32_t end = t.seq + s.span();
   if (s.span() > 0) {
     auto& high = pr.highest_end[me];
@@ -78,7 +85,8 @@ tcp_direction data_sender(const tcp_trace& t) noexcept {
              : tcp_direction::client_to_server;
 }
 
-std::vector<rtt_row> rtt_estimates(const tcp_trace& t, tcp_direction sender, std::size_t count, const rtt_gains& gains) {
+std::vector<rtt_row> rtt_estimates(const tcp_trace& t, tcp_direction sender, std::size_t count,
+                                   const rtt_gains& gains) {
   std::vector<rtt_row> rows;
   const auto& seg = t.segments;
   for (std::size_t i = 0; i < seg.size() && rows.size() < count; ++i) {
@@ -110,7 +118,7 @@ std::vector<rtt_row> rtt_estimates(const tcp_trace& t, tcp_direction sender, std
     if (r.sample_rtt_s) {
       const double sample = *r.sample_rtt_s;
       if (!srtt) {
-        srtt = sample;         // RFC 6298 (2.2)
+        srtt = sample;  // RFC 6298 (2.2)
         rttvar = sample / 2;
       } else {
         rttvar = (1 - gains.beta) * *rttvar + gains.beta * std::abs(*srtt - sample);  // (2.3), old SRTT
@@ -167,7 +175,8 @@ std::optional<loss_recovery> first_loss(const tcp_trace& t, tcp_direction sender
   }
   if (!out) return out;
   for (std::size_t j = out->first_retransmission + 1; j < seg.size(); ++j) {
-    if (seg[j].direction != sender && seg[j].has(tcp_flag::ack) && serial_at_or_before(out->recovery_point, seg[j].ack)) {
+    if (seg[j].direction != sender && seg[j].has(tcp_flag::ack) &&
+        serial_at_or_before(out->recovery_point, seg[j].ack)) {
       out->recovered = j;
       break;
     }

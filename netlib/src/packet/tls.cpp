@@ -67,7 +67,9 @@ std::vector<std::uint16_t> u16_list(tls_reader r) {
   return out;
 }
 
-std::string as_text(byte_view b) { return std::string(reinterpret_cast<const char*>(b.data()), b.size()); }
+std::string as_text(byte_view b) {
+  return std::string(reinterpret_cast<const char*>(b.data()), b.size());
+}
 
 // RFC 6066 §3: ServerNameList; the first host_name entry.
 std::optional<std::string> server_name_of(tls_reader ext) {
@@ -104,7 +106,9 @@ constexpr std::array<std::uint8_t, 32> hello_retry_random{
     0xCF, 0x21, 0xAD, 0x74, 0xE5, 0x9A, 0x61, 0x11, 0xBE, 0x1D, 0x8C, 0x02, 0x1E, 0x65, 0xB8, 0x91,
     0xC2, 0xA2, 0x11, 0x16, 0x7A, 0xBB, 0x8C, 0x5E, 0x07, 0x9E, 0x09, 0xE2, 0xC8, 0xA8, 0x33, 0x9C};
 
-std::uint32_t be24(const std::byte* p) { return (std::uint32_t{wire::u8(p)} << 16) | wire::be16(p + 1); }
+std::uint32_t be24(const std::byte* p) {
+  return (std::uint32_t{wire::u8(p)} << 16) | wire::be16(p + 1);
+}
 
 // The extensions list that `r` holds next (RFC 8446 section 4.2): f(type, data) for each; false
 // when the list is malformed (a length past its end, or bytes left over).
@@ -135,11 +139,21 @@ std::optional<tls_client_hello> decode_client_hello(byte_view body) {
   const bool well_formed = each_extension(r, [&h](std::uint16_t type, tls_reader& data) {
     h.extensions.push_back(type);
     switch (type) {
-      case ext_server_name: h.server_name = server_name_of(data); break;
-      case ext_alpn: h.alpn = alpn_of(data); break;
-      case ext_supported_versions: h.supported_versions = u16_list(data.sub(1)); break;
-      case ext_supported_groups: h.supported_groups = u16_list(data.sub(2)); break;
-      case ext_signature_algorithms: h.signature_algorithms = u16_list(data.sub(2)); break;
+      case ext_server_name:
+        h.server_name = server_name_of(data);
+        break;
+      case ext_alpn:
+        h.alpn = alpn_of(data);
+        break;
+      case ext_supported_versions:
+        h.supported_versions = u16_list(data.sub(1));
+        break;
+      case ext_supported_groups:
+        h.supported_groups = u16_list(data.sub(2));
+        break;
+      case ext_signature_algorithms:
+        h.signature_algorithms = u16_list(data.sub(2));
+        break;
       case ext_key_share: {
         auto shares = data.sub(2);
         while (shares.ok() && shares.left() >= 4) {
@@ -149,7 +163,8 @@ std::optional<tls_client_hello> decode_client_hello(byte_view body) {
         }
         break;
       }
-      default: break;
+      default:
+        break;
     }
   });
   if (!well_formed) return std::nullopt;
@@ -163,7 +178,7 @@ std::optional<tls_server_hello> decode_server_hello(byte_view body) {
   const auto random = r.bytes(32);
   r.sub(1);  // session id
   h.cipher_suite = r.u16();
-  r.u8();    // compression method
+  r.u8();  // compression method
   if (!r.ok()) return std::nullopt;
   h.hello_retry_request = std::equal(random.begin(), random.end(), hello_retry_random.begin(),
                                      [](std::byte a, std::uint8_t b) { return static_cast<std::uint8_t>(a) == b; });
@@ -171,7 +186,8 @@ std::optional<tls_server_hello> decode_server_hello(byte_view body) {
   const bool well_formed = each_extension(r, [&h](std::uint16_t type, tls_reader& data) {
     h.extensions.push_back(type);
     if (type == ext_supported_versions && data.left() >= 2) h.selected_version = data.u16();
-    if (type == ext_key_share && data.left() >= 2) h.key_share_group = data.u16();  // (a HelloRetryRequest: the group asked for)
+    if (type == ext_key_share && data.left() >= 2)
+      h.key_share_group = data.u16();  // (a HelloRetryRequest: the group asked for)
     if (type == ext_alpn) {
       const auto names = alpn_of(data);
       if (!names.empty()) h.alpn = names.front();
@@ -275,7 +291,9 @@ void tls_analyzer::on_record(bool from_client, std::uint8_t type, std::uint16_t 
       d.encrypted = true;  // RFC 5246 §7.1: the records after it are protected
       if (rec != nullptr) rec->encrypted = false;
       break;
-    case tls_content::alert: ++counts.alert_records; break;
+    case tls_content::alert:
+      ++counts.alert_records;
+      break;
     case tls_content::application_data:
       ++counts.application_data_records;
       counts.application_data_bytes += body.size();
@@ -288,7 +306,8 @@ void tls_analyzer::on_record(bool from_client, std::uint8_t type, std::uint16_t 
         on_handshake_bytes(from_client, body, rec);
       }
       break;
-    default: break;
+    default:
+      break;
   }
 }
 
@@ -351,8 +370,10 @@ void tls_analyzer::on_message(bool from_client, std::uint8_t type, byte_view bod
       if (!session_.error) session_.error = "server: malformed ServerHello";
       return;
     }
-    if (h->hello_retry_request) session_.hello_retry_request = true;
-    else if (!session_.server_hello) session_.server_hello = std::move(h);
+    if (h->hello_retry_request)
+      session_.hello_retry_request = true;
+    else if (!session_.server_hello)
+      session_.server_hello = std::move(h);
     // TLS 1.3 (RFC 8446 §2): everything the server sends after its ServerHello is encrypted.
     if (session_.server_hello && session_.server_hello->version() == 0x0304) dirs_[1].encrypted = true;
     return;

@@ -179,22 +179,39 @@ constexpr std::pair<std::uint16_t, std::string_view> cipher_suite_names[] = {
 };
 
 constexpr std::pair<std::uint16_t, std::string_view> group_names[] = {
-    {0x0017, "secp256r1"}, {0x0018, "secp384r1"}, {0x0019, "secp521r1"}, {0x001d, "x25519"},
-    {0x001e, "x448"},      {0x0100, "ffdhe2048"}, {0x0101, "ffdhe3072"}, {0x0102, "ffdhe4096"},
-    {0x0103, "ffdhe6144"}, {0x0104, "ffdhe8192"}, {0x001a, "brainpoolP256r1"}, {0x001b, "brainpoolP384r1"},
-    {0x001c, "brainpoolP512r1"}, {0x11ec, "X25519MLKEM768"}, {0x6399, "X25519Kyber768Draft00"},
+    {0x0017, "secp256r1"},
+    {0x0018, "secp384r1"},
+    {0x0019, "secp521r1"},
+    {0x001d, "x25519"},
+    {0x001e, "x448"},
+    {0x0100, "ffdhe2048"},
+    {0x0101, "ffdhe3072"},
+    {0x0102, "ffdhe4096"},
+    {0x0103, "ffdhe6144"},
+    {0x0104, "ffdhe8192"},
+    {0x001a, "brainpoolP256r1"},
+    {0x001b, "brainpoolP384r1"},
+    {0x001c, "brainpoolP512r1"},
+    {0x11ec, "X25519MLKEM768"},
+    {0x6399, "X25519Kyber768Draft00"},
 };
 
 }  // namespace
 
 std::string tls_version_name(std::uint16_t version) {
   switch (version) {
-    case 0x0300: return "SSL 3.0";
-    case 0x0301: return "TLS 1.0";
-    case 0x0302: return "TLS 1.1";
-    case 0x0303: return "TLS 1.2";
-    case 0x0304: return "TLS 1.3";
-    default: break;
+    case 0x0300:
+      return "SSL 3.0";
+    case 0x0301:
+      return "TLS 1.0";
+    case 0x0302:
+      return "TLS 1.1";
+    case 0x0303:
+      return "TLS 1.2";
+    case 0x0304:
+      return "TLS 1.3";
+    default:
+      break;
   }
   if (tls_is_grease(version)) return "GREASE";
   return fmt::format("0x{:04x}", version);
@@ -217,34 +234,57 @@ std::optional<std::string_view> tls_group_name(std::uint16_t group) {
 
 std::string tls_content_name(std::uint8_t type) {
   switch (type) {
-    case tls_content::change_cipher_spec: return "change_cipher_spec";
-    case tls_content::alert: return "alert";
-    case tls_content::handshake: return "handshake";
-    case tls_content::application_data: return "application_data";
-    case tls_content::heartbeat: return "heartbeat";
-    default: return fmt::format("type {}", type);
+    case tls_content::change_cipher_spec:
+      return "change_cipher_spec";
+    case tls_content::alert:
+      return "alert";
+    case tls_content::handshake:
+      return "handshake";
+    case tls_content::application_data:
+      return "application_data";
+    case tls_content::heartbeat:
+      return "heartbeat";
+    default:
+      return fmt::format("type {}", type);
   }
 }
 
 std::string tls_handshake_name(std::uint8_t type) {
   switch (type) {
-    case 0: return "HelloRequest";
-    case tls_handshake::client_hello: return "ClientHello";
-    case tls_handshake::server_hello: return "ServerHello";
-    case tls_handshake::new_session_ticket: return "NewSessionTicket";
-    case 5: return "EndOfEarlyData";
-    case tls_handshake::encrypted_extensions: return "EncryptedExtensions";
-    case tls_handshake::certificate: return "Certificate";
-    case tls_handshake::server_key_exchange: return "ServerKeyExchange";
-    case tls_handshake::certificate_request: return "CertificateRequest";
-    case tls_handshake::server_hello_done: return "ServerHelloDone";
-    case tls_handshake::certificate_verify: return "CertificateVerify";
-    case tls_handshake::client_key_exchange: return "ClientKeyExchange";
-    case tls_handshake::finished: return "Finished";
-    case 22: return "CertificateStatus";
-    case 24: return "KeyUpdate";
-    case 254: return "MessageHash";
-    default: return fmt::format("type {}", type);
+    case 0:
+      return "HelloRequest";
+    case tls_handshake::client_hello:
+      return "ClientHello";
+    case tls_handshake::server_hello:
+      return "ServerHello";
+    case tls_handshake::new_session_ticket:
+      return "NewSessionTicket";
+    case 5:
+      return "EndOfEarlyData";
+    case tls_handshake::encrypted_extensions:
+      return "EncryptedExtensions";
+    case tls_handshake::certificate:
+      return "Certificate";
+    case tls_handshake::server_key_exchange:
+      return "ServerKeyExchange";
+    case tls_handshake::certificate_request:
+      return "CertificateRequest";
+    case tls_handshake::server_hello_done:
+      return "ServerHelloDone";
+    case tls_handshake::certificate_verify:
+      return "CertificateVerify";
+    case tls_handshake::client_key_exchange:
+      return "ClientKeyExchange";
+    case tls_handshake::finished:
+      return "Finished";
+    case 22:
+      return "CertificateStatus";
+    case 24:
+      return "KeyUpdate";
+    case 254:
+      return "MessageHash";
+    default:
+      return fmt::format("type {}", type);
   }
 }
 

@@ -72,7 +72,8 @@ void client_session::on_response(const response& r, client_step& step) {
       state_ = client_state::awaiting_uidl;
       return send(step, "UIDL");
     case client_state::awaiting_uidl:
-    case client_state::awaiting_list: return on_listing(r, step);
+    case client_state::awaiting_list:
+      return on_listing(r, step);
     case client_state::awaiting_retr: {
       if (!r.ok) return fail(step, fmt::format("RETR {}", listing_[current_].number), r);
       const listing& l = listing_[current_];
@@ -94,7 +95,8 @@ void client_session::on_response(const response& r, client_step& step) {
       state_ = client_state::finished;
       step.actions.emplace_back(close_connection{});
       return;
-    default: return;
+    default:
+      return;
   }
 }
 

@@ -36,8 +36,10 @@ server_step server_session::receive(byte_view input, const clock_reading& now) {
     const command_read r = reader_.next(input.subspan(step.consumed));
     step.consumed += r.consumed;
     if (r.status == read_status::need_more) break;
-    if (r.status == read_status::too_long) err(step, "line too long (255 octets at most, RFC 2449)");
-    else on_line(r.value, step);
+    if (r.status == read_status::too_long)
+      err(step, "line too long (255 octets at most, RFC 2449)");
+    else
+      on_line(r.value, step);
   }
   return step;
 }
@@ -110,10 +112,13 @@ void server_session::check_password(const std::string& password, server_step& st
   if (!right) return err(step, "[AUTH] invalid user name or password");
   mail::open_result opened = store_.open(user_);
   switch (opened.status) {
-    case mail::open_status::opened: break;
-    case mail::open_status::locked: return err(step, "[IN-USE] maildrop already locked by another session");
+    case mail::open_status::opened:
+      break;
+    case mail::open_status::locked:
+      return err(step, "[IN-USE] maildrop already locked by another session");
     case mail::open_status::no_such_user:
-    case mail::open_status::failed: return err(step, "[SYS/TEMP] cannot open the maildrop");
+    case mail::open_status::failed:
+      return err(step, "[SYS/TEMP] cannot open the maildrop");
   }
   box_ = std::move(opened.box);
   deleted_.assign(box_->messages().size(), false);
@@ -124,7 +129,8 @@ void server_session::check_password(const std::string& password, server_step& st
 }
 
 void server_session::on_capa(server_step& step) {
-  std::string text = "+OK Capability list follows\r\nUSER\r\nUIDL\r\nTOP\r\nPIPELINING\r\nRESP-CODES\r\nAUTH-RESP-CODE\r\n";
+  std::string text =
+      "+OK Capability list follows\r\nUSER\r\nUIDL\r\nTOP\r\nPIPELINING\r\nRESP-CODES\r\nAUTH-RESP-CODE\r\n";
   if (config_.tls_available && !tls_active_ && state_ != server_state::transaction) text += "STLS\r\n";
   text += "IMPLEMENTATION netlab-lab-pop3\r\n.\r\n";
   step.actions.emplace_back(send_bytes{std::move(text)});

@@ -105,7 +105,8 @@ void server_session::on_top(const std::string& arg, server_step& step) {
     const auto next = crlf.find("\r\n", end);
     end = next == std::string::npos ? crlf.size() : next + 2;
   }
-  step.actions.emplace_back(send_bytes{"+OK top of message follows\r\n" + mail::dot_stuff(crlf.substr(0, end)) + ".\r\n"});
+  step.actions.emplace_back(
+      send_bytes{"+OK top of message follows\r\n" + mail::dot_stuff(crlf.substr(0, end)) + ".\r\n"});
 }
 
 void server_session::on_dele(const std::string& arg, server_step& step) {
@@ -122,8 +123,10 @@ void server_session::on_quit(server_step& step) {
     if (deleted_[i]) doomed.push_back(i);
   const std::size_t failed = doomed.empty() ? 0 : box_->remove(doomed);
   const std::size_t left = deleted_.size() - doomed.size() + failed;
-  if (failed > 0) err(step, fmt::format("[SYS/TEMP] {} deleted messages not removed", failed));
-  else ok(step, fmt::format("{} signing off ({} messages left)", config_.hostname, left));
+  if (failed > 0)
+    err(step, fmt::format("[SYS/TEMP] {} deleted messages not removed", failed));
+  else
+    ok(step, fmt::format("{} signing off ({} messages left)", config_.hostname, left));
   close(step);
 }
 

@@ -1,6 +1,6 @@
 // Theory of operation: like smtp::session_analyzer, on the same netlib::dialogue_observer, with
-// POP3 framing. The first server line is the greeting; each later status line ("+OK", "-ERR", or "+ " for an AUTH challenge) answers
-// the oldest queued command. A +OK to RETR, TOP, CAPA, or to LIST/UIDL/AUTH without argument is
+// POP3 framing. The first server line is the greeting; each later status line ("+OK", "-ERR", or "+ " for an AUTH
+// challenge) answers the oldest queued command. A +OK to RETR, TOP, CAPA, or to LIST/UIDL/AUTH without argument is
 // followed by lines up to "." (RFC 1939 §3, §5, §7; RFC 2449 §5; RFC 5034 §4), sized after
 // unstuffing. Lines that are not a status line are counted as garbage and skipped (real servers
 // send such). AUTH and STLS hold the client side until their answer arrives.
@@ -68,7 +68,8 @@ bool session_analyzer::server_line(std::string_view line, std::size_t consumed) 
     return true;
   }
   if (pending_.empty()) {
-    session_.commands.push_back({"<unsolicited>", {}, std::string(line.substr(0, line.find(' '))), std::string(line), {}});
+    session_.commands.push_back(
+        {"<unsolicited>", {}, std::string(line.substr(0, line.find(' '))), std::string(line), {}});
     return true;
   }
   auto& c = session_.commands[pending_.front()];

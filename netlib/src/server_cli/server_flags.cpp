@@ -22,9 +22,9 @@ void add_server_flags(CLI::App& cmd, server_flags& flags, const server_flag_help
                  "Connections one client address (an IPv6 client's /64) may hold at once; more are refused at "
                  "once, so one address cannot take every slot (0: no limit)")
       ->capture_default_str();
-  app::add_duration(cmd, "--idle-timeout", flags.idle_timeout_s,
-                    help.idle_timeout + " (default " + units::format_seconds(flags.idle_timeout_s) + "; e.g. 30s, 5min)",
-                    0, 1e7);
+  app::add_duration(
+      cmd, "--idle-timeout", flags.idle_timeout_s,
+      help.idle_timeout + " (default " + units::format_seconds(flags.idle_timeout_s) + "; e.g. 30s, 5min)", 0, 1e7);
   if (!help.tls) return;
   // A file that does not exist is a usage error (exit 2); io::make_server_tls says what else is
   // wrong with one (unreadable, not PEM).
@@ -46,16 +46,18 @@ io::server_options make_server_options(const server_flags& flags) {
   options.max_per_address = flags.max_per_address;
   options.idle_timeout = std::chrono::milliseconds(static_cast<long long>(flags.idle_timeout_s * 1000));
   // A handshake is no slower than a client may be silent, and 10 s is plenty on any network.
-  if (options.idle_timeout.count() > 0) options.handshake_timeout = std::min(options.handshake_timeout, options.idle_timeout);
+  if (options.idle_timeout.count() > 0)
+    options.handshake_timeout = std::min(options.handshake_timeout, options.idle_timeout);
   if (!flags.tls_cert.empty()) options.tls = io::make_server_tls(flags.tls_cert, flags.tls_key);
   return options;
 }
 
 void add_auth_flags(CLI::App& cmd, auth_flags& flags, const std::string& what) {
   cmd.add_option("--auth-max-failures", flags.max_failures,
-                 "Failed " + what + " logins from one address before it is locked out for --auth-lockout "
-                 "(an account is never locked; a network's logins wait their turn past this many failures; "
-                 "0: no guard, no delays)")
+                 "Failed " + what +
+                     " logins from one address before it is locked out for --auth-lockout "
+                     "(an account is never locked; a network's logins wait their turn past this many failures; "
+                     "0: no guard, no delays)")
       ->capture_default_str();
   app::add_quantity(cmd, "--auth-delay", flags.delay_s, units::parse_duration_s,
                     "Wait before the next login is checked after a failed one, doubling after each further "

@@ -20,7 +20,9 @@
 namespace netlib::smtp {
 namespace {
 
-bool positive(const reply& r) { return r.code >= 200 && r.code < 300; }
+bool positive(const reply& r) {
+  return r.code >= 200 && r.code < 300;
+}
 
 }  // namespace
 
@@ -68,7 +70,8 @@ void client_session::on_reply(const reply& r, client_step& step) {
       if (r.code != 220) return fail(step, "the connection (greeting)", r);
       state_ = client_state::awaiting_ehlo;
       return send(step, "EHLO " + options_.ehlo_name);
-    case client_state::awaiting_ehlo: return on_ehlo(r, step);
+    case client_state::awaiting_ehlo:
+      return on_ehlo(r, step);
     case client_state::awaiting_helo:
       if (!positive(r)) return fail(step, "HELO " + options_.ehlo_name, r);
       return after_hello(step);
@@ -85,7 +88,8 @@ void client_session::on_reply(const reply& r, client_step& step) {
       if (!positive(r)) return fail(step, "MAIL FROM:<" + env_.from + ">", r);
       state_ = client_state::awaiting_rcpt;
       return send(step, "RCPT TO:<" + env_.to[next_rcpt_] + ">");
-    case client_state::awaiting_rcpt: return on_rcpt(r, step);
+    case client_state::awaiting_rcpt:
+      return on_rcpt(r, step);
     case client_state::awaiting_data:
       if (r.code != 354) return fail(step, "DATA", r);
       state_ = client_state::awaiting_data_end;
@@ -102,7 +106,8 @@ void client_session::on_reply(const reply& r, client_step& step) {
       state_ = client_state::finished;
       step.actions.emplace_back(close_connection{});
       return;
-    default: return;
+    default:
+      return;
   }
 }
 
@@ -140,8 +145,10 @@ void client_session::after_hello(client_step& step) {
 
 void client_session::on_rcpt(const reply& r, client_step& step) {
   const std::string& rcpt = env_.to[next_rcpt_];
-  if (positive(r)) result_.accepted.push_back(rcpt);
-  else result_.rejected.emplace_back(rcpt, r);
+  if (positive(r))
+    result_.accepted.push_back(rcpt);
+  else
+    result_.rejected.emplace_back(rcpt, r);
   if (++next_rcpt_ < env_.to.size()) return send(step, "RCPT TO:<" + env_.to[next_rcpt_] + ">");
   if (result_.accepted.empty()) {
     const auto& [who, why] = result_.rejected.front();

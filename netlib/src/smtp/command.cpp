@@ -1,6 +1,6 @@
 // Theory of operation: a command line is split at its first space into an upper-cased verb and an
-// argument (netlib::split_command_line). MAIL/RCPT arguments are "FROM:" / "TO:" (case-insensitive), an optional space, a path
-// in angle brackets (RFC 5321 §4.1.2) and space-separated ESMTP parameters keyword[=value].
+// argument (netlib::split_command_line). MAIL/RCPT arguments are "FROM:" / "TO:" (case-insensitive), an optional space,
+// a path in angle brackets (RFC 5321 §4.1.2) and space-separated ESMTP parameters keyword[=value].
 #include "netlib/smtp/command.hpp"
 
 #include <algorithm>
@@ -115,7 +115,8 @@ std::optional<path_argument> parse_path(std::string_view arg, std::string_view p
     rest = end == std::string_view::npos ? std::string_view{} : rest.substr(end);
     if (param.empty()) continue;
     const auto eq = param.find('=');
-    p.params.emplace_back(ascii::to_upper(param.substr(0, eq)), eq == std::string_view::npos ? std::string{} : std::string(param.substr(eq + 1)));
+    p.params.emplace_back(ascii::to_upper(param.substr(0, eq)),
+                          eq == std::string_view::npos ? std::string{} : std::string(param.substr(eq + 1)));
   }
   return p;
 }

@@ -17,7 +17,8 @@ namespace netlib::smtp {
 
 void server_session::on_auth(const command& c, server_step& step) {
   if (state_ == server_state::awaiting_helo) return error(step, 503, "5.5.1 Send EHLO first");
-  if (state_ != server_state::awaiting_mail) return error(step, 503, "5.5.1 AUTH not allowed during a mail transaction");
+  if (state_ != server_state::awaiting_mail)
+    return error(step, 503, "5.5.1 AUTH not allowed during a mail transaction");
   if (authenticated()) return error(step, 503, "5.5.1 Already authenticated");
   if (!tls_active_) return error(step, 538, "5.7.11 Encryption required for authentication: use STARTTLS first");
   const command mech = split_command(c.argument);
@@ -65,8 +66,10 @@ void server_session::finish_auth(std::string_view user, std::string_view passwor
     const admission a = config_.guard->admit(info_.peer, user, now_.mono);
     if (a.locked) {
       const auto seconds = std::chrono::ceil<std::chrono::seconds>(a.retry_after).count();
-      return error(step, 454, fmt::format("4.7.0 Temporary authentication failure: too many failed attempts, try "
-                                          "again in {} s", seconds));
+      return error(step, 454,
+                   fmt::format("4.7.0 Temporary authentication failure: too many failed attempts, try "
+                               "again in {} s",
+                               seconds));
     }
     if (a.turn > now_.mono) {  // the answer waits for its turn
       held_user_ = std::string(user);

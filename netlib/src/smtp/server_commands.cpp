@@ -25,10 +25,9 @@ void server_session::on_helo(const command& c, bool extended, server_step& step)
   state_ = server_state::awaiting_mail;
   if (!extended) return reply(step, 250, config_.hostname);
   std::vector<std::string> lines{config_.hostname + " greets " + helo_name_, "PIPELINING",
-                                 fmt::format("SIZE {}", config_.max_message_bytes), "8BITMIME",
-                                 "ENHANCEDSTATUSCODES"};
+                                 fmt::format("SIZE {}", config_.max_message_bytes), "8BITMIME", "ENHANCEDSTATUSCODES"};
   if (config_.tls_available && !tls_active_) lines.emplace_back("STARTTLS");  // RFC 3207 §4
-  if (tls_active_) lines.emplace_back("AUTH PLAIN LOGIN");  // RFC 4954: only over TLS here
+  if (tls_active_) lines.emplace_back("AUTH PLAIN LOGIN");                    // RFC 4954: only over TLS here
   lines.emplace_back("HELP");
   step.actions.emplace_back(send_bytes{format_reply(250, lines)});
 }
@@ -103,8 +102,9 @@ void server_session::on_data(const command& c, server_step& step) {
   if (!c.argument.empty()) return error(step, 501, "5.5.4 DATA takes no argument");
   if (blocked_by_require_tls(step)) return;
   if (state_ != server_state::awaiting_data)  // §4.1.1.4, §3.3
-    return error(step, 503, state_ == server_state::awaiting_rcpt ? "5.5.1 Need RCPT before DATA (no valid recipients)"
-                                                                  : "5.5.1 Need MAIL and RCPT before DATA");
+    return error(step, 503,
+                 state_ == server_state::awaiting_rcpt ? "5.5.1 Need RCPT before DATA (no valid recipients)"
+                                                       : "5.5.1 Need MAIL and RCPT before DATA");
   message_.clear();
   message_size_ = 0;
   data_problem_ = data_problem::none;
@@ -116,9 +116,8 @@ void server_session::on_data(const command& c, server_step& step) {
     int err = 0;
     spool_ = config_.spool->begin(envelope, err);
     if (!spool_) {  // RFC 5321 §4.2.2 452 (RFC 3463 X.3.1), or 451: nothing was accepted
-      return err == ENOSPC || err == EDQUOT
-                 ? error(step, 452, "4.3.1 Insufficient system storage, try again later")
-                 : error(step, 451, "4.3.0 Local error in processing, try again later");
+      return err == ENOSPC || err == EDQUOT ? error(step, 452, "4.3.1 Insufficient system storage, try again later")
+                                            : error(step, 451, "4.3.0 Local error in processing, try again later");
     }
   }
   data_framer_ = line_framer({.max_length = 1000, .strict = true});

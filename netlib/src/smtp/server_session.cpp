@@ -48,8 +48,8 @@ server_step server_session::receive(byte_view input, const clock_reading& now) {
   now_ = now;
   server_step step;
   // Bounded: every iteration consumes at least one byte or returns.
-  while (state_ != server_state::awaiting_tls && state_ != server_state::closed &&
-         state_ != server_state::delivering && state_ != server_state::auth_delayed) {
+  while (state_ != server_state::awaiting_tls && state_ != server_state::closed && state_ != server_state::delivering &&
+         state_ != server_state::auth_delayed) {
     auto& framer = state_ == server_state::in_data ? data_framer_ : command_framer_;
     const line_result line = framer.next(input.subspan(step.consumed));
     step.consumed += line.consumed;
@@ -101,12 +101,13 @@ void server_session::on_command(std::string_view line, server_step& step) {
     return reply(step, 250, "2.0.0 OK");
   }
   if (v == "NOOP") return reply(step, 250, "2.0.0 OK");  // §4.1.1.9: a parameter is ignored
-  if (v == "VRFY") {                                    // §4.1.1.6, §7.3: do not reveal users
+  if (v == "VRFY") {                                     // §4.1.1.6, §7.3: do not reveal users
     if (c.argument.empty()) return error(step, 501, "5.5.4 Syntax: VRFY <address>");
     if (blocked_by_require_tls(step)) return;
     return reply(step, 252, "2.5.2 Cannot VRFY user, but will accept message and attempt delivery");
   }
-  if (v == "HELP") return reply(step, 214, "2.0.0 Commands: EHLO HELO MAIL RCPT DATA RSET NOOP VRFY STARTTLS AUTH QUIT");
+  if (v == "HELP")
+    return reply(step, 214, "2.0.0 Commands: EHLO HELO MAIL RCPT DATA RSET NOOP VRFY STARTTLS AUTH QUIT");
   if (v == "QUIT") {  // §4.1.1.10
     reply(step, 221, "2.0.0 " + config_.hostname + " closing connection");
     state_ = server_state::closed;
@@ -179,8 +180,12 @@ void server_session::end_of_data(server_step& step) {
                 : error(step, 451, "4.3.0 Local error in processing: the message could not be stored");
   }
   delivering_id_ = spool_ ? spool_id_ : fmt::format("{}.{}", info_.session_id, messages_ + 1);
-  deliver_message d{delivering_id_, std::move(sender_), std::move(local_recipients_), std::move(relay_recipients_),
-                    spool_ ? std::move(spool_received_) : received_header(delivering_id_), std::move(spool_)};
+  deliver_message d{delivering_id_,
+                    std::move(sender_),
+                    std::move(local_recipients_),
+                    std::move(relay_recipients_),
+                    spool_ ? std::move(spool_received_) : received_header(delivering_id_),
+                    std::move(spool_)};
   if (!d.spooled) d.message.append(message_);
   reset_transaction();
   state_ = server_state::delivering;
@@ -212,7 +217,7 @@ std::vector<server_action> server_session::receive_eof() {
   if (state_ == server_state::auth_delayed && config_.guard)  // a guess that left early still counts
     config_.guard->report(info_.peer, held_user_, false, now_.mono);
   held_password_.clear();
-  reset_transaction();  // a message whose end never came is dropped whole
+  reset_transaction();            // a message whose end never came is dropped whole
   state_ = server_state::closed;  // a delivery under way finishes; its reply is never sent
   return {close_connection{}};
 }
@@ -258,8 +263,7 @@ void server_session::reset_transaction() {
   message_size_ = 0;
   data_problem_ = data_problem::none;
   after_bare_lf_ = false;
-  if (state_ == server_state::awaiting_rcpt || state_ == server_state::awaiting_data ||
-      state_ == server_state::in_data)
+  if (state_ == server_state::awaiting_rcpt || state_ == server_state::awaiting_data || state_ == server_state::in_data)
     state_ = server_state::awaiting_mail;
 }
 

@@ -5,8 +5,8 @@
 // one line). The captures are made here: three HTTP connections (tests/support/synthetic_capture.hpp),
 // then the same cut 10 bytes short, and the same without the first response's segment.
 #include <gtest/gtest.h>
-#include <sys/socket.h>
 #include <netinet/in.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include <algorithm>

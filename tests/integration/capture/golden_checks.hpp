@@ -28,7 +28,8 @@ inline void json_diff(const nlohmann::json& expected, const nlohmann::json& actu
                       std::vector<std::string>& out) {
   if (expected.is_number() && actual.is_number()) {
     const double e = expected.get<double>(), a = actual.get<double>();
-    if (std::fabs(e - a) > 1e-9 * std::max(1.0, std::fabs(e))) out.push_back(path + ": expected " + expected.dump() + ", got " + actual.dump());
+    if (std::fabs(e - a) > 1e-9 * std::max(1.0, std::fabs(e)))
+      out.push_back(path + ": expected " + expected.dump() + ", got " + actual.dump());
     return;
   }
   if (expected.type() != actual.type() || (!expected.is_structured() && expected != actual)) {
@@ -37,15 +38,21 @@ inline void json_diff(const nlohmann::json& expected, const nlohmann::json& actu
   }
   if (expected.is_object()) {
     for (const auto& [key, value] : expected.items()) {
-      if (!actual.contains(key)) out.push_back(path + "." + key + ": missing");
-      else json_diff(value, actual.at(key), path + "." + key, out);
+      if (!actual.contains(key))
+        out.push_back(path + "." + key + ": missing");
+      else
+        json_diff(value, actual.at(key), path + "." + key, out);
     }
     for (const auto& [key, value] : actual.items()) {
-      if (!expected.contains(key)) out.push_back(path + "." + key + ": not expected (" + value.dump().substr(0, 80) + ")");
+      if (!expected.contains(key))
+        out.push_back(path + "." + key + ": not expected (" + value.dump().substr(0, 80) + ")");
     }
   } else if (expected.is_array()) {
-    if (expected.size() != actual.size()) out.push_back(path + ": " + std::to_string(expected.size()) + " items expected, got " + std::to_string(actual.size()));
-    for (std::size_t i = 0; i < std::min(expected.size(), actual.size()); ++i) json_diff(expected[i], actual[i], path + "[" + std::to_string(i) + "]", out);
+    if (expected.size() != actual.size())
+      out.push_back(path + ": " + std::to_string(expected.size()) + " items expected, got " +
+                    std::to_string(actual.size()));
+    for (std::size_t i = 0; i < std::min(expected.size(), actual.size()); ++i)
+      json_diff(expected[i], actual[i], path + "[" + std::to_string(i) + "]", out);
   }
 }
 
@@ -58,7 +65,8 @@ inline std::vector<std::string> run_golden_check(const nlohmann::json& check, co
   argv.front() = bin_path(name);
   const auto r = run(argv);
   auto doc = nlohmann::json::parse(r.out, nullptr, false);
-  if (r.exit_code != 0 || doc.is_discarded()) return {name + " exited with " + std::to_string(r.exit_code) + ": " + r.err};
+  if (r.exit_code != 0 || doc.is_discarded())
+    return {name + " exited with " + std::to_string(r.exit_code) + ": " + r.err};
   replace_strings(doc, capture.string(), "{capture}");
   std::vector<std::string> diffs;
   json_diff(check.at("expect"), doc, name, diffs);

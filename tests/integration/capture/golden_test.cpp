@@ -14,8 +14,8 @@
 namespace {
 
 namespace fs = std::filesystem;
-using nlohmann::json;
 using netlab::test::bin_path;
+using nlohmann::json;
 
 std::vector<fs::path> golden_facts(const fs::path& dir) {
   std::vector<fs::path> out;
@@ -73,8 +73,8 @@ TEST(Golden, APlantedDifferenceIsNamed) {
 
 TEST(Golden, UsageErrors) {
   const auto rec = bin_path("netlab-record");
-  EXPECT_EQ(netlab::test::run({rec, "--golden", "x"}).exit_code, 2);                       // no session command
-  EXPECT_EQ(netlab::test::run({rec, "--golden", "../x", "--", "true"}).exit_code, 2);      // not a plain name
+  EXPECT_EQ(netlab::test::run({rec, "--golden", "x"}).exit_code, 2);                   // no session command
+  EXPECT_EQ(netlab::test::run({rec, "--golden", "../x", "--", "true"}).exit_code, 2);  // not a plain name
   EXPECT_EQ(netlab::test::run({rec, "--golden", "x", "-o", "x.pcap", "--", "true"}).exit_code, 2);
   EXPECT_EQ(netlab::test::run({rec, "--golden", "x", "--protocol", "gopher", "--", "true"}).exit_code, 2);
   const auto help = netlab::test::run({rec, "--help"});
@@ -94,7 +94,8 @@ TEST(Golden, RefreshFactsReproducesTheCommittedFacts) {
     const auto committed = netlab::test::load_json(f);
     const auto name = committed.at("name").get<std::string>();
     fs::copy_file(f.parent_path() / committed.at("capture").get<std::string>(), dir / (name + ".pcapng"));
-    std::vector<std::string> argv{bin_path("netlab-record"), "--golden", name, "--dir", dir.string(), "--refresh-facts"};
+    std::vector<std::string> argv{bin_path("netlab-record"), "--golden", name, "--dir", dir.string(),
+                                  "--refresh-facts"};
     for (const auto& p : committed.at("protocols")) argv.insert(argv.end(), {"--protocol", p.get<std::string>()});
     const auto r = netlab::test::run(argv);
     ASSERT_EQ(r.exit_code, 0) << r.err;
@@ -104,28 +105,33 @@ TEST(Golden, RefreshFactsReproducesTheCommittedFacts) {
     EXPECT_FALSE(fs::exists(dir / (name + ".recipe")));
   }
   fs::remove_all(dir);
-  EXPECT_EQ(netlab::test::run({bin_path("netlab-record"), "--golden", "none", "--dir", dir.string(), "--refresh-facts"}).exit_code, 1);
+  EXPECT_EQ(netlab::test::run({bin_path("netlab-record"), "--golden", "none", "--dir", dir.string(), "--refresh-facts"})
+                .exit_code,
+            1);
 }
 
 // Which analyzers a golden stores: those that recognise traffic. The mail capture's SMTP sessions
 // greet with 220 as FTP does; lab-ftp analyze reports them, but they are not taken for FTP.
 TEST(Golden, RecognisesTheProtocolsOfEachCaptureFolder) {
   const auto dir = fs::temp_directory_path() / ("netlab-golden-detect-" + std::to_string(::getpid()));
-  const std::vector<std::pair<std::string, json>> cases{{"captures/mail/mail-path.pcapng", json::array({"smtp", "pop3"})},
-                                                        {"captures/ftp/ftp-sessions.pcapng", json::array({"ftp"})},
-                                                        {"captures/http/serve-session.pcapng", json::array({"http"})},
-                                                        {"captures/switch/vlans.pcapng", json::array()}};
+  const std::vector<std::pair<std::string, json>> cases{
+      {"captures/mail/mail-path.pcapng", json::array({"smtp", "pop3"})},
+      {"captures/ftp/ftp-sessions.pcapng", json::array({"ftp"})},
+      {"captures/http/serve-session.pcapng", json::array({"http"})},
+      {"captures/switch/vlans.pcapng", json::array()}};
   for (const auto& [capture, protocols] : cases) {
     SCOPED_TRACE(capture);
     fs::remove_all(dir);
     fs::create_directories(dir);
     fs::copy_file(netlab::test::source_path(capture), dir / "x.pcapng");
-    const auto r = netlab::test::run({bin_path("netlab-record"), "--golden", "x", "--dir", dir.string(), "--refresh-facts", "--json"});
+    const auto r = netlab::test::run(
+        {bin_path("netlab-record"), "--golden", "x", "--dir", dir.string(), "--refresh-facts", "--json"});
     ASSERT_EQ(r.exit_code, 0) << r.err;
     EXPECT_EQ(json::parse(r.out).at("protocols"), protocols);
     const auto facts = netlab::test::load_json(dir / "x.facts.json");
     EXPECT_EQ(facts.at("checks").size(), protocols.size() + 1);
-    for (const auto& check : facts.at("checks")) EXPECT_TRUE(netlab::test::run_golden_check(check, dir / "x.pcapng").empty());
+    for (const auto& check : facts.at("checks"))
+      EXPECT_TRUE(netlab::test::run_golden_check(check, dir / "x.pcapng").empty());
   }
   fs::remove_all(dir);
 }

@@ -74,7 +74,8 @@ fs::path build_capture(const temp_dir& dir) {
 std::vector<double> row_ys(const std::string& svg) {
   std::vector<double> ys;
   static const std::regex time_text(R"re(<text x="10" y="([0-9.]+)">[0-9]+\.[0-9]{6}</text>)re");
-  for (std::sregex_iterator it(svg.begin(), svg.end(), time_text), end; it != end; ++it) ys.push_back(std::stod((*it)[1]));
+  for (std::sregex_iterator it(svg.begin(), svg.end(), time_text), end; it != end; ++it)
+    ys.push_back(std::stod((*it)[1]));
   return ys;
 }
 
@@ -83,8 +84,8 @@ TEST(LadderLayout, LongConversationIsPagedSpacedByTimeWithItsGapAndFittingLabels
   temp_dir dir;
   const auto capture = build_capture(dir);
   const auto svg = dir.path / "ladder.svg";
-  const auto r = netlab::test::run({bin_path("netlab-ladder"), capture.string(), "-c", "0", "--spacing", "time", "--svg",
-                                    svg.string()});
+  const auto r = netlab::test::run(
+      {bin_path("netlab-ladder"), capture.string(), "-c", "0", "--spacing", "time", "--svg", svg.string()});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   // Text: the gap where it occurs, the time scale, and the pages written.
   EXPECT_NE(r.out.find("~~ 100 B from the server not in the capture ~~"), std::string::npos) << r.out;
@@ -97,7 +98,9 @@ TEST(LadderLayout, LongConversationIsPagedSpacedByTimeWithItsGapAndFittingLabels
     ASSERT_TRUE(fs::exists(dir.path / name)) << name;
     pages.push_back(slurp(dir.path / name));
     std::size_t n = 0;
-    for (auto pos = pages.back().find("marker-end"); pos != std::string::npos; pos = pages.back().find("marker-end", pos + 1)) ++n;
+    for (auto pos = pages.back().find("marker-end"); pos != std::string::npos;
+         pos = pages.back().find("marker-end", pos + 1))
+      ++n;
     EXPECT_LE(n, 100u) << name;
     arrows += n;
   }
@@ -143,24 +146,27 @@ TEST(LadderLayout, SvgTextStaysInsideThePictureInChromium) {
   temp_dir dir;
   const auto capture = build_capture(dir);
   const auto svg = dir.path / "ladder.svg";
-  ASSERT_EQ(netlab::test::run({bin_path("netlab-ladder"), capture.string(), "-c", "0", "--svg", svg.string()}).exit_code, 0);
+  ASSERT_EQ(
+      netlab::test::run({bin_path("netlab-ladder"), capture.string(), "-c", "0", "--svg", svg.string()}).exit_code, 0);
   const auto page = dir.path / "page.html";
-  std::ofstream(page) << "<!doctype html><html><body style=\"margin:0\">" << slurp(svg)
-                      << "<pre id=\"result\"></pre><script>"
-                         "const svg = document.querySelector('svg'); const box = svg.getBoundingClientRect();"
-                         "const bad = [];"
-                         "for (const t of svg.querySelectorAll('text')) { const b = t.getBoundingClientRect();"
-                         "  const middle = t.getAttribute('text-anchor') === 'middle' && t.getAttribute('x') === '400';"
-                         "  const lo = middle ? box.left + 170 : box.left, hi = middle ? box.left + 630 : box.right;"
-                         "  if (b.left < lo - 0.5 || b.right > hi + 0.5 || b.top < box.top - 0.5 || b.bottom > box.bottom + 0.5)"
-                         "    bad.push(t.textContent); }"
-                         "document.getElementById('result').textContent = 'RESULT ' + JSON.stringify({n: svg.querySelectorAll('text').length, bad});"
-                         "</script></body></html>";
-  const auto r = netlab::test::run({"/usr/bin/chromium", "--headless", "--no-sandbox", "--disable-gpu",
-                                    "--disable-background-networking", "--disable-component-update", "--no-first-run",
-                                    "--disable-sync", "--user-data-dir=" + (dir.path / "profile").string(), "--dump-dom",
-                                    "file://" + page.string()},
-                                   {}, std::chrono::seconds(90));
+  std::ofstream(page)
+      << "<!doctype html><html><body style=\"margin:0\">" << slurp(svg)
+      << "<pre id=\"result\"></pre><script>"
+         "const svg = document.querySelector('svg'); const box = svg.getBoundingClientRect();"
+         "const bad = [];"
+         "for (const t of svg.querySelectorAll('text')) { const b = t.getBoundingClientRect();"
+         "  const middle = t.getAttribute('text-anchor') === 'middle' && t.getAttribute('x') === '400';"
+         "  const lo = middle ? box.left + 170 : box.left, hi = middle ? box.left + 630 : box.right;"
+         "  if (b.left < lo - 0.5 || b.right > hi + 0.5 || b.top < box.top - 0.5 || b.bottom > box.bottom + 0.5)"
+         "    bad.push(t.textContent); }"
+         "document.getElementById('result').textContent = 'RESULT ' + JSON.stringify({n: "
+         "svg.querySelectorAll('text').length, bad});"
+         "</script></body></html>";
+  const auto r = netlab::test::run(
+      {"/usr/bin/chromium", "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+       "--disable-component-update", "--no-first-run", "--disable-sync",
+       "--user-data-dir=" + (dir.path / "profile").string(), "--dump-dom", "file://" + page.string()},
+      {}, std::chrono::seconds(90));
   const std::string marker = "<pre id=\"result\">RESULT ";
   const auto at = r.out.find(marker);
   ASSERT_NE(at, std::string::npos) << r.err.substr(0, 400);

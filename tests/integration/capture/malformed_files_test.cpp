@@ -48,7 +48,9 @@ void expect_unusable(const fs::path& p, const std::string& reason) {
   EXPECT_EQ(r.err.rfind("netlab-ladder: error: ", 0), 0u) << r.err;
 }
 
-const fs::path own_capture() { return netlab::test::source_path("captures/net/loopback-http-ipv6.pcap"); }
+const fs::path own_capture() {
+  return netlab::test::source_path("captures/net/loopback-http-ipv6.pcap");
+}
 
 TEST(MalformedFiles, UnusableFilesAreOneLineErrors) {
   files f;
@@ -87,8 +89,9 @@ TEST(MalformedFiles, GarbageFramesAndSnaplenCutsAreCounted) {
   auto w = netlib::capture::capture_writer::create(f.dir / "mixed.pcapng");
   const auto eth = w.add_interface(netlib::packet::link_type::ethernet, "eth");
   const auto raw = w.add_interface(netlib::packet::link_type::raw, "raw");
-  w.write(eth, netlib::from_nanoseconds(1), netlib::as_bytes("short"));               // truncated Ethernet
-  w.write(raw, netlib::from_nanoseconds(2), netlib::as_bytes(std::string(40, '\x43')));  // IPv4, IHL 3: bad header length
+  w.write(eth, netlib::from_nanoseconds(1), netlib::as_bytes("short"));  // truncated Ethernet
+  w.write(raw, netlib::from_nanoseconds(2),
+          netlib::as_bytes(std::string(40, '\x43')));  // IPv4, IHL 3: bad header length
   // Every frame of a real capture cut to 100 bytes (a snaplen cut): headers decode, payloads are short.
   auto reader = netlib::capture::capture_reader::open(own_capture());
   while (auto rec = reader.next()) {
@@ -110,7 +113,8 @@ TEST(MalformedFiles, GarbageFramesAndSnaplenCutsAreCounted) {
 TEST(MalformedFiles, UsageErrors) {
   const auto none = netlab::test::run({netlab::test::bin_path("netlab-ladder")});
   EXPECT_EQ(none.exit_code, 2);
-  const auto svg = netlab::test::run({netlab::test::bin_path("netlab-ladder"), own_capture().string(), "--svg", "x.svg"});
+  const auto svg =
+      netlab::test::run({netlab::test::bin_path("netlab-ladder"), own_capture().string(), "--svg", "x.svg"});
   EXPECT_EQ(svg.exit_code, 2);
   EXPECT_NE(svg.err.find("--svg needs --conversation"), std::string::npos);
   const auto missing = netlab::test::run({netlab::test::bin_path("netlab-ladder"), own_capture().string(), "-c", "7"});

@@ -26,33 +26,98 @@ namespace packet_decoders_tshark {
 namespace packet = netlib::packet;
 using fields = std::map<std::string, std::vector<std::string>>;
 
-std::string hex(unsigned v, int digits) { return fmt::format("0x{:0{}x}", v, digits); }
-std::string bit(bool b) { return b ? "1" : "0"; }
-std::string name(const std::string& n) { return n.empty() ? "<Root>" : n; }
+std::string hex(unsigned v, int digits) {
+  return fmt::format("0x{:0{}x}", v, digits);
+}
+std::string bit(bool b) {
+  return b ? "1" : "0";
+}
+std::string name(const std::string& n) {
+  return n.empty() ? "<Root>" : n;
+}
 
 const std::vector<std::string> udp_fields{"udp.srcport", "udp.dstport", "udp.length", "udp.checksum"};
-const std::vector<std::string> dns_fields{
-    "dns.id", "dns.flags", "dns.flags.response", "dns.flags.opcode", "dns.flags.truncated", "dns.flags.recdesired",
-    "dns.flags.z", "dns.flags.authenticated", "dns.flags.checkdisable", "dns.flags.authoritative",
-    "dns.flags.recavail", "dns.flags.rcode", "dns.count.queries", "dns.count.answers", "dns.count.auth_rr",
-    "dns.count.add_rr", "dns.qry.name", "dns.qry.type", "dns.qry.class", "dns.resp.name", "dns.resp.type",
-    "dns.resp.class", "dns.resp.ttl", "dns.resp.len", "dns.a", "dns.aaaa", "dns.ns", "dns.cname",
-    "dns.ptr.domain_name", "dns.mx.preference", "dns.mx.mail_exchange", "dns.txt", "dns.srv.service",
-    "dns.srv.proto", "dns.srv.name", "dns.srv.priority",
-    "dns.srv.weight", "dns.srv.port", "dns.srv.target", "dns.soa.mname", "dns.soa.rname", "dns.soa.serial_number",
-    "dns.soa.refresh_interval", "dns.soa.retry_interval", "dns.soa.expire_limit", "dns.soa.minimum_ttl",
-    "dns.rr.udp_payload_size", "dns.resp.ext_rcode", "dns.resp.edns0_version", "dns.resp.z.do", "dns.opt.code",
-    "dns.opt.len"};
+const std::vector<std::string> dns_fields{"dns.id",
+                                          "dns.flags",
+                                          "dns.flags.response",
+                                          "dns.flags.opcode",
+                                          "dns.flags.truncated",
+                                          "dns.flags.recdesired",
+                                          "dns.flags.z",
+                                          "dns.flags.authenticated",
+                                          "dns.flags.checkdisable",
+                                          "dns.flags.authoritative",
+                                          "dns.flags.recavail",
+                                          "dns.flags.rcode",
+                                          "dns.count.queries",
+                                          "dns.count.answers",
+                                          "dns.count.auth_rr",
+                                          "dns.count.add_rr",
+                                          "dns.qry.name",
+                                          "dns.qry.type",
+                                          "dns.qry.class",
+                                          "dns.resp.name",
+                                          "dns.resp.type",
+                                          "dns.resp.class",
+                                          "dns.resp.ttl",
+                                          "dns.resp.len",
+                                          "dns.a",
+                                          "dns.aaaa",
+                                          "dns.ns",
+                                          "dns.cname",
+                                          "dns.ptr.domain_name",
+                                          "dns.mx.preference",
+                                          "dns.mx.mail_exchange",
+                                          "dns.txt",
+                                          "dns.srv.service",
+                                          "dns.srv.proto",
+                                          "dns.srv.name",
+                                          "dns.srv.priority",
+                                          "dns.srv.weight",
+                                          "dns.srv.port",
+                                          "dns.srv.target",
+                                          "dns.soa.mname",
+                                          "dns.soa.rname",
+                                          "dns.soa.serial_number",
+                                          "dns.soa.refresh_interval",
+                                          "dns.soa.retry_interval",
+                                          "dns.soa.expire_limit",
+                                          "dns.soa.minimum_ttl",
+                                          "dns.rr.udp_payload_size",
+                                          "dns.resp.ext_rcode",
+                                          "dns.resp.edns0_version",
+                                          "dns.resp.z.do",
+                                          "dns.opt.code",
+                                          "dns.opt.len"};
 // The first occurrence only: option 61 (client identifier) repeats the hardware type and address.
 const std::vector<std::string> dhcp_first_fields{"dhcp.hw.type", "dhcp.hw.mac_addr"};
-const std::vector<std::string> dhcp_fields{
-    "dhcp.type", "dhcp.hw.len", "dhcp.hops", "dhcp.id", "dhcp.secs", "dhcp.flags", "dhcp.ip.client", "dhcp.ip.your",
-    "dhcp.ip.server", "dhcp.ip.relay", "dhcp.cookie", "dhcp.option.type", "dhcp.option.dhcp",
-    "dhcp.option.subnet_mask", "dhcp.option.router", "dhcp.option.domain_name_server", "dhcp.option.dhcp_server_id",
-    "dhcp.option.ip_address_lease_time", "dhcp.option.renewal_time_value", "dhcp.option.rebinding_time_value",
-    "dhcp.option.requested_ip_address", "dhcp.option.request_list_item", "dhcp.option.hostname",
-    "dhcp.option.domain_name", "dhcp.option.vendor_class_id", "dhcp.option.dhcp_max_message_size",
-    "dhcp.option.broadcast_address"};
+const std::vector<std::string> dhcp_fields{"dhcp.type",
+                                           "dhcp.hw.len",
+                                           "dhcp.hops",
+                                           "dhcp.id",
+                                           "dhcp.secs",
+                                           "dhcp.flags",
+                                           "dhcp.ip.client",
+                                           "dhcp.ip.your",
+                                           "dhcp.ip.server",
+                                           "dhcp.ip.relay",
+                                           "dhcp.cookie",
+                                           "dhcp.option.type",
+                                           "dhcp.option.dhcp",
+                                           "dhcp.option.subnet_mask",
+                                           "dhcp.option.router",
+                                           "dhcp.option.domain_name_server",
+                                           "dhcp.option.dhcp_server_id",
+                                           "dhcp.option.ip_address_lease_time",
+                                           "dhcp.option.renewal_time_value",
+                                           "dhcp.option.rebinding_time_value",
+                                           "dhcp.option.requested_ip_address",
+                                           "dhcp.option.request_list_item",
+                                           "dhcp.option.hostname",
+                                           "dhcp.option.domain_name",
+                                           "dhcp.option.vendor_class_id",
+                                           "dhcp.option.dhcp_max_message_size",
+                                           "dhcp.option.broadcast_address"};
 
 void add_record(fields& f, const packet::dns_record& r) {
   // tshark splits an SRV record's owner _service._proto.name (RFC 2782) into three fields.
@@ -296,7 +361,7 @@ TEST_P(Decoders, AgreeWithTsharkFieldByField) {
   const auto file = GetParam();
   const auto ours = decode(file);
   // One tshark run: every frame with UDP, DNS or DHCP, and every field compared.
-  std::vector<std::string> wanted{"frame.number", "icmp.type",   "icmpv6.type",   "tcp.srcport",
+  std::vector<std::string> wanted{"frame.number", "icmp.type",   "icmpv6.type",  "tcp.srcport",
                                   "tcp.dstport",  "ip.fragment", "ipv6.fragment"};
   for (const auto* list : {&udp_fields, &dns_fields, &dhcp_fields, &dhcp_first_fields}) {
     wanted.insert(wanted.end(), list->begin(), list->end());
@@ -325,7 +390,9 @@ TEST_P(Decoders, AgreeWithTsharkFieldByField) {
 }
 
 INSTANTIATE_TEST_SUITE_P(All, Decoders, testing::ValuesIn(netlab::test::project_captures()),
-                         [](const testing::TestParamInfo<std::string>& i) { return netlab::test::capture_test_name(i.param); });
+                         [](const testing::TestParamInfo<std::string>& i) {
+                           return netlab::test::capture_test_name(i.param);
+                         });
 
 // The captures made for the DNS and DHCP labs hold what the comparison above is about.
 TEST(DecodersCaptures, TheLabCapturesHoldTheirProtocols) {
@@ -335,7 +402,8 @@ TEST(DecodersCaptures, TheLabCapturesHoldTheirProtocols) {
   for (const auto& [frame, f] : dns.dns) {
     if (f.count("dns.resp.type")) types.insert(f.at("dns.resp.type").begin(), f.at("dns.resp.type").end());
   }
-  for (const char* t : {"1", "2", "5", "6", "12", "15", "16", "28", "33", "41"}) EXPECT_TRUE(types.count(t)) << "type " << t;
+  for (const char* t : {"1", "2", "5", "6", "12", "15", "16", "28", "33", "41"})
+    EXPECT_TRUE(types.count(t)) << "type " << t;
   const auto dhcp = decode(netlab::test::source_path("captures/dhcp/client.pcapng"));
   EXPECT_EQ(dhcp.dhcp.size(), 7u);
 }

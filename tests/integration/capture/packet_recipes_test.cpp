@@ -115,7 +115,8 @@ TEST_P(PacketRecipes, ReproduceTheCommittedFacts) {
       }
     }
     // netlab-grade's key of the fresh capture gives the stable facts too.
-    const auto key_run = netlab::test::run({bin_path("netlab-grade"), "questions", (out.path / capture).string(), "--key", "--json"});
+    const auto key_run =
+        netlab::test::run({bin_path("netlab-grade"), "questions", (out.path / capture).string(), "--key", "--json"});
     ASSERT_EQ(key_run.exit_code, 0) << key_run.err;
     const auto key_doc = json::parse(key_run.out);
     std::map<std::string, std::string> key;
@@ -128,7 +129,9 @@ TEST_P(PacketRecipes, ReproduceTheCommittedFacts) {
   }
 }
 
-std::string recipe_name(const testing::TestParamInfo<recipe>& p) { return p.param.folder; }
+std::string recipe_name(const testing::TestParamInfo<recipe>& p) {
+  return p.param.folder;
+}
 
 INSTANTIATE_TEST_SUITE_P(All, PacketRecipes, testing::ValuesIn(recipes()), recipe_name);
 

@@ -32,16 +32,22 @@ struct recipe {
 
 const std::vector<recipe>& recipes() {
   static const std::vector<recipe> list{
-      {"dns", {"resolver.pcapng"}, "resolver.facts.json",
+      {"dns",
+       {"resolver.pcapng"},
+       "resolver.facts.json",
        {"ip", "ethtool", "named", "unbound", "dig", "host", "nslookup", "getent", "tshark"}},
       {"dhcp", {"client.pcapng"}, "client.facts.json", {"ip", "ethtool", "dnsmasq", "busybox", "tshark"}},
-      {"nat", {"inside.pcapng", "outside.pcapng"}, "nat.facts.json",
+      {"nat",
+       {"inside.pcapng", "outside.pcapng"},
+       "nat.facts.json",
        {"ip", "ethtool", "nft", "dnsmasq", "curl", "dig", "tshark"}},
   };
   return list;
 }
 
-void PrintTo(const recipe& r, std::ostream* os) { *os << r.name; }
+void PrintTo(const recipe& r, std::ostream* os) {
+  *os << r.name;
+}
 
 class Recipes : public testing::TestWithParam<recipe> {};
 
@@ -60,9 +66,9 @@ TEST_P(Recipes, RecordAgainWithTheCommittedFacts) {
   } cleanup{out};
   const auto script = source_path("captures/" + r.name + "/record-" + r.name + ".sh");
   const auto prefix = "nlt" + std::to_string(::getpid() % 100000) + r.name;
-  const auto run_recipe = run({"/usr/bin/env", "BIN=" + std::string(NETLAB_BIN_DIR), "OUT=" + out,
-                               "NETNS_PREFIX=" + prefix, "/bin/sh", script},
-                              {}, std::chrono::seconds(180));
+  const auto run_recipe = run(
+      {"/usr/bin/env", "BIN=" + std::string(NETLAB_BIN_DIR), "OUT=" + out, "NETNS_PREFIX=" + prefix, "/bin/sh", script},
+      {}, std::chrono::seconds(180));
   ASSERT_EQ(run_recipe.exit_code, 0) << run_recipe.out << run_recipe.err;
   std::vector<std::string> argv{"/usr/bin/python3", source_path("captures/make-lab-facts.py"), r.name};
   for (const auto& o : r.outputs) argv.push_back(out + "/" + o);

@@ -15,8 +15,8 @@
 namespace {
 
 namespace fs = std::filesystem;
-using nlohmann::json;
 using netlab::test::bin_path;
+using nlohmann::json;
 
 // Answers one line with "pong: " + the line, then closes.
 const char* server_py =
@@ -55,8 +55,8 @@ void record_exchange(const std::string& name) {
   netlab::test::process server({"/usr/bin/python3", "-c", server_py});
   const std::string port = std::to_string(netlab::test::process::port_of(server.wait_listening()));
   const auto file = temp_file(name);
-  netlab::test::process rec({bin_path("netlab-record"), "--interface", "lo", "--filter", "tcp port " + port,
-                             "--output", file.string(), "--seconds", "30"});
+  netlab::test::process rec({bin_path("netlab-record"), "--interface", "lo", "--filter", "tcp port " + port, "--output",
+                             file.string(), "--seconds", "30"});
   ASSERT_TRUE(rec.wait_for_line("capturing on lo")) << rec.err();
   const auto client = netlab::test::run({"/usr/bin/python3", "-c", client_py, port});
   ASSERT_EQ(client.exit_code, 0) << client.err;
@@ -82,16 +82,20 @@ void record_exchange(const std::string& name) {
   fs::remove_all(file.parent_path());
 }
 
-TEST(Record, LoopbackExchangeToPcapng) { record_exchange("exchange.pcapng"); }
-TEST(Record, LoopbackExchangeToPcap) { record_exchange("exchange.pcap"); }
+TEST(Record, LoopbackExchangeToPcapng) {
+  record_exchange("exchange.pcapng");
+}
+TEST(Record, LoopbackExchangeToPcap) {
+  record_exchange("exchange.pcap");
+}
 
 TEST(Record, StopsAfterCountWithJsonReport) {
   REQUIRE_ROOT();
   netlab::test::process server({"/usr/bin/python3", "-c", server_py});
   const std::string port = std::to_string(netlab::test::process::port_of(server.wait_listening()));
   const auto file = temp_file("count.pcap");
-  netlab::test::process rec({bin_path("netlab-record"), "-i", "lo", "-f", "tcp port " + port, "-o", file.string(),
-                             "--count", "3", "--json"});
+  netlab::test::process rec(
+      {bin_path("netlab-record"), "-i", "lo", "-f", "tcp port " + port, "-o", file.string(), "--count", "3", "--json"});
   // With --json the readiness line is on stderr and stdout is exactly one JSON document.
   ASSERT_TRUE(rec.wait_for_err_line("capturing on lo")) << rec.err();
   netlab::test::run({"/usr/bin/python3", "-c", client_py, port});
@@ -113,7 +117,8 @@ TEST(Record, ErrorsAreOneLine) {
   auto no_iface = netlab::test::run({bin_path("netlab-record"), "-i", "nosuchif0", "-o", temp_file("x.pcap").string()});
   EXPECT_EQ(no_iface.exit_code, 1);
   EXPECT_NE(no_iface.err.find("nosuchif0: no such interface"), std::string::npos) << no_iface.err;
-  auto bad_filter = netlab::test::run({bin_path("netlab-record"), "-i", "lo", "-f", "tcp port banana", "-o", temp_file("x.pcap").string()});
+  auto bad_filter = netlab::test::run(
+      {bin_path("netlab-record"), "-i", "lo", "-f", "tcp port banana", "-o", temp_file("x.pcap").string()});
   EXPECT_EQ(bad_filter.exit_code, 1);
   EXPECT_NE(bad_filter.err.find("bad filter"), std::string::npos) << bad_filter.err;
   for (const auto* r : {&bad_ext, &no_iface, &bad_filter}) EXPECT_EQ(std::count(r->err.begin(), r->err.end(), '\n'), 1);

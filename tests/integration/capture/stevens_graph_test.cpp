@@ -56,11 +56,26 @@ std::vector<bar> bars_of(const std::string& svg) {
 
 // tshark's data segments of one side of stream 0: relative seq, length, time, retransmission flag.
 std::vector<bar> tshark_bars(const std::string& capture, int stream, const std::string& side_filter) {
-  const auto r = netlab::test::run(
-      {"/usr/bin/tshark", "-n", "-r", capture, "-Y",
-       "tcp.stream == " + std::to_string(stream) + " && tcp.len > 0 && " + side_filter, "-T", "fields", "-e", "tcp.seq",
-       "-e", "tcp.len", "-e", "frame.time_relative", "-e", "tcp.analysis.retransmission", "-e",
-       "tcp.analysis.fast_retransmission", "-e", "tcp.analysis.spurious_retransmission"});
+  const auto r = netlab::test::run({"/usr/bin/tshark",
+                                    "-n",
+                                    "-r",
+                                    capture,
+                                    "-Y",
+                                    "tcp.stream == " + std::to_string(stream) + " && tcp.len > 0 && " + side_filter,
+                                    "-T",
+                                    "fields",
+                                    "-e",
+                                    "tcp.seq",
+                                    "-e",
+                                    "tcp.len",
+                                    "-e",
+                                    "frame.time_relative",
+                                    "-e",
+                                    "tcp.analysis.retransmission",
+                                    "-e",
+                                    "tcp.analysis.fast_retransmission",
+                                    "-e",
+                                    "tcp.analysis.spurious_retransmission"});
   EXPECT_EQ(r.exit_code, 0) << r.err;
   std::vector<bar> out;
   std::istringstream in(r.out);
@@ -202,7 +217,8 @@ TEST(StevensGraph, UsageErrors) {
   const auto no_conversation = netlab::test::run({bin_path("netlab-ladder"), capture, "--stevens", "x.svg"});
   EXPECT_EQ(no_conversation.exit_code, 2);
   EXPECT_NE(no_conversation.err.find("--stevens needs --conversation N"), std::string::npos) << no_conversation.err;
-  const auto side_alone = netlab::test::run({bin_path("netlab-ladder"), capture, "-c", "0", "--stevens-data", "server"});
+  const auto side_alone =
+      netlab::test::run({bin_path("netlab-ladder"), capture, "-c", "0", "--stevens-data", "server"});
   EXPECT_EQ(side_alone.exit_code, 2);
   const auto missing = netlab::test::run({bin_path("netlab-ladder"), capture, "-c", "5", "--stevens", "x.svg"});
   EXPECT_EQ(missing.exit_code, 1);

@@ -26,19 +26,28 @@
 namespace {
 
 namespace fs = std::filesystem;
-using nlohmann::json;
 using netlab::test::bin_path;
+using nlohmann::json;
 
 // The protocols each captures/ folder holds; golden/ captures name theirs in NAME.facts.json.
 // A capture in a folder missing here fails CapturesTable.EveryCaptureIsListed.
 const std::map<std::string, std::vector<std::string>>& folder_protocols() {
   static const std::map<std::string, std::vector<std::string>> table{
-      {"net", {"http"}}, {"http", {"http"}}, {"ftp", {"ftp"}}, {"mail", {"smtp", "pop3"}}, {"switch", {"switch"}}, {"golden", {}},
+      {"net", {"http"}},
+      {"http", {"http"}},
+      {"ftp", {"ftp"}},
+      {"mail", {"smtp", "pop3"}},
+      {"switch", {"switch"}},
+      {"golden", {}},
       // DNS, DHCP and the NAT's UDP and TCP: their decoders against tshark in packet_decoders_tshark_test.cpp.
-      {"dns", {}}, {"dhcp", {}}, {"nat", {}},
+      {"dns", {}},
+      {"dhcp", {}},
+      {"nat", {}},
       // IP/ICMP, TLS and the TCP lab: their questions are checked against tshark field by field by
       // tests/integration/grade/tshark_answers_test.cpp; here, as every capture, TCP and ARP.
-      {"ip", {}}, {"tls", {}}, {"tcp", {}}};
+      {"ip", {}},
+      {"tls", {}},
+      {"tcp", {}}};
   return table;
 }
 
@@ -79,9 +88,15 @@ std::vector<std::string> split(const std::string& s, char sep) {
 }
 
 // tshark's per-frame fields: tcp.stream and the protocol fields below, all occurrences.
-const std::vector<std::string> tshark_fields{"tcp.stream",          "http.request.method", "http.response.code",
-                                             "ftp.request.command", "ftp.response.code",   "smtp.req.command",
-                                             "pop.request.command", "arp.src.hw_mac",      "vlan.id",
+const std::vector<std::string> tshark_fields{"tcp.stream",
+                                             "http.request.method",
+                                             "http.response.code",
+                                             "ftp.request.command",
+                                             "ftp.response.code",
+                                             "smtp.req.command",
+                                             "pop.request.command",
+                                             "arp.src.hw_mac",
+                                             "vlan.id",
                                              "eth.src"};
 
 struct tshark_frame {
@@ -103,8 +118,10 @@ std::vector<tshark_frame> tshark_frames(const std::string& file, const std::vect
     tshark_frame f;
     for (std::size_t i = 0; i < tshark_fields.size() && i < cols.size(); ++i) {
       if (cols[i].empty()) continue;
-      if (i == 0) f.stream = std::stoi(cols[i]);
-      else f.values[tshark_fields[i]] = split(cols[i], ',');
+      if (i == 0)
+        f.stream = std::stoi(cols[i]);
+      else
+        f.values[tshark_fields[i]] = split(cols[i], ',');
     }
     frames.push_back(std::move(f));
   }
@@ -121,7 +138,9 @@ std::map<int, std::vector<std::string>> per_stream(const std::vector<tshark_fram
   return out;
 }
 
-std::string port_of(const std::string& endpoint) { return endpoint.substr(endpoint.rfind(':') + 1); }
+std::string port_of(const std::string& endpoint) {
+  return endpoint.substr(endpoint.rfind(':') + 1);
+}
 
 class Captures : public testing::TestWithParam<std::string> {
  protected:
@@ -135,7 +154,8 @@ class Captures : public testing::TestWithParam<std::string> {
     }
   }
   int conversation_of(const json& session) const {
-    const auto it = conversation_ids_.find(session.at("client").get<std::string>() + " " + session.at("server").get<std::string>());
+    const auto it =
+        conversation_ids_.find(session.at("client").get<std::string>() + " " + session.at("server").get<std::string>());
     return it == conversation_ids_.end() ? -1 : it->second;
   }
   std::string file_;
@@ -181,7 +201,8 @@ void expect_link_layer_agrees(const std::string& file, const std::vector<tshark_
       for (const auto& tag : d.ethernet->tags) vlans.push_back(std::to_string(tag.vid));
     }
     const auto& t = frames[i].values;
-    EXPECT_EQ(arp, t.count("arp.src.hw_mac") ? t.at("arp.src.hw_mac") : std::vector<std::string>{}) << "frame " << i + 1;
+    EXPECT_EQ(arp, t.count("arp.src.hw_mac") ? t.at("arp.src.hw_mac") : std::vector<std::string>{})
+        << "frame " << i + 1;
     EXPECT_EQ(vlans, t.count("vlan.id") ? t.at("vlan.id") : std::vector<std::string>{}) << "frame " << i + 1;
     ++i;
   }
@@ -205,7 +226,8 @@ void expect_http_agrees(const json& out, const std::vector<tshark_frame>& frames
 
 // FTP: per control connection the commands and the reply codes (greeting first; tshark's 1xx
 // preliminary replies left out, as lab-ftp keeps each command's final reply).
-void expect_ftp_agrees(const json& out, const std::vector<tshark_frame>& frames, const std::map<std::string, int>& ids) {
+void expect_ftp_agrees(const json& out, const std::vector<tshark_frame>& frames,
+                       const std::map<std::string, int>& ids) {
   ASSERT_FALSE(out.at("sessions").empty()) << "lab-ftp analyze found no FTP session";
   stream_lists verbs, codes;
   for (const auto& s : out.at("sessions")) {
@@ -254,7 +276,8 @@ void expect_switch_agrees(const std::string& file, const std::vector<tshark_fram
     const auto it = frames[i].values.find("eth.src");
     const auto& src = replayed[i].at("src");
     if (it == frames[i].values.end() || src.is_null()) {
-      EXPECT_TRUE(it == frames[i].values.end() || it->second.empty()) << "frame " << i + 1 << ": lab-switch saw no source MAC";
+      EXPECT_TRUE(it == frames[i].values.end() || it->second.empty())
+          << "frame " << i + 1 << ": lab-switch saw no source MAC";
       continue;
     }
     EXPECT_EQ(src, it->second.front()) << "frame " << i + 1;
@@ -262,7 +285,8 @@ void expect_switch_agrees(const std::string& file, const std::vector<tshark_fram
 }
 
 const std::map<std::string, std::string>& decode_names() {
-  static const std::map<std::string, std::string> names{{"http", "http"}, {"ftp", "ftp"}, {"smtp", "smtp"}, {"pop3", "pop"}};
+  static const std::map<std::string, std::string> names{
+      {"http", "http"}, {"ftp", "ftp"}, {"smtp", "smtp"}, {"pop3", "pop"}};
   return names;
 }
 
@@ -276,7 +300,8 @@ TEST_P(Captures, AgreeWithTshark) {
     ASSERT_TRUE(outputs[p].is_object());
     const auto& convs = ladder_.at("conversations");
     for (const auto& item : outputs[p].value(p == "http" ? "transactions" : "sessions", json::array())) {
-      const std::string server = p == "http" ? convs.at(item.at("connection").get<std::size_t>()).at("server") : item.at("server");
+      const std::string server =
+          p == "http" ? convs.at(item.at("connection").get<std::size_t>()).at("server") : item.at("server");
       decode_as.insert("tcp.port==" + port_of(server) + "," + decode_names().at(p));
     }
   }

@@ -29,7 +29,9 @@ std::vector<std::string> programs() {
   return names;
 }
 
-std::string bin(const std::string& name) { return std::string(NETLAB_BIN_DIR) + "/" + name; }
+std::string bin(const std::string& name) {
+  return std::string(NETLAB_BIN_DIR) + "/" + name;
+}
 
 // Subcommand names from CLI11's help ("Subcommands:" then "  name   description" lines).
 std::vector<std::string> subcommands(const std::string& help) {
@@ -52,7 +54,9 @@ std::vector<std::string> subcommands(const std::string& help) {
   return subs;
 }
 
-std::size_t line_count(const std::string& s) { return static_cast<std::size_t>(std::count(s.begin(), s.end(), '\n')); }
+std::size_t line_count(const std::string& s) {
+  return static_cast<std::size_t>(std::count(s.begin(), s.end(), '\n'));
+}
 
 std::string shown(const std::vector<std::string>& argv) {
   std::string s;
@@ -213,8 +217,8 @@ TEST(Conventions, durations_take_units_the_same_way) {
   if (built("lab-delay")) {
     // --interval 0 (the default the help names) and --timeout with a unit are accepted: no echo
     // server answers on port 9, so the run fails (exit 1), it is not a usage error (2).
-    const auto ping = run({bin("lab-delay"), "ping", "--server", "127.0.0.1:9", "--count", "1", "--timeout", "100ms",
-                           "--interval", "0"});
+    const auto ping = run(
+        {bin("lab-delay"), "ping", "--server", "127.0.0.1:9", "--count", "1", "--timeout", "100ms", "--interval", "0"});
     EXPECT_EQ(ping.exit_code, 1) << ping.err;
     expect_usage_error({bin("lab-delay"), "ping", "--server", "127.0.0.1:9", "--timeout", "2 fortnights"}, "duration");
   }

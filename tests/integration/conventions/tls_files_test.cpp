@@ -48,7 +48,9 @@ struct scratch {
   }
 };
 
-std::size_t lines(const std::string& s) { return static_cast<std::size_t>(std::count(s.begin(), s.end(), '\n')); }
+std::size_t lines(const std::string& s) {
+  return static_cast<std::size_t>(std::count(s.begin(), s.end(), '\n'));
+}
 
 std::string joined(const std::vector<std::string>& argv) {
   std::string s;
@@ -56,8 +58,8 @@ std::string joined(const std::vector<std::string>& argv) {
   return s;
 }
 
-void expect_exit(std::vector<std::string> argv, const std::vector<std::string>& extra, int code, const std::string& says,
-                 const std::string& never_says = "asio.ssl error") {
+void expect_exit(std::vector<std::string> argv, const std::vector<std::string>& extra, int code,
+                 const std::string& says, const std::string& never_says = "asio.ssl error") {
   argv.insert(argv.end(), extra.begin(), extra.end());
   SCOPED_TRACE(joined(argv));
   const auto r = run(argv, {}, std::chrono::seconds(20));
@@ -100,12 +102,13 @@ TEST(TlsFiles, AMissingCaFileIsAUsageErrorInEveryClient) {
 // contradicts it: usage errors (docs/conventions.md).
 TEST(TlsFiles, CaOptionsWithoutTlsAreUsageErrors) {
   scratch s;
-  const std::vector<std::string> send{bin_path("lab-smtp"), "send", "--server", "127.0.0.1:1", "--from",
-                                      "a@example.org", "--to", "b@example.org"};
+  const std::vector<std::string> send{bin_path("lab-smtp"), "send", "--server",     "127.0.0.1:1", "--from",
+                                      "a@example.org",      "--to", "b@example.org"};
   expect_exit(send, {"--ca-file", s.text}, 2, "--insecure and --ca-file are used only with --starttls");
   expect_exit(send, {"--starttls", "--insecure", "--ca-file", s.text}, 2, "--ca-file would not be used");
-  const std::vector<std::string> fetch{bin_path("lab-pop3"), "fetch", "--server", "127.0.0.1:1", "--user", "a",
-                                       "--password", "b", "--out", (s.dir / "out").string()};
+  const std::vector<std::string> fetch{
+      bin_path("lab-pop3"), "fetch", "--server", "127.0.0.1:1",           "--user", "a",
+      "--password",         "b",     "--out",    (s.dir / "out").string()};
   expect_exit(fetch, {"--insecure"}, 2, "--insecure and --ca-file are used only with --stls");
   expect_exit({bin_path("lab-http"), "get", "http://127.0.0.1:1/", "--cacert", s.text}, {}, 2,
               "--cacert and --insecure are used only for an https:// URL");
@@ -133,12 +136,12 @@ TEST(TlsFiles, AnUnreadableFileGivesTheErrnoText) {
     EXPECT_EQ(std::string(e.what()), "CA certificate file '" + missing + "': no such file");
   }
   // A server: the unreadable key after a good certificate is named, exit 1.
-  const auto made = run({"openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout",
-                         (s.dir / "key.pem").string(), "-out", (s.dir / "cert.pem").string(), "-days", "1", "-subj",
-                         "/CN=localhost"});
+  const auto made =
+      run({"openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", (s.dir / "key.pem").string(), "-out",
+           (s.dir / "cert.pem").string(), "-days", "1", "-subj", "/CN=localhost"});
   ASSERT_EQ(made.exit_code, 0) << made.err;
-  expect_exit({bin_path("lab-http"), "serve", "--root", s.root, "--tls-cert", (s.dir / "cert.pem").string(), "--tls-key",
-               write_only},
+  expect_exit({bin_path("lab-http"), "serve", "--root", s.root, "--tls-cert", (s.dir / "cert.pem").string(),
+               "--tls-key", write_only},
               {}, 1, "cannot read TLS key '" + write_only + "': Permission denied");
 }
 

@@ -5,12 +5,12 @@
 // the same values) and writes the findings into the page, which --dump-dom prints.
 #include <gtest/gtest.h>
 
+#include <cstring>
 #include <filesystem>
-#include <iostream>
 #include <fstream>
+#include <iostream>
 #include <nlohmann/json.hpp>
 #include <regex>
-#include <cstring>
 #include <sstream>
 
 #include "support/peers.hpp"
@@ -152,10 +152,10 @@ nlohmann::json render(const std::string& dir, const std::string& svg_file) {
 // 9 px between their centres, never on one line), every text inside the picture, the numbers on
 // the links not on one another.
 void expect_readable_fabric(const nlohmann::json& j, std::size_t links) {
-  std::cout << "svg checks: " << j["links_apart"] << " of " << j["links"] << " links with their two lines apart (centres "
-            << j["closest_pair_px"] << " to " << j["farthest_pair_px"] << " px), " << j["texts"] << " texts, "
-            << j["text_outside"].size() << " outside, " << j["numbers"] << " numbers, " << j["number_overlaps"]
-            << " overlapping\n";
+  std::cout << "svg checks: " << j["links_apart"] << " of " << j["links"]
+            << " links with their two lines apart (centres " << j["closest_pair_px"] << " to " << j["farthest_pair_px"]
+            << " px), " << j["texts"] << " texts, " << j["text_outside"].size() << " outside, " << j["numbers"]
+            << " numbers, " << j["number_overlaps"] << " overlapping\n";
   EXPECT_EQ(j["links"], links);
   EXPECT_EQ(j["links_apart"], links) << "closest pair " << j["closest_pair_px"];
   EXPECT_GE(j["closest_pair_px"].get<double>(), 6.0);
@@ -171,7 +171,8 @@ void expect_readable_fabric(const nlohmann::json& j, std::size_t links) {
 TEST(DcBrowser, ecmp_fabric_is_drawn_inside_the_picture) {
   NETLAB_REQUIRE_PEER("chromium");
   const auto dir = netlab::test::make_temp_folder("dc-svg");
-  const auto r = run({bin_path("lab-dc"), "ecmp", "--topology", "leaf-spine:4x2", "--flows", "12", "--svg", dir + "/f.svg"});
+  const auto r =
+      run({bin_path("lab-dc"), "ecmp", "--topology", "leaf-spine:4x2", "--flows", "12", "--svg", dir + "/f.svg"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto j = render(dir, dir + "/f.svg");
   EXPECT_EQ(j["arcs"], 32);  // 16 links, two directions each

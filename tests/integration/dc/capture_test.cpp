@@ -30,12 +30,14 @@ struct tshark_conv {
 
 // "A <-> B  frames bytes-with-unit  frames bytes-with-unit ..." under each "TCP/UDP Conversations".
 std::vector<tshark_conv> tshark_conversations(const std::string& file) {
-  const auto r = run({"tshark", "-n", "-q", "-r", file, "-z", "conv,tcp", "-z", "conv,udp"}, {}, std::chrono::seconds(60));
+  const auto r =
+      run({"tshark", "-n", "-q", "-r", file, "-z", "conv,tcp", "-z", "conv,udp"}, {}, std::chrono::seconds(60));
   EXPECT_EQ(r.exit_code, 0) << r.err;
   std::vector<tshark_conv> out;
   std::istringstream in(r.out);
   std::string line, protocol;
-  static const std::regex row(R"(^(\S+)\s+<->\s+(\S+)\s+(\d+)\s+(\d+)\s+(bytes|kB|MB)\s+(\d+)\s+(\d+)\s+(bytes|kB|MB)\s)");
+  static const std::regex row(
+      R"(^(\S+)\s+<->\s+(\S+)\s+(\d+)\s+(\d+)\s+(bytes|kB|MB)\s+(\d+)\s+(\d+)\s+(bytes|kB|MB)\s)");
   const auto unit = [](const std::string& u) { return u == "bytes" ? 1.0 : u == "kB" ? 1e3 : 1e6; };
   while (std::getline(in, line)) {
     if (line.find("TCP Conversations") != std::string::npos) protocol = "tcp";
@@ -67,8 +69,9 @@ std::string plain(std::string endpoint) {
 }
 
 void compare_with_tshark(const std::string& file, std::size_t at_least) {
-  const auto r = run({bin_path("lab-dc"), "ecmp", "--topology", "leaf-spine:2x2x4", "--capture", file, "--json", "--paths"},
-                     {}, std::chrono::seconds(60));
+  const auto r =
+      run({bin_path("lab-dc"), "ecmp", "--topology", "leaf-spine:2x2x4", "--capture", file, "--json", "--paths"}, {},
+          std::chrono::seconds(60));
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto j = json::parse(r.out);
   const auto ours = j["conversations"];
@@ -80,8 +83,8 @@ void compare_with_tshark(const std::string& file, std::size_t at_least) {
   std::map<std::string, double> flow_bytes;  // "proto src dst" -> bytes
   for (const auto& f : j["paths"]) {
     const auto src = f["src_ip"].get<std::string>(), dst = f["dst_ip"].get<std::string>();
-    flow_bytes[f["protocol"].get<std::string>() + " " + src + ":" + std::to_string(f["src_port"].get<int>()) + " " + dst +
-               ":" + std::to_string(f["dst_port"].get<int>())] += f["bytes"].get<double>();
+    flow_bytes[f["protocol"].get<std::string>() + " " + src + ":" + std::to_string(f["src_port"].get<int>()) + " " +
+               dst + ":" + std::to_string(f["dst_port"].get<int>())] += f["bytes"].get<double>();
   }
   std::size_t directions = 0;
   for (const auto& t : theirs) {

@@ -30,11 +30,13 @@ json run_json(const std::vector<std::string>& args) {
   return json::parse(r.out);
 }
 
-std::size_t lines(const std::string& s) { return static_cast<std::size_t>(std::count(s.begin(), s.end(), '\n')); }
+std::size_t lines(const std::string& s) {
+  return static_cast<std::size_t>(std::count(s.begin(), s.end(), '\n'));
+}
 
 TEST(DcCli, ecmp_json_adds_up) {
-  const auto j = run_json({"ecmp", "--topology", "leaf-spine:4x2x3", "--flows", "300", "--size", "2MB", "--window", "2s",
-                           "--hash", "crc32", "--seed", "per-switch", "--json"});
+  const auto j = run_json({"ecmp", "--topology", "leaf-spine:4x2x3", "--flows", "300", "--size", "2MB", "--window",
+                           "2s", "--hash", "crc32", "--seed", "per-switch", "--json"});
   EXPECT_EQ(j["topology"]["hosts"], 12);
   EXPECT_EQ(j["flows"]["count"], 300);
   double up = 0, down = 0, mlu = 0;
@@ -50,7 +52,7 @@ TEST(DcCli, ecmp_json_adds_up) {
       down += l["b_to_a"]["bytes"].get<double>();
     }
   }
-  EXPECT_EQ(up, 300 * 2e6);  // every flow leaves its host once ...
+  EXPECT_EQ(up, 300 * 2e6);    // every flow leaves its host once ...
   EXPECT_EQ(down, 300 * 2e6);  // ... and arrives once
   EXPECT_DOUBLE_EQ(j["mlu"].get<double>(), mlu);
   EXPECT_EQ(j["tiers"][1]["uplinks"], 8);
@@ -60,8 +62,8 @@ TEST(DcCli, ecmp_json_adds_up) {
 TEST(DcCli, switch_hashes_agree_with_python) {
   NETLAB_REQUIRE_PEER("/usr/bin/python3");
   for (const std::string hash : {"crc16", "crc32"}) {
-    const auto j = run_json({"ecmp", "--topology", "fat-tree:4", "--flows", "40", "--hash", hash, "--seed", "per-switch",
-                             "--hash-seed", "9", "--json", "--paths"});
+    const auto j = run_json({"ecmp", "--topology", "fat-tree:4", "--flows", "40", "--hash", hash, "--seed",
+                             "per-switch", "--hash-seed", "9", "--json", "--paths"});
     std::string script = R"(
 import binascii, json, socket, struct, sys, zlib
 doc = json.load(sys.stdin)
@@ -94,14 +96,18 @@ TEST(DcCli, usage_errors_are_one_line) {
   const auto dir = netlab::test::make_temp_folder("dc-cli");
   std::ofstream(dir + "/bad.txt") << "switch a\nswitch b\nlink a c 10Gbps\n";
   std::ofstream(dir + "/m.txt") << "0s leaf1 leaf2 1Gbps\n1s leaf1 leafX 1Gbps\n";
-  std::ofstream(dir + "/binary.bin") << std::string("\x7f" "ELF\x02\x01\x01\0\0\0", 11);
+  std::ofstream(dir + "/binary.bin") << std::string(
+      "\x7f"
+      "ELF\x02\x01\x01\0\0\0",
+      11);
   // As root (CI, sudo) an error about a file shows none of its words (issue 31); as anyone else
   // it names the word.
   const bool root = geteuid() == 0;
   const std::vector<std::pair<std::vector<std::string>, std::string>> cases{
       {{"ecmp", "--topology", "fat-tree:5"}, "fat-tree:5: K must be even and at least 2"},
-      {{"ecmp", "--topology", "fat-tree:66"}, "fat-tree:66 has 77319 nodes; at most 4096 (the largest with K/2 hosts per "
-                                              "edge switch is fat-tree:22)"},
+      {{"ecmp", "--topology", "fat-tree:66"},
+       "fat-tree:66 has 77319 nodes; at most 4096 (the largest with K/2 hosts per "
+       "edge switch is fat-tree:22)"},
       {{"ecmp", "--topology", "fat-tree:4x"}, "expected fat-tree:K or fat-tree:KxHOSTS with an even K"},
       {{"ecmp", "--topology", "leaf-spine:4"}, "expected leaf-spine:LEAVESxSPINES"},
       {{"ecmp", "--topology", dir + "/bad.txt"},
@@ -149,8 +155,8 @@ TEST(DcCli, an_ordinary_user_sees_the_word_at_fault) {
   std::filesystem::permissions(dir, std::filesystem::perms::all);
   std::ofstream(dir + "/bad.txt") << "switch a\nswitch b\nlink a c 10Gbps\n";
   std::filesystem::permissions(dir + "/bad.txt", std::filesystem::perms::all);
-  const auto r = run({"/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", bin_path("lab-dc"), "ecmp",
-                      "--topology", dir + "/bad.txt"});
+  const auto r = run({"/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", bin_path("lab-dc"),
+                      "ecmp", "--topology", dir + "/bad.txt"});
   EXPECT_EQ(r.exit_code, 2) << r.err;
   EXPECT_NE(r.err.find("line 3: unknown node 'c' (declare it first with 'switch c' or 'host c')"), std::string::npos)
       << r.err;
@@ -203,7 +209,8 @@ TEST(DcCli, te_optimal_is_never_beaten) {
   // The saved matrices read back to the same answers.
   const auto again = run_json({"te", "--topology", dir + "/weak.txt", "--matrix", dir + "/m.txt", "--json"});
   for (std::size_t i = 0; i < 10; ++i) {
-    EXPECT_NEAR(again["matrices"][i]["mlu"]["optimal"].get<double>(), j["matrices"][i]["mlu"]["optimal"].get<double>(), 1e-6);
+    EXPECT_NEAR(again["matrices"][i]["mlu"]["optimal"].get<double>(), j["matrices"][i]["mlu"]["optimal"].get<double>(),
+                1e-6);
   }
   EXPECT_TRUE(std::filesystem::file_size(dir + "/mlu.svg") > 1000);
   std::filesystem::remove_all(dir);
@@ -220,7 +227,8 @@ double up_bytes(const json& j, const std::string& a, const std::string& b) {
 }
 
 TEST(DcCli, handout_step1_another_crc_seed_swaps_a_leafs_uplinks_or_leaves_them) {
-  const std::vector<std::string> base{"ecmp", "--topology", "leaf-spine:4x2", "--flows", "200", "--hash", "crc16", "--json"};
+  const std::vector<std::string> base{"ecmp", "--topology", "leaf-spine:4x2", "--flows",
+                                      "200",  "--hash",     "crc16",          "--json"};
   const auto with = [&](std::vector<std::string> extra) {
     auto args = base;
     args.insert(args.end(), extra.begin(), extra.end());
@@ -229,7 +237,7 @@ TEST(DcCli, handout_step1_another_crc_seed_swaps_a_leafs_uplinks_or_leaves_them)
   const auto same = with({});
   const auto from0 = with({"--seed", "per-switch"});
   const auto from1 = with({"--seed", "per-switch", "--hash-seed", "1"});
-  EXPECT_EQ(from0["links"], same["links"]);  // the seeds drawn from 0 flip no leaf (1 in 16)
+  EXPECT_EQ(from0["links"], same["links"]);                     // the seeds drawn from 0 flip no leaf (1 in 16)
   for (const std::string leaf : {"leaf1", "leaf2", "leaf3"}) {  // the seeds drawn from 1 flip these
     EXPECT_EQ(up_bytes(from1, leaf, "spine1"), up_bytes(same, leaf, "spine2")) << leaf;
     EXPECT_EQ(up_bytes(from1, leaf, "spine2"), up_bytes(same, leaf, "spine1")) << leaf;
@@ -246,12 +254,13 @@ TEST(DcCli, handout_step1_another_crc_seed_swaps_a_leafs_uplinks_or_leaves_them)
 }
 
 TEST(DcCli, handout_step2_says_which_flows_cross_the_fabric) {
-  const auto random = run_json({"ecmp", "--topology", "leaf-spine:4x2", "--flows", "8", "--size", "40MB", "--hash", "crc16", "--json"});
+  const auto random =
+      run_json({"ecmp", "--topology", "leaf-spine:4x2", "--flows", "8", "--size", "40MB", "--hash", "crc16", "--json"});
   EXPECT_EQ(random["flows"]["crossing_fabric"], 5);
   EXPECT_EQ(random["flows"]["within_switch"], 3);
   EXPECT_EQ(up_bytes(random, "leaf4", "spine1") + up_bytes(random, "leaf4", "spine2"), 0.0);
-  const auto perm = run_json({"ecmp", "--topology", "leaf-spine:4x2", "--flows", "8", "--size", "40MB", "--hash", "crc16",
-                              "--pattern", "permutation", "--json"});
+  const auto perm = run_json({"ecmp", "--topology", "leaf-spine:4x2", "--flows", "8", "--size", "40MB", "--hash",
+                              "crc16", "--pattern", "permutation", "--json"});
   EXPECT_EQ(perm["flows"]["crossing_fabric"], 8);
   EXPECT_EQ(perm["tiers"][1]["unused_uplinks"], 2);
   for (const std::string leaf : {"leaf1", "leaf2", "leaf3", "leaf4"}) {
@@ -283,8 +292,8 @@ TEST(DcCli, handout_step7_shows_where_caution_pays_and_where_it_costs) {
     const auto& m = calm["matrices"][row]["mlu"];
     EXPECT_GT(m["predicted"].get<double>(), m["optimal"].get<double>() + 0.05) << row;
   }
-  const auto bursty = run_json({"te", "--topology", dir + "/weak.txt", "--generate", "--matrices", "24", "--bursty", "40%",
-                                "--burst-probability", "50%", "--json"});
+  const auto bursty = run_json({"te", "--topology", dir + "/weak.txt", "--generate", "--matrices", "24", "--bursty",
+                                "40%", "--burst-probability", "50%", "--json"});
   EXPECT_NEAR(mean(bursty, "robust"), 0.504, 5e-4);
   EXPECT_NEAR(mean(bursty, "predicted"), 0.540, 5e-4);
   for (int row : {1, 8, 23}) {  // caution pays

@@ -58,8 +58,8 @@ TEST(DcFailure, ecmp_fail_compares_the_three_hashings) {
 
 // The numbers docs/labs/datacenter.md quotes in steps 15 and 17.
 TEST(DcFailure, the_handouts_numbers) {
-  const auto j = lab_json({"ecmp", "--topology", "leaf-spine:8x4", "--flows", "1000", "--hash", "l4", "--fail",
-                           "leaf1-spine2"});
+  const auto j =
+      lab_json({"ecmp", "--topology", "leaf-spine:8x4", "--flows", "1000", "--hash", "l4", "--fail", "leaf1-spine2"});
   const auto& m = j["failure"]["moves"];
   const std::vector<std::vector<int>> want{{914, 234, 60, 170, 110}, {914, 234, 57, 76, 19}, {914, 234, 55, 55, 0}};
   for (std::size_t i = 0; i < 3; ++i) {
@@ -89,8 +89,8 @@ TEST(DcFailure, the_handouts_numbers) {
 }
 
 TEST(DcFailure, paths_show_the_resilient_bucket) {
-  const auto j = lab_json({"ecmp", "--topology", "leaf-spine:4x4", "--flows", "50", "--group", "resilient", "--buckets",
-                           "32", "--paths"});
+  const auto j = lab_json(
+      {"ecmp", "--topology", "leaf-spine:4x4", "--flows", "50", "--group", "resilient", "--buckets", "32", "--paths"});
   EXPECT_EQ(j["hash"]["next_hop"], "resilient");
   std::size_t hops = 0;
   for (const auto& p : j["paths"]) {
@@ -168,7 +168,8 @@ void check_run(const json& j, std::size_t flows) {
   // so every flow sent before and after), and the flows whose packets changed links, as captured
   // on the links between switches, are exactly those ip route get says moved.
   const auto& during = j["phases"][1];
-  EXPECT_NE(during["name"].get<std::string>().find("set down after 50% of the traffic"), std::string::npos) << during["name"];
+  EXPECT_NE(during["name"].get<std::string>().find("set down after 50% of the traffic"), std::string::npos)
+      << during["name"];
   EXPECT_EQ(during["datagrams_sent"].get<std::uint64_t>(), j["phases"][0]["datagrams_sent"].get<std::uint64_t>());
   EXPECT_EQ(during["datagrams_received"].get<std::uint64_t>() + f["datagrams_lost"].get<std::uint64_t>(),
             during["datagrams_sent"].get<std::uint64_t>());

@@ -21,19 +21,21 @@ using netlab::test::process;
 using netlab::test::run;
 using nlohmann::json;
 
-#define REQUIRE_ROOT_AND_IP()                                                                     \
-  do {                                                                                            \
-    if (geteuid() != 0) {                                                                         \
-      if (netlab::test::in_ci()) FAIL() << "lab-dc run must run as root in CI";                  \
-      GTEST_SKIP() << "lab-dc run needs root";                                                   \
-    }                                                                                             \
-    if (access("/usr/sbin/ip", X_OK) != 0 && access("/sbin/ip", X_OK) != 0) {                    \
-      if (netlab::test::in_ci()) FAIL() << "ip (iproute2) is missing in CI";                     \
-      GTEST_SKIP() << "ip (iproute2) is not installed";                                          \
-    }                                                                                             \
+#define REQUIRE_ROOT_AND_IP()                                                   \
+  do {                                                                          \
+    if (geteuid() != 0) {                                                       \
+      if (netlab::test::in_ci()) FAIL() << "lab-dc run must run as root in CI"; \
+      GTEST_SKIP() << "lab-dc run needs root";                                  \
+    }                                                                           \
+    if (access("/usr/sbin/ip", X_OK) != 0 && access("/sbin/ip", X_OK) != 0) {   \
+      if (netlab::test::in_ci()) FAIL() << "ip (iproute2) is missing in CI";    \
+      GTEST_SKIP() << "ip (iproute2) is not installed";                         \
+    }                                                                           \
   } while (0)
 
-std::string ip_tool() { return access("/usr/sbin/ip", X_OK) == 0 ? "/usr/sbin/ip" : "/sbin/ip"; }
+std::string ip_tool() {
+  return access("/usr/sbin/ip", X_OK) == 0 ? "/usr/sbin/ip" : "/sbin/ip";
+}
 
 // Namespaces whose name starts with netlab-<pid>-.
 std::size_t namespaces_of(pid_t pid) {
@@ -60,7 +62,8 @@ TEST(DcRun, leaf_spine_links_count_exactly_what_the_model_predicts) {
   ASSERT_TRUE(j["seed_sysctl"].is_boolean());
   const std::size_t steps = j["seed_sysctl"].get<bool>() ? 2 : 1;
   ASSERT_EQ(j["phases"].size(), steps);
-  if (!j["seed_sysctl"].get<bool>()) GTEST_SKIP() << "this kernel has no fib_multipath_hash_seed: the model cannot know its seed";
+  if (!j["seed_sysctl"].get<bool>())
+    GTEST_SKIP() << "this kernel has no fib_multipath_hash_seed: the model cannot know its seed";
   for (const auto& p : j["phases"]) {
     SCOPED_TRACE(p["name"].get<std::string>());
     EXPECT_TRUE(p["complete"].get<bool>());
@@ -138,8 +141,8 @@ TEST(DcRun, the_verdict_is_on_the_fabric_links_not_on_a_host_link) {
 
 TEST(DcRun, sigint_removes_everything) {
   REQUIRE_ROOT_AND_IP();
-  process p({bin_path("lab-dc"), "run", "--topology", "leaf-spine:2x2", "--flows", "2000", "--size", "50MB", "--deadline",
-             "20s"});
+  process p({bin_path("lab-dc"), "run", "--topology", "leaf-spine:2x2", "--flows", "2000", "--size", "50MB",
+             "--deadline", "20s"});
   ASSERT_TRUE(p.wait_for_line("model:", std::chrono::seconds(60))) << p.err();
   EXPECT_EQ(namespaces_of(p.pid()), 8u);
   p.signal(SIGINT);
@@ -169,7 +172,8 @@ TEST(DcRun, the_next_run_removes_what_a_killed_run_left) {
 TEST(DcRun, without_root_it_says_so) {
   if (geteuid() == 0) {
     if (access("/usr/bin/setpriv", X_OK) != 0) GTEST_SKIP() << "running as root and setpriv is missing";
-    const auto r = run({"/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", bin_path("lab-dc"), "run"});
+    const auto r =
+        run({"/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", bin_path("lab-dc"), "run"});
     EXPECT_EQ(r.exit_code, 1) << r.err;
     EXPECT_NE(r.err.find("needs root"), std::string::npos) << r.err;
     return;

@@ -5,8 +5,8 @@
 
 #include <algorithm>
 #include <fstream>
-#include <regex>
 #include <nlohmann/json.hpp>
+#include <regex>
 #include <vector>
 
 #include "netlib/capture/capture_writer.hpp"
@@ -36,10 +36,10 @@ std::vector<std::byte> frame(bool from_client, std::uint32_t seq, std::uint32_t 
   f.push_back(std::byte(0x45));
   f.push_back(std::byte(0));
   put16(f, static_cast<unsigned>(40 + payload));
-  put32(f, 0);               // id, flags, fragment offset
+  put32(f, 0);  // id, flags, fragment offset
   f.push_back(std::byte(64));
   f.push_back(std::byte(6));
-  put16(f, 0);               // checksum (not checked)
+  put16(f, 0);  // checksum (not checked)
   put32(f, from_client ? 0x0a000001 : 0x0a000002);
   put32(f, from_client ? 0x0a000002 : 0x0a000001);
   put16(f, from_client ? 40000 : 80);
@@ -49,7 +49,7 @@ std::vector<std::byte> frame(bool from_client, std::uint32_t seq, std::uint32_t 
   f.push_back(std::byte(5 << 4));
   f.push_back(std::byte(flags));
   put16(f, 65535);
-  put32(f, 0);               // checksum, urgent
+  put32(f, 0);  // checksum, urgent
   f.insert(f.end(), payload, std::byte('x'));
   return f;
 }
@@ -149,8 +149,8 @@ TEST(Analyze, RecordedCaptureMatchesItsFacts) {
   std::ifstream in(facts_path);
   if (!in) GTEST_SKIP() << "no recorded capture at " << facts_path;
   const auto facts = json::parse(in);
-  const auto r = netlab::test::run({bin_path("lab-delay"), "analyze",
-                                    netlab::test::source_path("captures/net/loopback-http.pcapng"), "--json"});
+  const auto r = netlab::test::run(
+      {bin_path("lab-delay"), "analyze", netlab::test::source_path("captures/net/loopback-http.pcapng"), "--json"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto j = json::parse(r.out);
   EXPECT_EQ(j["packets"], facts["packets"]);

@@ -2,12 +2,12 @@
 // exit codes, determinism of the quiz, and every quiz answer reproduced by its check command.
 #include <gtest/gtest.h>
 
-#include <nlohmann/json.hpp>
 #include <algorithm>
 #include <cmath>
-#include <map>
-#include <set>
 #include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <set>
 #include <sstream>
 
 #include "support/process.hpp"
@@ -39,7 +39,8 @@ TEST(DelayCli, QueueJsonNamesTheModelAndReportsUnbounded) {
   EXPECT_NEAR(j["queueing_delay_s"].get<double>(), 0.0018, 1e-12);
   EXPECT_EQ(j["model"], "M/M/1");
   EXPECT_EQ(j["unbounded"], false);
-  j = run_json({"queue", "--length", "1500B", "--rate", "10Mbps", "--arrival-rate", "500/s", "--model", "md1", "--json"});
+  j = run_json(
+      {"queue", "--length", "1500B", "--rate", "10Mbps", "--arrival-rate", "500/s", "--model", "md1", "--json"});
   EXPECT_NEAR(j["queueing_delay_s"].get<double>(), 0.0009, 1e-12);
   EXPECT_EQ(j["model"], "M/D/1");
   j = run_json({"queue", "--length", "1500B", "--rate", "10Mbps", "--arrival-rate", "1000/s", "--json"});
@@ -69,12 +70,11 @@ TEST(DelayCli, ExplainShowsTheFormulaWithNumbers) {
 }
 
 TEST(DelayCli, BadInputIsAUsageError) {
-  for (const auto& args : std::vector<std::vector<std::string>>{
-           {"nodal", "--length", "1500", "--rate", "10Mbps"},
-           {"nodal", "--length", "0B", "--rate", "10Mbps"},
-           {"queue", "--length", "1500B", "--rate", "10Mbps"},
-           {"e2e", "--length", "1500B"},
-           {"little", "--time", "1s"}}) {
+  for (const auto& args : std::vector<std::vector<std::string>>{{"nodal", "--length", "1500", "--rate", "10Mbps"},
+                                                                {"nodal", "--length", "0B", "--rate", "10Mbps"},
+                                                                {"queue", "--length", "1500B", "--rate", "10Mbps"},
+                                                                {"e2e", "--length", "1500B"},
+                                                                {"little", "--time", "1s"}}) {
     auto argv = args;
     argv.insert(argv.begin(), bin_path("lab-delay"));
     const auto r = netlab::test::run(argv);
@@ -154,7 +154,8 @@ TEST(DelayCli, SimulateJsonSweep) {
   const auto& high = j["points"][1];
   EXPECT_LT(low["loss_rate"].get<double>(), high["loss_rate"].get<double>());
   EXPECT_NEAR(high["loss_rate"].get<double>(), high["formula_loss"].get<double>(), 0.03);
-  for (const char* key : {"mean_queueing_s", "ci95_half_width_s", "p95_queueing_s", "p99_queueing_s", "formula_queueing_s"})
+  for (const char* key :
+       {"mean_queueing_s", "ci95_half_width_s", "p95_queueing_s", "p99_queueing_s", "formula_queueing_s"})
     EXPECT_TRUE(low[key].is_number()) << key;
 }
 
@@ -172,8 +173,8 @@ TEST(DelayCli, SimulateWritesAnSvgPlot) {
 // --buffer K means the same in queue and simulate (K packets in the system, the one being sent
 // included), and queue --buffer gives the finite-buffer delay beside the finite-buffer loss.
 TEST(DelayCli, BufferMeansTheSameKInQueueAndSimulate) {
-  const auto q = run_json({"queue", "--length", "1000b", "--rate", "1Mbps", "--arrival-rate", "900/s", "--buffer", "5",
-                           "--json"});
+  const auto q =
+      run_json({"queue", "--length", "1000b", "--rate", "1Mbps", "--arrival-rate", "900/s", "--buffer", "5", "--json"});
   EXPECT_EQ(q["model"], "M/M/1/5");
   EXPECT_EQ(q["capacity_packets"], 5);
   // M/M/1/5 at I = 0.9: the finite-buffer delay (1.79 ms), not the infinite-buffer 9 ms
@@ -214,12 +215,12 @@ TEST(DelayCli, TraceIntensityUsesTheTracesLengths) {
   EXPECT_FALSE(j.contains("length_bits")) << j.dump();
   EXPECT_FALSE(j.contains("seed")) << j.dump();
   // --length (or --seed) would not be used: the trace gives every length.
-  const auto r = netlab::test::run({bin_path("lab-delay"), "simulate", "--arrivals", "trace", "--trace", path,
-                                    "--length", "1500B"});
+  const auto r = netlab::test::run(
+      {bin_path("lab-delay"), "simulate", "--arrivals", "trace", "--trace", path, "--length", "1500B"});
   EXPECT_EQ(r.exit_code, 2) << r.err;
   EXPECT_NE(r.err.find("--length is not used"), std::string::npos) << r.err;
-  const auto seeded = netlab::test::run({bin_path("lab-delay"), "simulate", "--arrivals", "trace", "--trace", path,
-                                         "--seed", "3"});
+  const auto seeded =
+      netlab::test::run({bin_path("lab-delay"), "simulate", "--arrivals", "trace", "--trace", path, "--seed", "3"});
   EXPECT_EQ(seeded.exit_code, 2) << seeded.err;
   EXPECT_NE(seeded.err.find("--seed is not used"), std::string::npos) << seeded.err;
   // A trace of times alone: the lengths are drawn from --sizes with mean --length, so both are reported.
@@ -228,8 +229,8 @@ TEST(DelayCli, TraceIntensityUsesTheTracesLengths) {
     std::ofstream out(times);
     for (int i = 0; i < 2000; ++i) out << i * 0.001 << '\n';
   }
-  const auto drawn = run_json({"simulate", "--arrivals", "trace", "--trace", times, "--intensity", "0.5", "--packets",
-                               "2000", "--json"});
+  const auto drawn = run_json(
+      {"simulate", "--arrivals", "trace", "--trace", times, "--intensity", "0.5", "--packets", "2000", "--json"});
   EXPECT_EQ(drawn["sizes"], "exponential") << drawn.dump();
   EXPECT_EQ(drawn["length_bits"], 12000) << drawn.dump();
   EXPECT_EQ(drawn["seed"], 1) << drawn.dump();
@@ -250,8 +251,8 @@ TEST(DelayCli, IgnoredOptionsAreUsageErrors) {
 
 // --explain: "12 s" once (not "12 s (12 s)"), no doubled brackets, "1 packet".
 TEST(DelayCli, ExplanationsReadWell) {
-  const auto e2e = netlab::test::run({bin_path("lab-delay"), "e2e", "--links", "3", "--rate", "2Mbps", "--message", "8Mb",
-                                      "--length", "10kb", "--explain"});
+  const auto e2e = netlab::test::run({bin_path("lab-delay"), "e2e", "--links", "3", "--rate", "2Mbps", "--message",
+                                      "8Mb", "--length", "10kb", "--explain"});
   ASSERT_EQ(e2e.exit_code, 0) << e2e.err;
   EXPECT_NE(e2e.out.find(": 12 s\n"), std::string::npos) << e2e.out;
   EXPECT_EQ(e2e.out.find("12 s (12 s)"), std::string::npos) << e2e.out;
@@ -259,8 +260,8 @@ TEST(DelayCli, ExplanationsReadWell) {
                                     "--arrival-rate", "500/s", "--explain"});
   EXPECT_EQ(q.out.find("((1"), std::string::npos) << q.out;
   EXPECT_NE(q.out.find("/ (1 - 0.6) = 0.0018 s (1.8 ms)"), std::string::npos) << q.out;
-  const auto one = netlab::test::run({bin_path("lab-delay"), "e2e", "--links", "2", "--rate", "1Mbps", "--length",
-                                      "1000b", "--explain"});
+  const auto one = netlab::test::run(
+      {bin_path("lab-delay"), "e2e", "--links", "2", "--rate", "1Mbps", "--length", "1000b", "--explain"});
   EXPECT_NE(one.out.find("2 equal store-and-forward links, 1 packet:"), std::string::npos) << one.out;
   EXPECT_EQ(one.out.find("packet(s)"), std::string::npos) << one.out;
 }
@@ -276,8 +277,8 @@ TEST(DelayCli, JsonNumbersAreShortest) {
 
 // The sweep table: every time column in one unit, decimal points aligned.
 TEST(DelayCli, SimulateTableIsAlignedOnDecimalPoints) {
-  const auto r = netlab::test::run({bin_path("lab-delay"), "simulate", "--packets", "5000", "--intensity",
-                                    "0.1,0.5,0.9,1.2"});
+  const auto r =
+      netlab::test::run({bin_path("lab-delay"), "simulate", "--packets", "5000", "--intensity", "0.1,0.5,0.9,1.2"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   std::istringstream in(r.out);
   std::string header;
@@ -295,8 +296,8 @@ TEST(DelayCli, SimulateTableIsAlignedOnDecimalPoints) {
 
 // Long delays are written in days, never in megaseconds.
 TEST(DelayCli, NoMegaseconds) {
-  const auto r = netlab::test::run({bin_path("lab-delay"), "queue", "--length", "1500B", "--rate", "10Mbps",
-                                    "--arrival-rate", "833.33333/s"});
+  const auto r = netlab::test::run(
+      {bin_path("lab-delay"), "queue", "--length", "1500B", "--rate", "10Mbps", "--arrival-rate", "833.33333/s"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(r.out.find("Ms"), std::string::npos) << r.out;
   EXPECT_EQ(r.out.find("ks"), std::string::npos) << r.out;

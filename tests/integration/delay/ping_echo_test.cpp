@@ -2,11 +2,11 @@
 // injected delay shows up in the RTTs, and a dead server is a runtime failure (exit 1).
 #include <gtest/gtest.h>
 
+#include <fmt/format.h>
 #include <cmath>
+#include <csignal>
 #include <nlohmann/json.hpp>
 #include <random>
-#include <fmt/format.h>
-#include <csignal>
 
 #include "support/process.hpp"
 
@@ -98,7 +98,8 @@ TEST(PingEcho, NoServerIsARuntimeFailure) {
     netlab::test::process echo({bin_path("lab-delay"), "echo"});
     server = echo.wait_listening();
   }
-  const auto r = netlab::test::run({bin_path("lab-delay"), "ping", "--server", server, "--count", "2", "--timeout", "100ms"});
+  const auto r =
+      netlab::test::run({bin_path("lab-delay"), "ping", "--server", server, "--count", "2", "--timeout", "100ms"});
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_NE(r.err.find("no replies"), std::string::npos) << r.err;
   const auto bad = netlab::test::run({bin_path("lab-delay"), "ping", "--server", "127.0.0.1", "--count", "1"});

@@ -62,11 +62,11 @@ json measure(const fs::path& svg, const fs::path& dir) {
   std::ofstream(page) << "<!doctype html><html><body style=\"margin:0\">" << slurp(svg)
                       << "<pre id=\"result\"></pre><script>" << measure_script << "</script></body></html>";
   const auto profile = dir / ("profile-" + svg.stem().string());
-  const auto r = netlab::test::run({"/usr/bin/chromium", "--headless", "--no-sandbox", "--disable-gpu",
-                                    "--disable-background-networking", "--disable-component-update", "--no-first-run",
-                                    "--disable-sync", "--user-data-dir=" + profile.string(), "--dump-dom",
-                                    "file://" + page.string()},
-                                   {}, std::chrono::seconds(90));
+  const auto r = netlab::test::run(
+      {"/usr/bin/chromium", "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+       "--disable-component-update", "--no-first-run", "--disable-sync", "--user-data-dir=" + profile.string(),
+       "--dump-dom", "file://" + page.string()},
+      {}, std::chrono::seconds(90));
   const std::string marker = "<pre id=\"result\">RESULT ";
   const auto at = r.out.find(marker);
   if (r.exit_code != 0 || at == std::string::npos) {
@@ -92,7 +92,8 @@ void expect_plot_fits(const std::vector<std::string>& args, const std::string& n
   ASSERT_EQ(m["xticks"].size(), 2u) << name;
   for (const auto& ticks : m["xticks"]) {
     ASSERT_FALSE(ticks.empty()) << name;
-    EXPECT_GE(std::stod(ticks.back().get<std::string>()), 1.2) << name << ": the last intensity is not labelled: " << ticks;
+    EXPECT_GE(std::stod(ticks.back().get<std::string>()), 1.2)
+        << name << ": the last intensity is not labelled: " << ticks;
   }
 }
 
@@ -102,8 +103,8 @@ TEST(SvgPlot, EveryTextFitsAndEveryLegendEntryIsDrawn) {
   // M/D/1 has a delay formula (below I = 1) and no loss formula: a note, not a legend entry with no line.
   expect_plot_fits({"--sizes", "fixed", "--buffer", "100"}, "md1");
   expect_plot_fits({"--arrivals", "deterministic", "--sizes", "fixed", "--buffer", "20"}, "dd1");
-  expect_plot_fits({"--length", "1500B", "--rate", "1Gbps", "--buffer", "10000000", "--intensity",
-                    "0.25,0.5,0.75,1.2"}, "long_title");
+  expect_plot_fits({"--length", "1500B", "--rate", "1Gbps", "--buffer", "10000000", "--intensity", "0.25,0.5,0.75,1.2"},
+                   "long_title");
 }
 
 }  // namespace svg_render_test

@@ -104,9 +104,12 @@ TEST(ClientServe, AsciiModeConvertsLineEnds) {
 TEST(ClientServe, InteractiveSession) {
   served_dir d;
   running_server s(d, {"--users", d.dir + "/users.txt", "--write"});  // a named user may delete
-  const std::string script = "user alice wonderland\npwd\nmkdir newdir\ncd newdir\npwd\ncd ..\nbinary\npassive off\n"
-                             "get hello.txt " + d.dir + "/h.txt\nput " + d.dir + "/h.txt newdir/h2.txt\n"
-                             "passive on\nls newdir\ndelete newdir/h2.txt\nquit\n";
+  const std::string script =
+      "user alice wonderland\npwd\nmkdir newdir\ncd newdir\npwd\ncd ..\nbinary\npassive off\n"
+      "get hello.txt " +
+      d.dir + "/h.txt\nput " + d.dir +
+      "/h.txt newdir/h2.txt\n"
+      "passive on\nls newdir\ndelete newdir/h2.txt\nquit\n";
   const auto r = run({bin_path("lab-ftp"), "client", s.address}, script, std::chrono::seconds(60));
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("logged in as alice"), std::string::npos) << r.out;
@@ -126,9 +129,11 @@ TEST(ClientServe, TildeNamesTheHomeFolderAndQuoteAndFeatShowReplies) {
   const std::string home = d.dir + "/home";
   std::filesystem::create_directories(home);
   std::ofstream(home + "/notes.txt") << "one\ntwo\n";
-  const std::string script = "user anonymous me@x\nput ~/notes.txt\nascii\nget notes.txt ~/copy.txt\nfeat\n"
-                             "quote SYST\nquote   MDTM   notes.txt\nquit\n";
-  auto r = run({"/usr/bin/env", "HOME=" + home, bin_path("lab-ftp"), "client", s.address}, script, std::chrono::seconds(60));
+  const std::string script =
+      "user anonymous me@x\nput ~/notes.txt\nascii\nget notes.txt ~/copy.txt\nfeat\n"
+      "quote SYST\nquote   MDTM   notes.txt\nquit\n";
+  auto r =
+      run({"/usr/bin/env", "HOME=" + home, bin_path("lab-ftp"), "client", s.address}, script, std::chrono::seconds(60));
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(read_whole(d.root + "/notes.txt"), "one\ntwo\n");
   EXPECT_EQ(read_whole(home + "/copy.txt"), "one\ntwo\n");
@@ -136,7 +141,7 @@ TEST(ClientServe, TildeNamesTheHomeFolderAndQuoteAndFeatShowReplies) {
   EXPECT_NE(r.out.find("\n SIZE\n"), std::string::npos) << r.out;  // one feature per line
   EXPECT_NE(r.out.find("211 End"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("215 UNIX Type: L8\n"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("\n213 "), std::string::npos) << r.out;    // MDTM, the extra spaces dropped
+  EXPECT_NE(r.out.find("\n213 "), std::string::npos) << r.out;  // MDTM, the extra spaces dropped
   EXPECT_EQ(r.out.find('\r'), std::string::npos);
   // A refused quoted command shows the reply and counts as a failed command.
   r = run({bin_path("lab-ftp"), "client", s.address}, "quote XYZ\nquote\nquit\n", std::chrono::seconds(60));

@@ -113,8 +113,8 @@ TEST(ServeLimits, SessionCapAndIdleTimeout) {
 TEST_F(ServePython, ExplicitFtpsAuthTlsProtP) {
   NETLAB_REQUIRE_PEER("openssl");
   served_dir d;
-  const auto gen = run({"openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", d.dir + "/key.pem", "-out",
-                        d.dir + "/cert.pem", "-days", "1", "-subj", "/CN=localhost"});
+  const auto gen = run({"openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", d.dir + "/key.pem",
+                        "-out", d.dir + "/cert.pem", "-days", "1", "-subj", "/CN=localhost"});
   ASSERT_EQ(gen.exit_code, 0) << gen.err;
   running_server s(d, {"--anonymous", "--write", "--tls-cert", d.dir + "/cert.pem", "--tls-key", d.dir + "/key.pem"});
   expect_check(python_check("ftps", s, d));

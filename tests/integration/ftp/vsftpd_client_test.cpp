@@ -20,15 +20,24 @@ std::string vsftpd_conf(const std::string& dir, int port, int pasv_min) {
   return "listen=YES\nlisten_ipv6=NO\nlisten_address=127.0.0.1\nlisten_port=" + std::to_string(port) +
          "\nbackground=NO\n"
          "anonymous_enable=YES\nlocal_enable=NO\nno_anon_password=YES\nftp_username=ftp\n"
-         "anon_root=" + dir + "/root\n"
+         "anon_root=" +
+         dir +
+         "/root\n"
          "write_enable=YES\nanon_upload_enable=YES\nanon_mkdir_write_enable=YES\nanon_umask=022\n"
-         "secure_chroot_dir=" + dir + "/empty\n"
-         "pasv_enable=YES\npasv_address=127.0.0.1\npasv_min_port=" + std::to_string(pasv_min) +
-         "\npasv_max_port=" + std::to_string(pasv_min + 40) + "\n"
+         "secure_chroot_dir=" +
+         dir +
+         "/empty\n"
+         "pasv_enable=YES\npasv_address=127.0.0.1\npasv_min_port=" +
+         std::to_string(pasv_min) + "\npasv_max_port=" + std::to_string(pasv_min + 40) +
+         "\n"
          "port_enable=YES\nconnect_from_port_20=NO\n"
          "seccomp_sandbox=NO\nisolate=NO\nisolate_network=NO\n"
-         "dirmessage_enable=NO\nxferlog_enable=YES\nxferlog_std_format=YES\nxferlog_file=" + dir + "/xfer.log\n"
-         "vsftpd_log_file=" + dir + "/vsftpd.log\nsyslog_enable=NO\n"
+         "dirmessage_enable=NO\nxferlog_enable=YES\nxferlog_std_format=YES\nxferlog_file=" +
+         dir +
+         "/xfer.log\n"
+         "vsftpd_log_file=" +
+         dir +
+         "/vsftpd.log\nsyslog_enable=NO\n"
          "max_clients=20\nidle_session_timeout=60\ndata_connection_timeout=30\n";
 }
 
@@ -39,8 +48,8 @@ struct vsftpd_server {
 
   vsftpd_server() {
     namespace fs = std::filesystem;
-    // The anonymous user (ftp, created by the vsftpd package) reads the root and writes into pub/ only; vsftpd refuses a
-    // chroot the user could write to.
+    // The anonymous user (ftp, created by the vsftpd package) reads the root and writes into pub/ only; vsftpd refuses
+    // a chroot the user could write to.
     fs::permissions(d.dir, fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec |
                                fs::perms::others_read | fs::perms::others_exec);
     fs::permissions(d.root + "/pub", fs::perms::all);

@@ -98,7 +98,8 @@ TEST(AutograderCommands, AppendedPartsAddUpAndHiddenChecksHideTheScore) {
            "moving_host", "--gradescope-append", "--check-visibility", "forward_step5=after_due_date", "--gradescope",
            gs});
   EXPECT_EQ(r.exit_code, 1);
-  EXPECT_NE(r.err.find("no check named 'forward_step5'"), std::string::npos) << "a name this suite lacks is said: " << r.err;
+  EXPECT_NE(r.err.find("no check named 'forward_step5'"), std::string::npos)
+      << "a name this suite lacks is said: " << r.err;
   const auto j = read_json(gs);
   EXPECT_EQ(j["score"], first);
   EXPECT_EQ(gradescope_max_score(j), first + 3);
@@ -108,7 +109,8 @@ TEST(AutograderCommands, AppendedPartsAddUpAndHiddenChecksHideTheScore) {
   EXPECT_EQ(j["extra_data"]["seed"], "12");
   const std::string out = j["output"];
   EXPECT_EQ(out.rfind("Seed 12\n", 0), 0u) << out;
-  EXPECT_NE(out.find("(four_hosts): " + points_text(first) + "/" + points_text(first) + " points"), std::string::npos) << out;
+  EXPECT_NE(out.find("(four_hosts): " + points_text(first) + "/" + points_text(first) + " points"), std::string::npos)
+      << out;
   EXPECT_NE(out.find("moving_host: submission_usable: no moving_host.json"), std::string::npos) << out;
 
   // The same first part with one check hidden until the due date: no score for that part.
@@ -133,10 +135,14 @@ TEST(AutograderCommands, QuizGivesPartialCreditPerValueAndTakesUnits) {
     const int n = p["number"];
     for (const auto& [name, value] : p["answer"].items()) {
       std::string text;
-      if (value.is_null()) text = "unbounded";
-      else if (value.is_string()) text = value.get<std::string>();
-      else if (value.is_number() && name.ends_with("_s")) text = number_text(value.get<double>() * 1000) + " ms";
-      else text = value.dump();
+      if (value.is_null())
+        text = "unbounded";
+      else if (value.is_string())
+        text = value.get<std::string>();
+      else if (value.is_number() && name.ends_with("_s"))
+        text = number_text(value.get<double>() * 1000) + " ms";
+      else
+        text = value.dump();
       const std::string line = std::to_string(n) + "." + name + ": " + text + "\n";
       right += line;
       if (n == 3 && !planted) {
@@ -168,7 +174,8 @@ TEST(AutograderCommands, QuizGivesPartialCreditPerValueAndTakesUnits) {
   EXPECT_EQ(g.exit_code, 1);
   EXPECT_EQ(g.doc["score"], 0);
   ASSERT_EQ(g.failed().size(), 5u) << g.doc.dump(2);
-  for (const auto& [name, reason] : g.failed()) EXPECT_NE(reason.find("bad.txt line 1: expected"), std::string::npos) << reason;
+  for (const auto& [name, reason] : g.failed())
+    EXPECT_NE(reason.find("bad.txt line 1: expected"), std::string::npos) << reason;
   const auto results = dir.dir + "/results.json";
   const auto missing = run({bin_path("netlab-grade"), "quiz", "delay", "--seed", "42", "--answers",
                             dir.dir + "/MISSING", "--gradescope", results});

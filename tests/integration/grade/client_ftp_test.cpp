@@ -58,8 +58,9 @@ TEST(ClientFtpGrade, UploadsAreStoredByteIdentical) {
 
 TEST(ClientFtpGrade, BrokenAsciiClientFailsTypeAndIntegrity) {
   NETLAB_REQUIRE_PEER("/usr/bin/python3");
-  const auto g = grade({"ftp", "--client", "/usr/bin/python3 " + source_path("tests/integration/grade/client_broken.py") +
-                                               " ftp {host} {port} {user} {pass} {file} {out}"});
+  const auto g = grade({"ftp", "--client",
+                        "/usr/bin/python3 " + source_path("tests/integration/grade/client_broken.py") +
+                            " ftp {host} {port} {user} {pass} {file} {out}"});
   EXPECT_EQ(g.exit_code, 1);
   EXPECT_EQ(g.failed_names(), (std::set<std::string>{"type_binary", "download_identical"})) << g.doc.dump(2);
   EXPECT_EQ(g.failed().at("type_binary"), "RETR was sent in ASCII mode (TYPE A is the default)");

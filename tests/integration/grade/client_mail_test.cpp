@@ -25,8 +25,7 @@ TEST(ClientSmtpGrade, SwaksSmtplibCurlAndLabSmtpSendGetFullScore) {
   NETLAB_REQUIRE_PEER("swaks");
   NETLAB_REQUIRE_PEER("curl");
   NETLAB_REQUIRE_PEER("/usr/bin/python3");
-  for (const char* cmd : {"swaks --server {host}:{port} --from {from} --to {rcpt} --data {message}",
-                          smtplib_client,
+  for (const char* cmd : {"swaks --server {host}:{port} --from {from} --to {rcpt} --data {message}", smtplib_client,
                           "lab-smtp send --server {host}:{port} --from {from} --to {rcpt} --raw < {message}",
                           "lab-smtp send --server {host}:{port} --from {from} --to {rcpt} --subject Hi < {body}",
                           "curl -s smtp://{host}:{port} --mail-from {from} --mail-rcpt {rcpt} -T {message}"}) {
@@ -40,11 +39,13 @@ TEST(ClientSmtpGrade, SwaksSmtplibCurlAndLabSmtpSendGetFullScore) {
 
 TEST(ClientSmtpGrade, SeveralRecipientsEachGetTheMessage) {
   NETLAB_REQUIRE_PEER("/usr/bin/python3");
-  const auto g = grade({"smtp", "--client", smtplib_client, "--rcpt", "alice@example.org", "--rcpt", "bob@example.org"});
+  const auto g =
+      grade({"smtp", "--client", smtplib_client, "--rcpt", "alice@example.org", "--rcpt", "bob@example.org"});
   EXPECT_EQ(g.exit_code, 0) << g.doc.dump(2);
   // Naming only one of the two recipients loses exactly the recipient and delivery checks.
-  const auto one = grade({"smtp", "--client", "lab-smtp send --server {host}:{port} --from {from} --to {rcpt} --raw < {message}",
-                          "--rcpt", "alice@example.org", "--rcpt", "bob@example.org"});
+  const auto one =
+      grade({"smtp", "--client", "lab-smtp send --server {host}:{port} --from {from} --to {rcpt} --raw < {message}",
+             "--rcpt", "alice@example.org", "--rcpt", "bob@example.org"});
   EXPECT_EQ(one.failed_names(), (std::set<std::string>{"recipients", "message_stored_intact"})) << one.doc.dump(2);
   EXPECT_EQ(one.failed().at("message_stored_intact"), "bob@example.org holds 0 messages");
 }
@@ -61,9 +62,9 @@ TEST(ClientSmtpGrade, BrokenClientWithoutDotStuffingFailsExactlyThat) {
 TEST(ClientPop3Grade, LabPop3FetchPoplibAndCurlGetFullScore) {
   NETLAB_REQUIRE_PEER("/usr/bin/python3");
   NETLAB_REQUIRE_PEER("curl");
-  for (const char* cmd : {"lab-pop3 fetch --server {host}:{port} --user {user} --password {pass} --out {out}",
-                          poplib_client,
-                          "curl -s pop3://{user}:{pass}@{host}:{port}/1 pop3://{user}:{pass}@{host}:{port}/2"}) {
+  for (const char* cmd :
+       {"lab-pop3 fetch --server {host}:{port} --user {user} --password {pass} --out {out}", poplib_client,
+        "curl -s pop3://{user}:{pass}@{host}:{port}/1 pop3://{user}:{pass}@{host}:{port}/2"}) {
     const auto g = grade({"pop3", "--client", cmd});
     EXPECT_EQ(g.exit_code, 0) << cmd << "\n" << g.doc.dump(2);
     EXPECT_TRUE(g.failed().empty()) << cmd << "\n" << g.doc.dump(2);

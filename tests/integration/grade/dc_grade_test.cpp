@@ -114,15 +114,16 @@ TEST(DcGrade, PlantedMistakesFailTheRightChecksWithPartialCredit) {
   for (const auto& p : ref["paths"]) with_choice += !p["hops"].empty();
   const bool last_has_choice = !ref["paths"].back()["hops"].empty();
   EXPECT_EQ(failed.at("answers_complete"), "1 flows missing, 0 flows not in the set");
-  EXPECT_EQ(failed.at("ecmp_paths"), fmt::format("{} of {} paths of flows with a choice right",
-                                                 with_choice - 1 - last_has_choice, with_choice));
+  EXPECT_EQ(failed.at("ecmp_paths"),
+            fmt::format("{} of {} paths of flows with a choice right", with_choice - 1 - last_has_choice, with_choice));
   EXPECT_NE(failed.at("first_hop_hash").find(" hashes right"), std::string::npos);
   EXPECT_EQ(failed.at("link_bytes"), "15 of 16 link directions between switches right");
   for (const auto& c : g.doc["checks"]) {
     if (c["name"] == "ecmp_paths") {
       EXPECT_DOUBLE_EQ(c["score"].get<double>(),
                        3.0 * static_cast<double>(with_choice - 1 - last_has_choice) / static_cast<double>(with_choice));
-      EXPECT_NE(c["received"].get<std::string>().find(fmt::format("flow {}:", crossing)), std::string::npos) << c.dump();
+      EXPECT_NE(c["received"].get<std::string>().find(fmt::format("flow {}:", crossing)), std::string::npos)
+          << c.dump();
     }
     if (c["name"] == "answers_complete") {
       EXPECT_DOUBLE_EQ(c["score"].get<double>(), 39.0 / 40);
@@ -210,7 +211,8 @@ print(json.dumps({"flows": out}))
   const auto g = grade(args(file, "hash"));
   const auto reason = g.failed().at("first_hop_hash");
   EXPECT_NE(reason.find("0 of "), std::string::npos) << reason;
-  EXPECT_NE(reason.find("every wrong hash differs from the right one by the same XOR, 0x"), std::string::npos) << reason;
+  EXPECT_NE(reason.find("every wrong hash differs from the right one by the same XOR, 0x"), std::string::npos)
+      << reason;
   for (const auto& c : g.doc["checks"]) {
     if (c["name"] != "first_hop_hash") continue;
     // The key bytes of a flow: 13 bytes of the 5-tuple, from 0a 00 00 ...

@@ -32,8 +32,8 @@ TEST(FtpGrade, LabFtpGetsFullScore) {
 TEST(FtpGrade, PyftpdlibGetsFullScore) {
   NETLAB_REQUIRE_PYTHON_MODULE("pyftpdlib");
   ftp_site site;
-  process server({"/usr/bin/python3", source_path("tests/integration/grade/pyftpdlib_server.py"), site.dir,
-                  "alice:secret"});
+  process server(
+      {"/usr/bin/python3", source_path("tests/integration/grade/pyftpdlib_server.py"), site.dir, "alice:secret"});
   const auto g = grade(ftp_args(server.wait_listening(), "hello.txt", "5"));
   EXPECT_EQ(g.exit_code, 0) << g.doc.dump(2);
   EXPECT_TRUE(g.failed().empty()) << g.doc.dump(2);
@@ -65,13 +65,12 @@ TEST(FtpGrade, PyftpdlibsFailedLoginDelayCostsNothing) {
 TEST(FtpGrade, MissingFileFailsExactlyTheTransferChecks) {
   NETLAB_REQUIRE_PYTHON_MODULE("pyftpdlib");
   ftp_site site;
-  process server({"/usr/bin/python3", source_path("tests/integration/grade/pyftpdlib_server.py"), site.dir,
-                  "alice:secret"});
+  process server(
+      {"/usr/bin/python3", source_path("tests/integration/grade/pyftpdlib_server.py"), site.dir, "alice:secret"});
   const auto g = grade(ftp_args(server.wait_listening(), "nosuch.txt", "5"));
   EXPECT_EQ(g.exit_code, 1);
   const auto failed = g.failed();
-  EXPECT_EQ(g.failed_names(),
-            (std::set<std::string>{"list_passive", "retr_passive", "retr_epsv", "list_active"}))
+  EXPECT_EQ(g.failed_names(), (std::set<std::string>{"list_passive", "retr_passive", "retr_epsv", "list_active"}))
       << g.doc.dump(2);
   EXPECT_EQ(failed.at("list_active"), "the listing does not name nosuch.txt");
   EXPECT_EQ(failed.at("retr_passive").rfind("RETR nosuch.txt answered 550", 0), 0u) << failed.at("retr_passive");

@@ -28,8 +28,8 @@ void lay_out(const std::string& root, const std::string& conf) {
 }
 
 nlohmann::json run_autograder(const std::string& root) {
-  const auto r = run({"/usr/bin/env", "AUTOGRADER_ROOT=" + root, "bash", root + "/source/run_autograder"},
-                     {}, std::chrono::seconds(120));
+  const auto r = run({"/usr/bin/env", "AUTOGRADER_ROOT=" + root, "bash", root + "/source/run_autograder"}, {},
+                     std::chrono::seconds(120));
   EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
   std::ifstream in(root + "/results/results.json");
   std::stringstream s;
@@ -42,12 +42,12 @@ nlohmann::json run_autograder(const std::string& root) {
   }
 }
 
-
 TEST(GradescopeExample, HttpServerSubmissionGetsFullMarksAndALeaderboardEntry) {
   NETLAB_REQUIRE_PEER("/usr/bin/python3");
   grade_site root;
-  lay_out(root.dir, "LAB=http\nROLE=server\nSUBMISSION_PACKAGES=python3\nVISIBILITY=visible\n"
-                    "CHECK_VISIBILITY=\"path_traversal_refused=after_due_date\"\nTHROUGHPUT_SECONDS=0.3\n");
+  lay_out(root.dir,
+          "LAB=http\nROLE=server\nSUBMISSION_PACKAGES=python3\nVISIBILITY=visible\n"
+          "CHECK_VISIBILITY=\"path_traversal_refused=after_due_date\"\nTHROUGHPUT_SECONDS=0.3\n");
   fs::copy_file(source_path("tests/package/submissions/http-server/server"), root.dir + "/submission/server");
   const auto j = run_autograder(root.dir);
   EXPECT_EQ(j["score"], 24) << j.dump(2);
@@ -94,7 +94,11 @@ TEST(GradescopeExample, QuizShowsTheStudentsSeedAndGradesTheirAnswers) {
   std::ofstream answers(root.dir + "/submission/answers.txt");
   for (const auto& p : key["questions"])
     for (const auto& [name, value] : p["answer"].items())
-      answers << p["number"].get<int>() << "." << name << ": " << (value.is_null() ? "unbounded" : value.is_string() ? value.get<std::string>() : value.dump()) << "\n";
+      answers << p["number"].get<int>() << "." << name << ": "
+              << (value.is_null()     ? "unbounded"
+                  : value.is_string() ? value.get<std::string>()
+                                      : value.dump())
+              << "\n";
   answers.close();
   j = run_autograder(root.dir);
   EXPECT_EQ(j["score"], 3) << j.dump(2);

@@ -26,7 +26,8 @@ struct key_entry {
 
 // The key of `capture` (with `inside` as --nat-inside when not empty), every item of each kind.
 inline std::vector<key_entry> full_key(const std::string& capture, const std::string& inside = {}) {
-  std::vector<std::string> argv{bin_path("netlab-grade"), "questions", capture, "--key", "--json", "--max-per-kind", "10000"};
+  std::vector<std::string> argv{bin_path("netlab-grade"), "questions", capture, "--key", "--json",
+                                "--max-per-kind",         "10000"};
   if (!inside.empty()) argv.insert(argv.end(), {"--nat-inside", inside});
   const auto r = run(argv);
   std::vector<key_entry> out;
@@ -58,18 +59,20 @@ inline id_parts parse_id(const std::string& id) {
   return p;
 }
 
-inline std::string yes_no(const std::string& bit) { return bit == "1" ? "yes" : "no"; }
+inline std::string yes_no(const std::string& bit) {
+  return bit == "1" ? "yes" : "no";
+}
 
 inline std::string rcode_name(const std::string& code) {
-  static const std::vector<std::string> names{"NOERROR", "FORMERR", "SERVFAIL", "NXDOMAIN", "NOTIMP", "REFUSED",
-                                              "YXDOMAIN", "YXRRSET", "NXRRSET", "NOTAUTH", "NOTZONE"};
+  static const std::vector<std::string> names{"NOERROR",  "FORMERR", "SERVFAIL", "NXDOMAIN", "NOTIMP", "REFUSED",
+                                              "YXDOMAIN", "YXRRSET", "NXRRSET",  "NOTAUTH",  "NOTZONE"};
   const auto n = std::stoul(code);
   return n < names.size() ? names[n] : "RCODE" + code;
 }
 
 inline std::string type_name(const std::string& code) {
-  static const std::map<std::string, std::string> names{{"1", "A"},    {"2", "NS"},   {"5", "CNAME"}, {"6", "SOA"},
-                                                        {"12", "PTR"}, {"15", "MX"},  {"16", "TXT"},  {"28", "AAAA"},
+  static const std::map<std::string, std::string> names{{"1", "A"},    {"2", "NS"},  {"5", "CNAME"}, {"6", "SOA"},
+                                                        {"12", "PTR"}, {"15", "MX"}, {"16", "TXT"},  {"28", "AAAA"},
                                                         {"33", "SRV"}, {"41", "OPT"}};
   const auto it = names.find(code);
   return it == names.end() ? "TYPE" + code : it->second;
@@ -99,16 +102,20 @@ inline std::string set_text(const std::set<std::string>& s) {
 // The expected answers, by id, computed from tshark.
 using expectations = std::map<std::string, std::string>;
 
-inline std::string src_of(const tshark_row& r) { return r.has("ip.src") ? r.first("ip.src") : r.first("ipv6.src"); }
-inline std::string dst_of(const tshark_row& r) { return r.has("ip.dst") ? r.first("ip.dst") : r.first("ipv6.dst"); }
+inline std::string src_of(const tshark_row& r) {
+  return r.has("ip.src") ? r.first("ip.src") : r.first("ipv6.src");
+}
+inline std::string dst_of(const tshark_row& r) {
+  return r.has("ip.dst") ? r.first("ip.dst") : r.first("ipv6.dst");
+}
 inline std::string endpoint(const std::string& ip, const std::string& port) {
   return ip.find(':') != std::string::npos ? "[" + ip + "]:" + port : ip + ":" + port;
 }
 
 inline void udp_expectations(const std::string& file, expectations& e) {
-  const auto t = tshark_rows(file, "udp && !icmp && !icmpv6 && !(ip.flags.mf == 1) && !(ip.frag_offset > 0)",
-                             {"frame.number", "udp.srcport", "udp.dstport", "udp.length", "udp.checksum", "ip.proto",
-                              "ipv6.nxt"});
+  const auto t =
+      tshark_rows(file, "udp && !icmp && !icmpv6 && !(ip.flags.mf == 1) && !(ip.frag_offset > 0)",
+                  {"frame.number", "udp.srcport", "udp.dstport", "udp.length", "udp.checksum", "ip.proto", "ipv6.nxt"});
   ASSERT_TRUE(t.ok) << t.error;
   if (t.rows.empty()) return;
   e["udp.datagrams"] = std::to_string(t.rows.size());
@@ -126,14 +133,37 @@ inline void udp_expectations(const std::string& file, expectations& e) {
 }
 
 inline void dns_expectations(const std::string& file, expectations& e) {
-  const std::vector<std::string> fields{
-      "frame.number",       "ip.src",          "ip.dst",           "ipv6.src",          "ipv6.dst",
-      "udp.srcport",        "udp.dstport",     "tcp.srcport",      "tcp.dstport",       "dns.id",
-      "dns.flags.response", "dns.flags.recdesired", "dns.flags.recavail", "dns.flags.authoritative",
-      "dns.flags.truncated", "dns.flags.rcode", "dns.count.queries", "dns.count.answers", "dns.count.auth_rr",
-      "dns.count.add_rr",   "dns.resp.type",   "dns.resp.ttl",     "dns.a",             "dns.aaaa",
-      "dns.ns",             "dns.cname",       "dns.ptr.domain_name", "dns.mx.mail_exchange", "dns.srv.target",
-      "dns.rr.udp_payload_size", "dns.response_in"};
+  const std::vector<std::string> fields{"frame.number",
+                                        "ip.src",
+                                        "ip.dst",
+                                        "ipv6.src",
+                                        "ipv6.dst",
+                                        "udp.srcport",
+                                        "udp.dstport",
+                                        "tcp.srcport",
+                                        "tcp.dstport",
+                                        "dns.id",
+                                        "dns.flags.response",
+                                        "dns.flags.recdesired",
+                                        "dns.flags.recavail",
+                                        "dns.flags.authoritative",
+                                        "dns.flags.truncated",
+                                        "dns.flags.rcode",
+                                        "dns.count.queries",
+                                        "dns.count.answers",
+                                        "dns.count.auth_rr",
+                                        "dns.count.add_rr",
+                                        "dns.resp.type",
+                                        "dns.resp.ttl",
+                                        "dns.a",
+                                        "dns.aaaa",
+                                        "dns.ns",
+                                        "dns.cname",
+                                        "dns.ptr.domain_name",
+                                        "dns.mx.mail_exchange",
+                                        "dns.srv.target",
+                                        "dns.rr.udp_payload_size",
+                                        "dns.response_in"};
   const auto t = tshark_rows(file, "dns && (udp.port == 53 || tcp.port == 53) && !icmp && !icmpv6", fields, {"-2"});
   ASSERT_TRUE(t.ok) << t.error;
   if (t.rows.empty()) return;
@@ -189,9 +219,11 @@ inline void dns_expectations(const std::string& file, expectations& e) {
       e[id("answer_ttl")] = r.first("dns.resp.ttl");
       take("1", "dns.a", addresses);
       take("28", "dns.aaaa", addresses);
-      for (const auto& [type, field] : std::vector<std::pair<std::string, std::string>>{
-               {"2", "dns.ns"}, {"5", "dns.cname"}, {"12", "dns.ptr.domain_name"}, {"15", "dns.mx.mail_exchange"},
-               {"33", "dns.srv.target"}}) {
+      for (const auto& [type, field] : std::vector<std::pair<std::string, std::string>>{{"2", "dns.ns"},
+                                                                                        {"5", "dns.cname"},
+                                                                                        {"12", "dns.ptr.domain_name"},
+                                                                                        {"15", "dns.mx.mail_exchange"},
+                                                                                        {"33", "dns.srv.target"}}) {
         take(type, field, names);
       }
       if (!addresses.empty()) e[id("answer_addresses")] = set_text(addresses);
@@ -219,20 +251,34 @@ inline void dns_expectations(const std::string& file, expectations& e) {
 }
 
 inline std::string dhcp_type_name(const std::string& code) {
-  static const std::vector<std::string> names{"", "DISCOVER", "OFFER", "REQUEST", "DECLINE", "ACK", "NAK", "RELEASE",
-                                              "INFORM"};
+  static const std::vector<std::string> names{"",    "DISCOVER", "OFFER",   "REQUEST", "DECLINE",
+                                              "ACK", "NAK",      "RELEASE", "INFORM"};
   const auto n = std::stoul(code);
   return n < names.size() && n > 0 ? names[n] : "TYPE" + code;
 }
 
 inline void dhcp_expectations(const std::string& file, expectations& e) {
-  const auto t = tshark_rows(
-      file, "dhcp && dhcp.option.dhcp && !icmp",
-      {"frame.number", "ip.src", "ip.dst", "udp.srcport", "udp.dstport", "dhcp.type", "dhcp.id", "dhcp.hw.mac_addr",
-       "dhcp.ip.client", "dhcp.ip.your", "dhcp.ip.relay", "dhcp.option.dhcp", "dhcp.option.request_list_item",
-       "dhcp.option.requested_ip_address", "dhcp.option.ip_address_lease_time", "dhcp.option.subnet_mask",
-       "dhcp.option.router", "dhcp.option.domain_name_server", "dhcp.option.dhcp_server_id",
-       "dhcp.option.renewal_time_value"});
+  const auto t = tshark_rows(file, "dhcp && dhcp.option.dhcp && !icmp",
+                             {"frame.number",
+                              "ip.src",
+                              "ip.dst",
+                              "udp.srcport",
+                              "udp.dstport",
+                              "dhcp.type",
+                              "dhcp.id",
+                              "dhcp.hw.mac_addr",
+                              "dhcp.ip.client",
+                              "dhcp.ip.your",
+                              "dhcp.ip.relay",
+                              "dhcp.option.dhcp",
+                              "dhcp.option.request_list_item",
+                              "dhcp.option.requested_ip_address",
+                              "dhcp.option.ip_address_lease_time",
+                              "dhcp.option.subnet_mask",
+                              "dhcp.option.router",
+                              "dhcp.option.domain_name_server",
+                              "dhcp.option.dhcp_server_id",
+                              "dhcp.option.renewal_time_value"});
   ASSERT_TRUE(t.ok) << t.error;
   if (t.rows.empty()) return;
   e["dhcp.messages"] = std::to_string(t.rows.size());
@@ -281,14 +327,18 @@ inline void dhcp_expectations(const std::string& file, expectations& e) {
       if (code == "1" || code == "3") {
         const auto& list = m->all("dhcp.option.request_list_item");
         if (!list.empty()) e[id("parameter_requests")] = set_text({list.begin(), list.end()});
-        if (m->has("dhcp.option.requested_ip_address")) e[id("requested_address")] = m->first("dhcp.option.requested_ip_address");
+        if (m->has("dhcp.option.requested_ip_address"))
+          e[id("requested_address")] = m->first("dhcp.option.requested_ip_address");
       }
       if (code == "2" || code == "5") {
         e[id("your_address")] = m->first("dhcp.ip.your");
         const std::vector<std::pair<std::string, std::string>> options{
-            {"lease_time", "dhcp.option.ip_address_lease_time"}, {"subnet_mask", "dhcp.option.subnet_mask"},
-            {"router", "dhcp.option.router"},                    {"dns_servers", "dhcp.option.domain_name_server"},
-            {"server_id", "dhcp.option.dhcp_server_id"},        {"renewal_time", "dhcp.option.renewal_time_value"}};
+            {"lease_time", "dhcp.option.ip_address_lease_time"},
+            {"subnet_mask", "dhcp.option.subnet_mask"},
+            {"router", "dhcp.option.router"},
+            {"dns_servers", "dhcp.option.domain_name_server"},
+            {"server_id", "dhcp.option.dhcp_server_id"},
+            {"renewal_time", "dhcp.option.renewal_time_value"}};
         for (const auto& [what, field] : options) {
           const auto& v = m->all(field);
           if (!v.empty()) e[id(what)] = set_text({v.begin(), v.end()});
@@ -314,8 +364,15 @@ inline std::vector<nat_flow> nat_flows(const tshark_result& t) {
   for (const auto& r : t.rows) {
     const bool tcp = r.has("tcp.srcport");
     const std::string p = tcp ? "tcp" : "udp";
-    nat_flow f{p, r.first("ip.src"), r.first(p + ".srcport"), r.first("ip.dst"), r.first(p + ".dstport"),
-               r.first("ip.id"), r.first("tcp.seq_raw"), &r, nullptr};
+    nat_flow f{p,
+               r.first("ip.src"),
+               r.first(p + ".srcport"),
+               r.first("ip.dst"),
+               r.first(p + ".dstport"),
+               r.first("ip.id"),
+               r.first("tcp.seq_raw"),
+               &r,
+               nullptr};
     bool known = false;
     for (auto& o : out) {
       if (o.proto != f.proto) continue;
@@ -332,8 +389,8 @@ inline std::vector<nat_flow> nat_flows(const tshark_result& t) {
 
 inline void nat_expectations(const std::string& inside_file, const std::string& outside_file, expectations& e,
                              tshark_result& inside, tshark_result& outside) {
-  const std::vector<std::string> fields{"frame.number", "ip.src",      "ip.dst",      "ip.id",        "ip.ttl",
-                                        "ip.checksum",  "tcp.srcport", "tcp.dstport", "tcp.seq_raw",  "tcp.checksum",
+  const std::vector<std::string> fields{"frame.number", "ip.src",      "ip.dst",      "ip.id",       "ip.ttl",
+                                        "ip.checksum",  "tcp.srcport", "tcp.dstport", "tcp.seq_raw", "tcp.checksum",
                                         "udp.srcport",  "udp.dstport", "udp.checksum"};
   const std::string filter = "ip && (tcp || udp) && !icmp && !(ip.flags.mf == 1) && !(ip.frag_offset > 0)";
   inside = tshark_rows(inside_file, filter, fields);
@@ -364,7 +421,8 @@ inline void nat_expectations(const std::string& inside_file, const std::string& 
     e[id("transport_checksum_inside")] = f.first->first(checksum);
     e[id("transport_checksum_outside")] = o->first->first(checksum);
     if (o->reply) e[id("reply_outside_frame")] = o->reply->first("frame.number");
-    if (o->reply && f.reply) e[id("reply_inside_destination")] = endpoint(f.reply->first("ip.dst"), f.reply->first(f.proto + ".dstport"));
+    if (o->reply && f.reply)
+      e[id("reply_inside_destination")] = endpoint(f.reply->first("ip.dst"), f.reply->first(f.proto + ".dstport"));
   }
   if (n == 0) return;
   e["nat.flows"] = std::to_string(n);
@@ -385,7 +443,8 @@ inline std::size_t expect_key_agrees(const std::string& capture, const std::stri
   std::set<std::string> asked;
   for (const auto& q : key) asked.insert(q.id);
   for (const auto& [id, answer] : e) {
-    EXPECT_TRUE(asked.contains(id)) << capture << ": tshark answers " << id << " = " << answer << ", the key has no such question";
+    EXPECT_TRUE(asked.contains(id)) << capture << ": tshark answers " << id << " = " << answer
+                                    << ", the key has no such question";
   }
   static const std::set<std::string> set_kinds{"addresses", "names", "numbers", "mailboxes"};
   for (const auto& q : key) {

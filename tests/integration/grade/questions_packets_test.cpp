@@ -34,7 +34,9 @@ double seconds(const std::string& answer) {
   const double v = std::stod(answer);
   return answer.ends_with(" ms") ? v / 1e3 : v;
 }
-std::string in_us(const std::string& answer) { return std::to_string(seconds(answer) * 1e6) + " us"; }
+std::string in_us(const std::string& answer) {
+  return std::to_string(seconds(answer) * 1e6) + " us";
+}
 // The code inside "NAME (CODE)".
 std::string code(const std::string& answer) {
   const auto open = answer.rfind('(');
@@ -48,8 +50,8 @@ TEST(PacketQuestions, IpAndIcmpAnswerFormsAndWrongAnswers) {
   ASSERT_EQ(key.at("icmp.error_type.1"), "destination unreachable (3)");
   ASSERT_EQ(key.at("icmp.error_code.1"), "fragmentation needed (4)");
   auto a = key;
-  a["icmp.error_type.1"] = "3";                                        // the number alone
-  a["icmp.error_code.1"] = "Fragmentation Needed";                     // the name, other case
+  a["icmp.error_type.1"] = "3";                     // the number alone
+  a["icmp.error_code.1"] = "Fragmentation Needed";  // the name, other case
   a["ip.identification.1"] = std::to_string(std::stoul(key.at("ip.identification.1"), nullptr, 16));  // decimal
   a["ip.protocol.1"] = "icmp";
   a["ip.dont_fragment.1"] = key.at("ip.dont_fragment.1") == "yes" ? "Yes, set" : "No";

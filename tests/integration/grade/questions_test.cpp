@@ -45,7 +45,9 @@ std::string write_answers(const std::string& dir, const std::map<std::string, st
   return file;
 }
 
-std::string version_of(const std::string& status_line) { return status_line.substr(5, 3); }  // "HTTP/1.0 200"
+std::string version_of(const std::string& status_line) {
+  return status_line.substr(5, 3);
+}  // "HTTP/1.0 200"
 
 TEST(Questions, HttpKeyMatchesFacts) {
   const auto facts = load("captures/http/serve-session.facts.json");
@@ -172,8 +174,10 @@ TEST(Questions, CaptureWithoutAnswerableQuestionsFails) {
 std::vector<std::string> split(const std::string& line) {
   std::vector<std::string> out(1);
   for (char c : line) {
-    if (c == ',') out.emplace_back();
-    else out.back().push_back(c);
+    if (c == ',')
+      out.emplace_back();
+    else
+      out.back().push_back(c);
   }
   return out;
 }
@@ -194,8 +198,9 @@ TEST(Questions, HttpKeyAgreesWithTshark) {
   for (const std::string c : {"captures/http/serve-session.pcapng", "captures/net/loopback-http.pcapng"}) {
     const auto key = key_of(source_path(c));
     // One line per response, in the order the requests were sent: code, segment count (empty = 1).
-    const auto lines = tshark_lines({"-r", source_path(c), "-Y", "http.response", "-T", "fields", "-E", "separator=,",
-                                     "-e", "http.response.code", "-e", "tcp.segment.count", "-e", "http.response.version"});
+    const auto lines =
+        tshark_lines({"-r", source_path(c), "-Y", "http.response", "-T", "fields", "-E", "separator=,", "-e",
+                      "http.response.code", "-e", "tcp.segment.count", "-e", "http.response.version"});
     ASSERT_FALSE(lines.empty());
     for (std::size_t i = 0; i < lines.size(); ++i) {
       const auto id = std::to_string(i + 1);
@@ -239,7 +244,8 @@ TEST(Questions, ArpKeysAgreeWithTshark) {
                                         "eth.dst", "-e", "arp.dst.proto_ipv4"});
     for (std::size_t i = 0; i < requests.size(); ++i) {
       const auto id = std::to_string(i + 1);
-      EXPECT_EQ(at(arp, "arp.request_eth_destination." + id) + "," + at(arp, "arp.request_target_ip." + id), requests[i])
+      EXPECT_EQ(at(arp, "arp.request_eth_destination." + id) + "," + at(arp, "arp.request_target_ip." + id),
+                requests[i])
           << c;
     }
     EXPECT_FALSE(arp.contains("arp.request_target_ip." + std::to_string(requests.size() + 1))) << c;
@@ -255,8 +261,10 @@ std::vector<std::byte> tcp_frame(bool from_client, std::uint32_t seq, std::uint3
   wire::put_be16(ip.data() + 2, static_cast<std::uint16_t>(ip.size()));
   ip[8] = std::byte{64};
   ip[9] = std::byte{6};
-  ip[12] = std::byte{10}; ip[15] = std::byte(from_client ? 1 : 2);
-  ip[16] = std::byte{10}; ip[19] = std::byte(from_client ? 2 : 1);
+  ip[12] = std::byte{10};
+  ip[15] = std::byte(from_client ? 1 : 2);
+  ip[16] = std::byte{10};
+  ip[19] = std::byte(from_client ? 2 : 1);
   wire::put_be16(ip.data() + 20, from_client ? 40000 : 80);
   wire::put_be16(ip.data() + 22, from_client ? 80 : 40000);
   wire::put_be16(ip.data() + 24, static_cast<std::uint16_t>(seq >> 16));
@@ -275,7 +283,8 @@ std::vector<std::byte> tcp_frame(bool from_client, std::uint32_t seq, std::uint3
 // A conditional GET answered 200 in three segments, the second one retransmitted, then a
 // second request on the same connection answered 304 in one segment.
 std::string write_conditional_capture(const std::string& dir) {
-  const std::string req1 = "GET /lab.html HTTP/1.1\r\nHost: example.org\r\nIf-Modified-Since: Tue, 24 Nov 2026 10:00:00 GMT\r\n\r\n";
+  const std::string req1 =
+      "GET /lab.html HTTP/1.1\r\nHost: example.org\r\nIf-Modified-Since: Tue, 24 Nov 2026 10:00:00 GMT\r\n\r\n";
   const std::string body(30, 'x');
   const std::string resp1 = "HTTP/1.1 200 OK\r\nContent-Length: 30\r\n\r\n" + body;
   const std::string req2 = "GET /lab.html HTTP/1.1\r\nHost: example.org\r\nIf-None-Match: \"v2\"\r\n\r\n";
@@ -354,16 +363,16 @@ TEST(Questions, PlantedWrongAnswersLoseExactlyThoseAndEquivalentFormsPass) {
   const auto mail = key_of(source_path("captures/mail/mail-path.pcapng"));
   const auto arp = key_of(source_path("captures/switch/four_hosts.pcapng"));
   auto answers = arp;
-  answers["arp.reply_sender_mac.1"] = "02-00-00-00-00-02";   // right, other form
-  answers["arp.reply_sender_mac.2"] = "02:00:00:00:00:02";   // wrong host
-  answers["arp.reply_sender_ip.3"] = "10.0.0.5";             // wrong
-  answers.erase("arp.reply_sender_ip.4");                    // unanswered
-  answers["arp.reply_sender_mac.5"] = "0200.0000.0004";      // right, Cisco form
-  const auto g = grade({"questions", source_path("captures/switch/four_hosts.pcapng"), "--answers",
-                        write_answers(dir.dir, answers)});
+  answers["arp.reply_sender_mac.1"] = "02-00-00-00-00-02";  // right, other form
+  answers["arp.reply_sender_mac.2"] = "02:00:00:00:00:02";  // wrong host
+  answers["arp.reply_sender_ip.3"] = "10.0.0.5";            // wrong
+  answers.erase("arp.reply_sender_ip.4");                   // unanswered
+  answers["arp.reply_sender_mac.5"] = "0200.0000.0004";     // right, Cisco form
+  const auto g = grade(
+      {"questions", source_path("captures/switch/four_hosts.pcapng"), "--answers", write_answers(dir.dir, answers)});
   EXPECT_EQ(g.exit_code, 1);
-  EXPECT_EQ(g.failed_names(), (std::set<std::string>{"arp.reply_sender_mac.2", "arp.reply_sender_ip.3",
-                                                     "arp.reply_sender_ip.4"}));
+  EXPECT_EQ(g.failed_names(),
+            (std::set<std::string>{"arp.reply_sender_mac.2", "arp.reply_sender_ip.3", "arp.reply_sender_ip.4"}));
   EXPECT_EQ(g.failed().at("arp.reply_sender_ip.4"), "no answer given");
   EXPECT_EQ(g.doc["score"], arp.size() - 3);
 
@@ -372,8 +381,8 @@ TEST(Questions, PlantedWrongAnswersLoseExactlyThoseAndEquivalentFormsPass) {
   m["tcp.client.1"] = at(mail, "tcp.client.1").replace(at(mail, "tcp.client.1").rfind(':'), 1, " ");
   m["pop3.retrieved"] = "1 message";
   m["smtp.sender.2"] = "alice@example.org";  // wrong: carol sent it
-  const auto g2 = grade({"questions", source_path("captures/mail/mail-path.pcapng"), "--answers",
-                         write_answers(dir.dir, m)});
+  const auto g2 =
+      grade({"questions", source_path("captures/mail/mail-path.pcapng"), "--answers", write_answers(dir.dir, m)});
   EXPECT_EQ(g2.failed_names(), (std::set<std::string>{"smtp.sender.2"})) << g2.doc.dump(2);
   for (const auto& c : g2.doc["checks"]) {
     if (c["name"] == "smtp.sender.2") {
@@ -389,8 +398,8 @@ TEST(Questions, GradescopeAndJunitOutputs) {
   answers["http.status.3"] = "200";
   const auto results = dir.dir + "/results.json";
   const auto junit = dir.dir + "/junit.xml";
-  const auto g = grade({"questions", capture, "--answers", write_answers(dir.dir, answers), "--gradescope", results,
-                        "--junit", junit});
+  const auto g = grade(
+      {"questions", capture, "--answers", write_answers(dir.dir, answers), "--gradescope", results, "--junit", junit});
   EXPECT_EQ(g.exit_code, 1);
   std::ifstream in(results);
   const auto gs = json::parse(in);

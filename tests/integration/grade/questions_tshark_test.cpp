@@ -43,7 +43,8 @@ TEST(KeysOfLabCaptures, EachFamilyIsAsked) {
   EXPECT_GT(count(dns, "udp"), 100);
   const auto dhcp = key_tshark::full_key(source_path("captures/dhcp/client.pcapng"));
   EXPECT_GT(count(dhcp, "dhcp"), 60);
-  const auto nat = key_tshark::full_key(source_path("captures/nat/outside.pcapng"), source_path("captures/nat/inside.pcapng"));
+  const auto nat =
+      key_tshark::full_key(source_path("captures/nat/outside.pcapng"), source_path("captures/nat/inside.pcapng"));
   EXPECT_EQ(count(nat, "nat"), 2 + 5 * 10);  // nat.flows, nat.public_address, 10 per flow
 }
 

@@ -60,7 +60,7 @@ TEST(QuestionVariants, AVariantsKeyIsTheFullKeyForTheQuestionsItAsks) {
   for (const std::string seed : {"alice@example.org", "bob", "42"}) {
     const auto v = questions({dns, "--key", "--variant", seed});
     ASSERT_GT(v["count"].get<int>(), 0);
-    std::map<std::string, std::set<std::string>> subjects;                 // protocol -> subjects asked
+    std::map<std::string, std::set<std::string>> subjects;                   // protocol -> subjects asked
     std::map<std::tuple<std::string, std::string, std::string>, int> slots;  // one question per slot
     for (const auto& q : v["questions"]) {
       const auto id = q["id"].get<std::string>();
@@ -152,7 +152,8 @@ TEST(QuestionVariants, AskShowsTheVariantsQuestionsWithoutAnswers) {
 std::string answers_file(const std::string& dir, const json& key, const std::string& name = "answers.txt") {
   const auto file = dir + "/" + name;
   std::ofstream out(file);
-  for (const auto& q : key["questions"]) out << q["id"].get<std::string>() << ": " << q["answer"].get<std::string>() << "\n";
+  for (const auto& q : key["questions"])
+    out << q["id"].get<std::string>() << ": " << q["answer"].get<std::string>() << "\n";
   return file;
 }
 
@@ -164,7 +165,8 @@ TEST(QuestionVariants, GradingAVariantGradesItsQuestionsOnly) {
   EXPECT_EQ(g.doc["max_score"], key["count"]);
   // Another student's answers (the variant of "frank") score less against erin's questions.
   const auto other = questions({dns, "--key", "--variant", "frank"});
-  const auto copied = grade({"questions", dns, "--answers", answers_file(dir.dir, other, "copied.txt"), "--variant", "erin"});
+  const auto copied =
+      grade({"questions", dns, "--answers", answers_file(dir.dir, other, "copied.txt"), "--variant", "erin"});
   EXPECT_EQ(copied.exit_code, 1);
   EXPECT_LT(copied.doc["score"].get<double>(), copied.doc["max_score"].get<double>());
   EXPECT_NE(copied.err.find("is not a question of this capture's variant erin"), std::string::npos) << copied.err;
@@ -189,8 +191,8 @@ TEST(QuestionVariants, GradescopeMetadataGivesTheSeed) {
   const auto r = run({bin_path("netlab-grade"), "questions", dns, "--key", "--gradescope-metadata", bad});
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find("users[].email"), std::string::npos) << r.err;
-  const auto both = run({bin_path("netlab-grade"), "questions", dns, "--key", "--gradescope-metadata", metadata,
-                         "--variant", "x"});
+  const auto both =
+      run({bin_path("netlab-grade"), "questions", dns, "--key", "--gradescope-metadata", metadata, "--variant", "x"});
   EXPECT_EQ(both.exit_code, 2);
   const auto empty = run({bin_path("netlab-grade"), "questions", dns, "--key", "--variant", ""});
   EXPECT_EQ(empty.exit_code, 2);

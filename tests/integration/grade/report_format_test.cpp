@@ -27,10 +27,11 @@ std::size_t count_of(const std::string& text, const std::string& what) {
 }
 
 const std::set<std::string> visibilities{"hidden", "after_due_date", "after_published", "visible"};
-const std::set<std::string> top_keys{"score",      "execution_time",    "output",     "output_format", "visibility",
-                                     "stdout_visibility", "extra_data", "tests",      "leaderboard"};
-const std::set<std::string> test_keys{"score",  "max_score", "status", "name",       "name_format", "number",
-                                      "output", "output_format", "tags", "visibility", "extra_data"};
+const std::set<std::string> top_keys{"score",         "execution_time", "output",
+                                     "output_format", "visibility",     "stdout_visibility",
+                                     "extra_data",    "tests",          "leaderboard"};
+const std::set<std::string> test_keys{"score",  "max_score",     "status", "name",       "name_format", "number",
+                                      "output", "output_format", "tags",   "visibility", "extra_data"};
 
 void expect_gradescope_shape(const nlohmann::json& j) {
   ASSERT_TRUE(j.is_object());
@@ -55,7 +56,6 @@ void expect_gradescope_shape(const nlohmann::json& j) {
   EXPECT_DOUBLE_EQ(sum, j["score"].get<double>());
 }
 
-
 TEST(ReportFormat, GradescopeAndJunitFilesHaveTheDocumentedShape) {
   NETLAB_REQUIRE_PEER("/usr/bin/python3");
   grade_site site;
@@ -63,8 +63,8 @@ TEST(ReportFormat, GradescopeAndJunitFilesHaveTheDocumentedShape) {
   const auto target = broken.wait_listening();
   const auto gs = site.dir + "/results.json";
   const auto junit = site.dir + "/junit.xml";
-  const auto r = run({bin_path("netlab-grade"), "http", "--target", target, "--path", "/index.html", "--gradescope",
-                      gs, "--junit", junit});
+  const auto r = run({bin_path("netlab-grade"), "http", "--target", target, "--path", "/index.html", "--gradescope", gs,
+                      "--junit", junit});
   EXPECT_EQ(r.exit_code, 1) << r.err;
   // The human table names every failed check and the score.
   EXPECT_NE(r.out.find("FAIL     0/1  date_header"), std::string::npos) << r.out;
@@ -95,7 +95,8 @@ TEST(ReportFormat, GradescopeFileForAFullScore) {
   process server({bin_path("lab-http"), "serve", "--root", site.dir, "--listen", "127.0.0.1:0"});
   const auto target = server.wait_listening();
   const auto gs = site.dir + "/results.json";
-  const auto r = run({bin_path("netlab-grade"), "http", "--target", target, "--path", "/index.html", "--gradescope", gs});
+  const auto r =
+      run({bin_path("netlab-grade"), "http", "--target", target, "--path", "/index.html", "--gradescope", gs});
   EXPECT_EQ(r.exit_code, 0) << r.out;
   const auto j = nlohmann::json::parse(slurp(gs));
   expect_gradescope_shape(j);

@@ -182,9 +182,9 @@ TEST(SwitchGrade, AgingIsADurationGivenToTheReference) {
 
 TEST(SwitchGrade, UsageErrorsExitTwo) {
   EXPECT_EQ(run({bin_path("netlab-grade"), "switch", "--decisions", "x.json"}).exit_code, 2);
-  EXPECT_EQ(run({bin_path("netlab-grade"), "switch", "--capture", "/nonexistent.pcapng", "--decisions", "x.json"})
-                .exit_code,
-            2);
+  EXPECT_EQ(
+      run({bin_path("netlab-grade"), "switch", "--capture", "/nonexistent.pcapng", "--decisions", "x.json"}).exit_code,
+      2);
 }
 
 }  // namespace

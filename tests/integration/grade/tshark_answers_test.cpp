@@ -95,8 +95,8 @@ TEST_P(TsharkAnswers, EveryAnswerOfTheKeyEqualsTsharks) {
                                          std::chrono::seconds(120));
   ASSERT_EQ(key_run.exit_code, 0) << key_run.err;
   const auto key = json::parse(key_run.out);
-  const auto oracle_run = netlab::test::run(
-      {"/usr/bin/python3", source_path("captures/tshark-answers.py"), capture}, {}, std::chrono::seconds(300));
+  const auto oracle_run = netlab::test::run({"/usr/bin/python3", source_path("captures/tshark-answers.py"), capture},
+                                            {}, std::chrono::seconds(300));
   ASSERT_EQ(oracle_run.exit_code, 0) << oracle_run.err;
   const auto oracle = json::parse(oracle_run.out).get<std::map<std::string, std::string>>();
   std::set<std::string> asked;

@@ -22,7 +22,9 @@ std::string read_file(const std::string& path) {
   return s.str();
 }
 
-std::string real_capture(const std::string& name) { return source_path("../shared/real-captures/" + name); }
+std::string real_capture(const std::string& name) {
+  return source_path("../shared/real-captures/" + name);
+}
 
 nlohmann::json analyze(const std::string& path) {
   const auto r = run({bin_path("lab-http"), "analyze", path, "--json"});
@@ -111,7 +113,6 @@ TEST(HttpAnalyze, PcapPlusPlusManyConnections) {
   }
 }
 
-
 }  // namespace
 
 namespace {
@@ -139,8 +140,8 @@ TEST(HttpAnalyze, AgreesWithTshark) {
   const std::string cap = source_path("captures/http/serve-session.pcapng");
   const auto req = run({"tshark", "-r", cap, "-Y", "http.request", "-T", "fields", "-e", "tcp.stream", "-e",
                         "http.request.method", "-e", "http.request.uri"});
-  const auto resp = run({"tshark", "-r", cap, "-Y", "http.response", "-T", "fields", "-e", "tcp.stream", "-e",
-                         "http.response.code"});
+  const auto resp =
+      run({"tshark", "-r", cap, "-Y", "http.response", "-T", "fields", "-e", "tcp.stream", "-e", "http.response.code"});
   ASSERT_EQ(req.exit_code, 0) << req.err;
   ASSERT_FALSE(req.out.empty()) << req.err;
   std::string ours_req, ours_resp;

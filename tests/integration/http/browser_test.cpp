@@ -23,7 +23,9 @@ using namespace netlab::test;
 // A valid 1x1 PNG (one opaque pixel), so that the browser decodes it: naturalWidth becomes 1.
 const std::string one_pixel_png(
     "\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x01\x00\x00\x00\x01\x08\x06\x00\x00\x00\x1f\x15\xc4\x89"
-    "\x00\x00\x00\rIDATx\x9c" "c\xf8\xcf\xc0\xf0\x1f\x00\x05\x00\x01\xff\x89\x99=\x1d\x00\x00\x00\x00IEND\xae" "B`\x82",
+    "\x00\x00\x00\rIDATx\x9c"
+    "c\xf8\xcf\xc0\xf0\x1f\x00\x05\x00\x01\xff\x89\x99=\x1d\x00\x00\x00\x00IEND\xae"
+    "B`\x82",
     70);
 
 const char* const page_html = R"(<!doctype html>
@@ -67,8 +69,8 @@ struct origin_server {
   std::unique_ptr<process> proc;
   std::string address;
   origin_server(const browser_site& site, std::vector<std::string> extra = {}) {
-    std::vector<std::string> argv{bin_path("lab-http"), "serve", "--root", site.root, "--listen", "127.0.0.1:0",
-                                  "--access-log", site.log};
+    std::vector<std::string> argv{bin_path("lab-http"), "serve",       "--root",       site.root,
+                                  "--listen",           "127.0.0.1:0", "--access-log", site.log};
     argv.insert(argv.end(), extra.begin(), extra.end());
     proc = std::make_unique<process>(argv);
     address = proc->wait_listening();
@@ -78,9 +80,17 @@ struct origin_server {
 
 // Runs headless chromium on `url` with a profile folder and extra flags; returns the DOM it dumps.
 std::string dump_dom(const std::string& url, const std::string& profile, std::vector<std::string> extra = {}) {
-  std::vector<std::string> argv{"chromium", "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
-                                "--no-first-run", "--disable-background-networking", "--disable-component-update",
-                                "--disable-sync", "--disable-dev-shm-usage", "--user-data-dir=" + profile};
+  std::vector<std::string> argv{"chromium",
+                                "--headless",
+                                "--no-sandbox",
+                                "--disable-gpu",
+                                "--disable-quic",
+                                "--no-first-run",
+                                "--disable-background-networking",
+                                "--disable-component-update",
+                                "--disable-sync",
+                                "--disable-dev-shm-usage",
+                                "--user-data-dir=" + profile};
   argv.insert(argv.end(), extra.begin(), extra.end());
   argv.insert(argv.end(), {"--dump-dom", url});
   const auto r = run(argv, {}, std::chrono::seconds(45));
@@ -113,7 +123,8 @@ TEST(Browser, ThroughTheCachingProxyTheSecondLoadIsServedFromTheCache) {
   browser_site site;
   // Assets last modified ten days ago: heuristically fresh for a day (RFC 9111 §4.2.2).
   for (const char* p : {"/style.css", "/img/a.png", "/img/b.png", "/img/bg.png"})
-    std::filesystem::last_write_time(site.root + p, std::filesystem::file_time_type::clock::now() - std::chrono::hours(240));
+    std::filesystem::last_write_time(site.root + p,
+                                     std::filesystem::file_time_type::clock::now() - std::chrono::hours(240));
   origin_server server(site);
   process proxy({bin_path("lab-http"), "proxy", "--listen", "127.0.0.1:0"});
   const std::string proxy_address = proxy.wait_listening();
@@ -127,8 +138,8 @@ TEST(Browser, ThroughTheCachingProxyTheSecondLoadIsServedFromTheCache) {
     ASSERT_TRUE(requests.contains(a)) << a << " was not requested";
     EXPECT_EQ(requests.at(a), std::vector<int>{200}) << a << ": fetched from the origin more than once";
   }
-  const auto stats = run({bin_path("lab-http"), "get", "http://" + proxy_address + "/netlab-proxy/stats", "-o",
-                          site.dir + "/stats.json"});
+  const auto stats = run(
+      {bin_path("lab-http"), "get", "http://" + proxy_address + "/netlab-proxy/stats", "-o", site.dir + "/stats.json"});
   ASSERT_EQ(stats.exit_code, 0) << stats.err;
   const auto j = nlohmann::json::parse(read_whole(site.dir + "/stats.json"));
   EXPECT_GE(j["hits"].get<int>(), 4) << j.dump();

@@ -60,7 +60,8 @@ TEST(GetClient, RttIsTheKernelsHandshakeSampleAndTheModelStaysBelowTheLoopbackMe
   EXPECT_LT(j["model"]["total_s"].get<double>(), j["total_s"].get<double>());
   auto text = run({bin_path("lab-http"), "get", server.url("/")});
   ASSERT_EQ(text.exit_code, 0) << text.err;
-  EXPECT_NE(text.out.find("(the first TCP handshake, SYN to SYN-ACK, as the kernel timed it: TCP_INFO)"), std::string::npos)
+  EXPECT_NE(text.out.find("(the first TCP handshake, SYN to SYN-ACK, as the kernel timed it: TCP_INFO)"),
+            std::string::npos)
       << text.out;
 }
 
@@ -82,8 +83,8 @@ TEST(GetClient, BodyToStdoutSendsTheReportToStderr) {
 TEST(GetClient, TlsNameMismatchSaysWhatTheCertificateHolds) {
   site_dir site;
   const std::string cert = site.dir + "/cert.pem", key = site.dir + "/key.pem";
-  const auto made = run({"openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", cert, "-days",
-                         "1", "-subj", "/CN=www.example.test", "-addext",
+  const auto made = run({"openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", cert,
+                         "-days", "1", "-subj", "/CN=www.example.test", "-addext",
                          "subjectAltName=DNS:www.example.test,DNS:example.test,IP:10.1.2.3"});
   ASSERT_EQ(made.exit_code, 0) << made.err;
   running_server server(site, {"--tls-cert", cert, "--tls-key", key});
@@ -100,7 +101,8 @@ TEST(GetClient, AgainstPythonHttpServer) {
   process py({"/usr/bin/python3", "-u", "-m", "http.server", "--bind", "127.0.0.1", "--directory", site.root, "0"});
   const auto line = py.wait_for_line("Serving HTTP on");
   ASSERT_TRUE(line) << py.err();
-  const std::string port = line->substr(line->find(" port ") + 6, line->find(' ', line->find(" port ") + 6) - line->find(" port ") - 6);
+  const std::string port =
+      line->substr(line->find(" port ") + 6, line->find(' ', line->find(" port ") + 6) - line->find(" port ") - 6);
   const std::string base = "http://127.0.0.1:" + port + "/";
   // http.server speaks HTTP/1.0 and closes after each response: persistent and pipelined modes
   // must notice and reconnect.
@@ -129,8 +131,9 @@ TEST(GetClient, AgainstPythonHttpServer) {
 // and the error page's body is not written; without it the status is only reported (exit 0).
 TEST(GetClient, FailTurnsAnErrorStatusIntoExitOne) {
   site_dir site;
-  write_file(site.root + "/broken.html", "<html><body><img src=\"img/a.png\"><img src=\"gone.png\">"
-                                         "<img src=\"gone2.png\"></body></html>\n");
+  write_file(site.root + "/broken.html",
+             "<html><body><img src=\"img/a.png\"><img src=\"gone.png\">"
+             "<img src=\"gone2.png\"></body></html>\n");
   running_server server(site);
   const std::string out = site.dir + "/out.html";
   auto r = run({bin_path("lab-http"), "get", server.url("/nope.html"), "--fail", "-o", out});

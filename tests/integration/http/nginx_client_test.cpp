@@ -24,17 +24,28 @@ const char* const nginx_bin = "/usr/sbin/nginx";
 
 // One line per request: connection serial, request number on it, request line, status, body bytes.
 std::string nginx_conf(const std::string& dir, const std::string& root, int port) {
-  return "daemon off;\nmaster_process off;\nworker_processes 1;\npid " + dir + "/nginx.pid;\n"
-         "error_log " + dir + "/error.log warn;\n"
+  return "daemon off;\nmaster_process off;\nworker_processes 1;\npid " + dir +
+         "/nginx.pid;\n"
+         "error_log " +
+         dir +
+         "/error.log warn;\n"
          "events { worker_connections 64; }\n"
          "http {\n"
          "  types { text/html html; text/css css; image/png png; application/octet-stream bin; }\n"
          "  log_format netlab '$connection $connection_requests \"$request\" $status $body_bytes_sent';\n"
-         "  access_log " + dir + "/access.log netlab;\n"
-         "  client_body_temp_path " + dir + "/body; proxy_temp_path " + dir + "/proxy;\n"
-         "  fastcgi_temp_path " + dir + "/fastcgi; uwsgi_temp_path " + dir + "/uwsgi; scgi_temp_path " + dir + "/scgi;\n"
+         "  access_log " +
+         dir +
+         "/access.log netlab;\n"
+         "  client_body_temp_path " +
+         dir + "/body; proxy_temp_path " + dir +
+         "/proxy;\n"
+         "  fastcgi_temp_path " +
+         dir + "/fastcgi; uwsgi_temp_path " + dir + "/uwsgi; scgi_temp_path " + dir +
+         "/scgi;\n"
          "  keepalive_timeout 30s; keepalive_requests 1000;\n"
-         "  server { listen 127.0.0.1:" + std::to_string(port) + "; server_name localhost; root " + root + "; }\n"
+         "  server { listen 127.0.0.1:" +
+         std::to_string(port) + "; server_name localhost; root " + root +
+         "; }\n"
          "}\n";
 }
 
@@ -57,8 +68,8 @@ struct nginx_server {
     proc = start_daemon(
         [this](int p) {
           write_file(conf_dir + "/nginx.conf", nginx_conf(conf_dir, site.root, p));
-          return std::vector<std::string>{nginx_bin, "-e", conf_dir + "/error.log", "-p", conf_dir, "-c",
-                                          conf_dir + "/nginx.conf"};
+          return std::vector<std::string>{nginx_bin, "-e", conf_dir + "/error.log", "-p",
+                                          conf_dir,  "-c", conf_dir + "/nginx.conf"};
         },
         port);
   }
@@ -131,7 +142,8 @@ TEST(NginxClient, FailOnAnErrorStatus) {
   NETLAB_REQUIRE_PEER(nginx_bin);
   nginx_server nginx;
   const std::string out = nginx.site.dir + "/out.html";
-  auto r = run({bin_path("lab-http"), "get", nginx.url("/nope.html"), "--fail", "-o", out}, {}, std::chrono::seconds(60));
+  auto r =
+      run({bin_path("lab-http"), "get", nginx.url("/nope.html"), "--fail", "-o", out}, {}, std::chrono::seconds(60));
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_EQ(r.err, "lab-http: error: " + nginx.url("/nope.html") + ": the server answered 404 Not Found (--fail)\n");
   EXPECT_FALSE(std::filesystem::exists(out));
@@ -197,7 +209,8 @@ TEST(NginxClient, ConditionalGetFromTheCacheGets304) {
   auto fill = nginx_get_json({nginx.url("/index.html"), "--objects", "--cache", cache});
   ASSERT_EQ(fill["objects"].size(), 4u) << fill.dump();
   for (const auto& o : fill["objects"]) EXPECT_EQ(o["cache"], "stored") << o.dump();
-  auto again = nginx_get_json({nginx.url("/index.html"), "--objects", "--cache", cache, "-o", nginx.site.dir + "/page.html"});
+  auto again =
+      nginx_get_json({nginx.url("/index.html"), "--objects", "--cache", cache, "-o", nginx.site.dir + "/page.html"});
   ASSERT_EQ(again["objects"].size(), 4u) << again.dump();
   for (const auto& o : again["objects"]) {
     EXPECT_EQ(o["status"], 304) << o.dump();

@@ -51,7 +51,8 @@ TEST(ServeClients, CurlConditionalGet) {
   auto both = curl({"-o", "/dev/null", "-w", "%{http_code}", "-H", "If-None-Match: \"stale\"", "-H",
                     "If-Modified-Since: " + lm, server.url("/img/a.png")});
   EXPECT_EQ(both.out, "200");
-  auto ims_only = curl({"-o", "/dev/null", "-w", "%{http_code}", "-H", "If-Modified-Since: " + lm, server.url("/img/a.png")});
+  auto ims_only =
+      curl({"-o", "/dev/null", "-w", "%{http_code}", "-H", "If-Modified-Since: " + lm, server.url("/img/a.png")});
   EXPECT_EQ(ims_only.out, "304");
 }
 
@@ -97,9 +98,9 @@ TEST(ServeClients, PythonHttpClientKeepsOneConnection) {
       "print('connections',len(socks))\n";
   auto r = run({"/usr/bin/python3", "-c", script, server.address});
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_EQ(r.out,
-            "200 " + std::to_string(read_whole(site.root + "/index.html").size()) + " text/html; charset=utf-8\n200 23 text/css; charset=utf-8\n200 5000 image/png\n"
-            "404 14 text/plain; charset=utf-8\n200 3145745 0\nconnections 1\n");
+  EXPECT_EQ(r.out, "200 " + std::to_string(read_whole(site.root + "/index.html").size()) +
+                       " text/html; charset=utf-8\n200 23 text/css; charset=utf-8\n200 5000 image/png\n"
+                       "404 14 text/plain; charset=utf-8\n200 3145745 0\nconnections 1\n");
 }
 
 TEST(ServeClients, HttpsWithSelfSignedCertificate) {
@@ -184,8 +185,8 @@ TEST(ServeClients, AccessLogCountsErrorBodiesAndMarksAMissingRequestLine) {
   NETLAB_REQUIRE_PEER("curl");
   site_dir site;
   running_server server(site, {"--access-log", site.dir + "/access.log"});
-  const std::pair<std::vector<std::string>, std::string> cases[] = {
-      {{"-X", "DELETE"}, "\"DELETE / HTTP/1.1\" 405 "}, {{"-X", "BREW"}, "\"BREW / HTTP/1.1\" 501 "}};
+  const std::pair<std::vector<std::string>, std::string> cases[] = {{{"-X", "DELETE"}, "\"DELETE / HTTP/1.1\" 405 "},
+                                                                    {{"-X", "BREW"}, "\"BREW / HTTP/1.1\" 501 "}};
   std::vector<std::string> bodies;
   for (const auto& [flags, logged] : cases) {
     std::vector<std::string> args{"-s"};
@@ -213,8 +214,10 @@ TEST(ServeClients, AccessLogCountsErrorBodiesAndMarksAMissingRequestLine) {
   const auto body_of = [](const std::string& response) { return response.substr(response.find("\r\n\r\n") + 4); };
   EXPECT_NE(log.find(cases[0].second + std::to_string(bodies[0].size()) + "\n"), std::string::npos) << log;
   EXPECT_NE(log.find(cases[1].second + std::to_string(bodies[1].size()) + "\n"), std::string::npos) << log;
-  EXPECT_NE(log.find("\"GET / HTTP/1.1\" 400 " + std::to_string(body_of(no_host).size()) + "\n"), std::string::npos) << log;
-  EXPECT_NE(log.find("\"GET / HTTP/2.0\" 505 " + std::to_string(body_of(http2).size()) + "\n"), std::string::npos) << log;
+  EXPECT_NE(log.find("\"GET / HTTP/1.1\" 400 " + std::to_string(body_of(no_host).size()) + "\n"), std::string::npos)
+      << log;
+  EXPECT_NE(log.find("\"GET / HTTP/2.0\" 505 " + std::to_string(body_of(http2).size()) + "\n"), std::string::npos)
+      << log;
   // A request line longer than the server reads (414): no request line to log.
   EXPECT_NE(log.find("] \"-\" 414 " + std::to_string(body_of(too_long).size()) + "\n"), std::string::npos) << log;
   EXPECT_EQ(log.find("\"\""), std::string::npos) << log;

@@ -110,7 +110,8 @@ TEST_P(ServeFileCache, ManyRequestsOnOneConnectionAllGetTheWholeFile) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Cache, ServeFileCache,
-                         ::testing::Values(std::vector<std::string>{"--file-cache-settle", "0", "--file-cache-valid", "0"},
+                         ::testing::Values(std::vector<std::string>{"--file-cache-settle", "0", "--file-cache-valid",
+                                                                    "0"},
                                            std::vector<std::string>{"--file-cache-valid", "0"},
                                            std::vector<std::string>{"--file-cache", "0B"}),
                          [](const auto& p) {

@@ -58,11 +58,11 @@ TEST(ServeRaw, PipelinedRequestsAnsweredInOrderWith405And501) {
   site_dir site;
   running_server server(site);
   const std::string reply = send_and_read(server.address,
-                                     "GET /style.css HTTP/1.1\r\nHost: x\r\n\r\n"
-                                     "DELETE /style.css HTTP/1.1\r\nHost: x\r\n\r\n"
-                                     "BREW /pot HTTP/1.1\r\nHost: x\r\n\r\n"
-                                     "HEAD /img/a.png HTTP/1.1\r\nHost: x\r\n\r\n"
-                                     "GET /index.html HTTP/1.0\r\n\r\n");
+                                          "GET /style.css HTTP/1.1\r\nHost: x\r\n\r\n"
+                                          "DELETE /style.css HTTP/1.1\r\nHost: x\r\n\r\n"
+                                          "BREW /pot HTTP/1.1\r\nHost: x\r\n\r\n"
+                                          "HEAD /img/a.png HTTP/1.1\r\nHost: x\r\n\r\n"
+                                          "GET /index.html HTTP/1.0\r\n\r\n");
   const auto p200 = reply.find("HTTP/1.1 200 OK");
   const auto p405 = reply.find("HTTP/1.1 405 Method Not Allowed");
   const auto p501 = reply.find("HTTP/1.1 501 Not Implemented");
@@ -126,8 +126,8 @@ TEST(ServeRaw, LargeFileBeforeACloseArrivesWhole) {
   site_dir site;
   running_server server(site);
   const std::string file = read_whole(site.root + "/big.bin");
-  for (const std::string request : {"GET /big.bin HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
-                                    "GET /big.bin HTTP/1.0\r\n\r\n"}) {
+  for (const std::string request :
+       {"GET /big.bin HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", "GET /big.bin HTTP/1.0\r\n\r\n"}) {
     SCOPED_TRACE(request.substr(0, 40));
     const std::string reply = [&] {
       netlib::io::tcp_client c(std::chrono::seconds(20));
@@ -173,7 +173,8 @@ TEST(ServeRaw, ClientsResettingMidFileDoNotStopTheServer) {
     ::setsockopt(fd, SOL_SOCKET, SO_LINGER, &reset, sizeof reset);
     ::close(fd);  // RST with most of the file unsent
   }
-  const std::string reply = send_and_read(server.address, "GET /style.css HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+  const std::string reply =
+      send_and_read(server.address, "GET /style.css HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
   EXPECT_EQ(reply.rfind("HTTP/1.1 200 OK", 0), 0u) << reply.substr(0, 100);
 }
 

@@ -87,7 +87,8 @@ TEST(ServeSegments, AFileBodyLeavesInTheSegmentOfItsHead) {
   }
   std::sort(segments.begin(), segments.end());
   ASSERT_GT(segments.back(), 0u) << "TCP_INFO gave no segment counts";
-  EXPECT_EQ(segments[segments.size() / 2], 1u) << "segments per response, sorted: " << ::testing::PrintToString(segments);
+  EXPECT_EQ(segments[segments.size() / 2], 1u)
+      << "segments per response, sorted: " << ::testing::PrintToString(segments);
 }
 
 }  // namespace

@@ -87,8 +87,12 @@ TEST_P(DiskRoot, PathsWithoutLinks) {
 
 TEST_P(DiskRoot, LinksThatStayInsideAreFollowedAndReported) {
   const std::pair<const char*, const char*> cases[] = {
-      {"rel-file", "a.txt"},           {"rel-dir/b.txt", "dir/b.txt"},      {"abs-file", "dir/b.txt"},
-      {"dir/up-file", "private/secret.txt"}, {"chain/sub/c.txt", "dir/sub/c.txt"}, {"self/self/a.txt", "a.txt"},
+      {"rel-file", "a.txt"},
+      {"rel-dir/b.txt", "dir/b.txt"},
+      {"abs-file", "dir/b.txt"},
+      {"dir/up-file", "private/secret.txt"},
+      {"chain/sub/c.txt", "dir/sub/c.txt"},
+      {"self/self/a.txt", "a.txt"},
       {"rel-dir/up-file", "private/secret.txt"},
   };
   for (const auto& [path, real] : cases) {

@@ -48,16 +48,20 @@ struct fixture {
 
 TEST(OutboundConnection, TotalDeadlineIsNotExtendedByATricklingPeer) {
   fixture f;
-  asio::co_spawn(f.ctx, serve_one(f.acceptor, [](tcp::socket& s) -> awaitable<void> {
-    asio::steady_timer t(s.get_executor());
-    boost::system::error_code ec;
-    for (int i = 0; i < 100; ++i) {  // one byte every 50 ms, for 5 s at most
-      co_await asio::async_write(s, asio::buffer("x", 1), asio::redirect_error(use_awaitable, ec));
-      if (ec) break;  // the client has gone
-      t.expires_after(50ms);
-      co_await t.async_wait(asio::redirect_error(use_awaitable, ec));
-    }
-  }), asio::detached);
+  asio::co_spawn(f.ctx,
+                 serve_one(f.acceptor,
+                           [](tcp::socket& s) -> awaitable<void> {
+                             asio::steady_timer t(s.get_executor());
+                             boost::system::error_code ec;
+                             for (int i = 0; i < 100; ++i) {  // one byte every 50 ms, for 5 s at most
+                               co_await asio::async_write(s, asio::buffer("x", 1),
+                                                          asio::redirect_error(use_awaitable, ec));
+                               if (ec) break;  // the client has gone
+                               t.expires_after(50ms);
+                               co_await t.async_wait(asio::redirect_error(use_awaitable, ec));
+                             }
+                           }),
+                 asio::detached);
   outbound_connection c(f.ctx.get_executor());
   std::optional<std::string> got;
   bool connected = false;
@@ -82,11 +86,15 @@ TEST(OutboundConnection, TotalDeadlineIsNotExtendedByATricklingPeer) {
 
 TEST(OutboundConnection, CloseEndsAPendingReadAtOnce) {
   fixture f;
-  asio::co_spawn(f.ctx, serve_one(f.acceptor, [](tcp::socket& s) -> awaitable<void> {
-    std::array<char, 16> buf{};
-    boost::system::error_code ec;
-    co_await s.async_read_some(asio::buffer(buf), asio::redirect_error(use_awaitable, ec));  // silent until we go
-  }), asio::detached);
+  asio::co_spawn(f.ctx,
+                 serve_one(f.acceptor,
+                           [](tcp::socket& s) -> awaitable<void> {
+                             std::array<char, 16> buf{};
+                             boost::system::error_code ec;
+                             co_await s.async_read_some(asio::buffer(buf),
+                                                        asio::redirect_error(use_awaitable, ec));  // silent until we go
+                           }),
+                 asio::detached);
   outbound_connection c(f.ctx.get_executor());
   std::size_t n = 99;
   // Named: a coroutine lambda's captures live in the closure, which must outlive the run.
@@ -130,13 +138,18 @@ TEST(OutboundConnection, RefusedConnectionIsAOneLineFailure) {
 
 TEST(OutboundConnection, NamesAreResolvedAndEndOfStreamIsNoFailure) {
   fixture f;
-  asio::co_spawn(f.ctx, serve_one(f.acceptor, [](tcp::socket& s) -> awaitable<void> {
-    std::array<char, 64> buf{};
-    boost::system::error_code ec;
-    const std::size_t n = co_await s.async_read_some(asio::buffer(buf), asio::redirect_error(use_awaitable, ec));
-    co_await asio::async_write(s, asio::buffer(buf.data(), n), asio::redirect_error(use_awaitable, ec));
-    s.shutdown(tcp::socket::shutdown_send, ec);
-  }), asio::detached);
+  asio::co_spawn(f.ctx,
+                 serve_one(f.acceptor,
+                           [](tcp::socket& s) -> awaitable<void> {
+                             std::array<char, 64> buf{};
+                             boost::system::error_code ec;
+                             const std::size_t n =
+                                 co_await s.async_read_some(asio::buffer(buf), asio::redirect_error(use_awaitable, ec));
+                             co_await asio::async_write(s, asio::buffer(buf.data(), n),
+                                                        asio::redirect_error(use_awaitable, ec));
+                             s.shutdown(tcp::socket::shutdown_send, ec);
+                           }),
+                 asio::detached);
   outbound_connection c(f.ctx.get_executor());
   std::optional<std::string> got;
   // Named: a coroutine lambda's captures live in the closure, which must outlive the run.

@@ -66,25 +66,29 @@ TEST(Runner, answers_pipelined_lines_in_order) {
 
 TEST(Runner, serves_200_concurrent_clients) {
   for (auto [threads, model] : {std::pair{1u, thread_model::context_per_thread},
-                                {2u, thread_model::context_per_thread}, {2u, thread_model::shared_pool}}) {
+                                {2u, thread_model::context_per_thread},
+                                {2u, thread_model::shared_pool}}) {
     running_server s(quiet({.threads = threads, .model = model}));
     // 200 clients on one io_context, each sending 10 lines and checking every echo.
     asio::io_context ctx;
     std::atomic<int> good{0};
     for (int i = 0; i < 200; ++i) {
-      asio::co_spawn(ctx, [&, i]() -> awaitable<void> {
-        tcp::socket sock(ctx);
-        co_await sock.async_connect({asio::ip::make_address("127.0.0.1"), s.port()}, use_awaitable);
-        std::string expected = "hello\r\n", sent;
-        for (int k = 0; k < 10; ++k) {
-          sent += "c" + std::to_string(i) + " m" + std::to_string(k) + "\r\n";
-          expected += "echo: c" + std::to_string(i) + " m" + std::to_string(k) + "\r\n";
-        }
-        co_await asio::async_write(sock, asio::buffer(sent), use_awaitable);
-        std::string got(expected.size(), '\0');
-        co_await asio::async_read(sock, asio::buffer(got), use_awaitable);
-        if (got == expected) ++good;
-      }, asio::detached);
+      asio::co_spawn(
+          ctx,
+          [&, i]() -> awaitable<void> {
+            tcp::socket sock(ctx);
+            co_await sock.async_connect({asio::ip::make_address("127.0.0.1"), s.port()}, use_awaitable);
+            std::string expected = "hello\r\n", sent;
+            for (int k = 0; k < 10; ++k) {
+              sent += "c" + std::to_string(i) + " m" + std::to_string(k) + "\r\n";
+              expected += "echo: c" + std::to_string(i) + " m" + std::to_string(k) + "\r\n";
+            }
+            co_await asio::async_write(sock, asio::buffer(sent), use_awaitable);
+            std::string got(expected.size(), '\0');
+            co_await asio::async_read(sock, asio::buffer(got), use_awaitable);
+            if (got == expected) ++good;
+          },
+          asio::detached);
     }
     ctx.run_for(30s);
     EXPECT_EQ(good.load(), 200) << "threads=" << threads;
@@ -101,11 +105,12 @@ TEST(Runner, writes_what_the_kernel_did_not_take_at_once_in_order) {
     for (std::size_t i = 0; i < n; ++i) s[i] = static_cast<char>(seed + i % 23);
     return s;
   };
-  const std::string a = pattern('a', 100), b = pattern('A', 256 << 10), c = pattern('0', 128 << 10), d = pattern('!', 7);
+  const std::string a = pattern('a', 100), b = pattern('A', 256 << 10), c = pattern('0', 128 << 10),
+                    d = pattern('!', 7);
   std::atomic<int> results{0};
   tcp_server server(quiet(), [&](connection& conn) -> awaitable<void> {
     conn.socket().set_option(asio::socket_base::send_buffer_size(4096));
-    const bool first = co_await conn.write(netlib::as_bytes(a), netlib::as_bytes(b));  // cut in the second part
+    const bool first = co_await conn.write(netlib::as_bytes(a), netlib::as_bytes(b));   // cut in the second part
     const bool second = co_await conn.write(netlib::as_bytes(c), netlib::as_bytes(d));  // cut in the first part
     const bool third = co_await conn.write(netlib::as_bytes(std::string_view("end")));
     results = (first ? 1 : 0) + (second ? 2 : 0) + (third ? 4 : 0);
@@ -186,8 +191,8 @@ TEST(Runner, sigterm_stops_the_server_and_closes_open_connections) {
 TEST(Runner, switches_to_tls_mid_connection_and_discards_pipelined_plaintext) {
   const netlab::test::temp_dir dir("tls");  // removed with the key when the test ends, passed or not
   const auto cert = dir / "cert.pem", key = dir / "key.pem";
-  auto made = netlab::test::run({"openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key,
-                                 "-out", cert, "-subj", "/CN=localhost", "-days", "1"});
+  auto made = netlab::test::run({"openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out",
+                                 cert, "-subj", "/CN=localhost", "-days", "1"});
   ASSERT_EQ(made.exit_code, 0) << made.err;
   running_server s(quiet({.tls = make_server_tls(cert, key)}));
   tcp_client c;

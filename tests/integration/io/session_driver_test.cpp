@@ -65,7 +65,8 @@ class toy_core {
         step.actions.emplace_back(send_bytes{"221 bye\r\n"});
         step.actions.emplace_back(close_connection{});
       } else {
-        step.actions.emplace_back(send_bytes{"echo: " + c.verb + (c.argument.empty() ? "" : " " + c.argument) + "\r\n"});
+        step.actions.emplace_back(
+            send_bytes{"echo: " + c.verb + (c.argument.empty() ? "" : " " + c.argument) + "\r\n"});
       }
     }
     return step;

@@ -18,14 +18,17 @@ std::string dialogue(const nlohmann::json& session, const char* answer) {
   for (const auto& c : session["commands"]) {
     const auto& a = c[answer];
     out += (out.empty() ? "" : " | ") + c["verb"].get<std::string>() + "=" +
-           (a.is_null() ? "-" : a.is_number() ? std::to_string(a.get<int>()) : a.get<std::string>());
+           (a.is_null()     ? "-"
+            : a.is_number() ? std::to_string(a.get<int>())
+                            : a.get<std::string>());
   }
   return out;
 }
 
 TEST(MailCaptures, MailPathMatchesItsFacts) {
   const std::string capture = netlab::test::source_path("captures/mail/mail-path.pcapng");
-  const auto facts = nlohmann::json::parse(mail_env::read(netlab::test::source_path("captures/mail/mail-path.facts.json")));
+  const auto facts =
+      nlohmann::json::parse(mail_env::read(netlab::test::source_path("captures/mail/mail-path.facts.json")));
   const auto smtp = run_json("lab-smtp", capture);
   EXPECT_EQ(smtp["packets"], facts["packets"]);
   ASSERT_EQ(smtp["sessions"].size(), facts["smtp_sessions"].size());

@@ -40,11 +40,15 @@ TEST(MailClient, SendToAiosmtpdWithAttachment) {
   mail_env env;
   netlab::test::process server({"/usr/bin/python3", "-c", aiosmtpd_server, env.dir.string()});
   const std::string addr = server.wait_listening();
-  std::ofstream(env.dir / "data.bin", std::ios::binary) << std::string("\x00\x01\x02" "binary" "\xff", 10);
-  const auto r = lab_smtp({"--server", addr, "--from", "alice@example.org", "--to", "bob@example.net", "--to",
-                           "carol@example.net", "--subject", "Report", "--attach", (env.dir / "data.bin").string(),
-                           "--trace"},
-                          "Hello Bob,\n.see the attachment\n");
+  std::ofstream(env.dir / "data.bin", std::ios::binary) << std::string(
+      "\x00\x01\x02"
+      "binary"
+      "\xff",
+      10);
+  const auto r =
+      lab_smtp({"--server", addr, "--from", "alice@example.org", "--to", "bob@example.net", "--to", "carol@example.net",
+                "--subject", "Report", "--attach", (env.dir / "data.bin").string(), "--trace"},
+               "Hello Bob,\n.see the attachment\n");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("to 2 recipient(s): 2.0.0 stored by aiosmtpd"), std::string::npos) << r.out;
   EXPECT_NE(r.err.find("C: MAIL FROM:<alice@example.org>\nS: 250 OK\n"), std::string::npos) << r.err;
@@ -67,13 +71,15 @@ TEST(MailClient, ClearErrorsForRefusals) {
   const std::string addr = server->wait_listening();
   auto r = lab_smtp({"--server", addr, "--from", "x@other.org", "--to", "nobody@example.org"}, "hi\n");
   EXPECT_EQ(r.exit_code, 1);
-  EXPECT_EQ(r.err, "lab-smtp: error: server refused RCPT TO:<nobody@example.org>: 550 5.1.1 <nobody@example.org>: no such user here\n");
+  EXPECT_EQ(r.err,
+            "lab-smtp: error: server refused RCPT TO:<nobody@example.org>: 550 5.1.1 <nobody@example.org>: no such "
+            "user here\n");
   r = lab_smtp({"--server", addr, "--from", "x@other.org", "--to", "far@away.net", "--auth", "alice:secret"}, "hi\n");
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_EQ(r.err, "lab-smtp: error: the server does not offer AUTH PLAIN (try --starttls)\n");
   const std::string by_name = "localhost:" + port_string(addr);  // the certificate is for CN=localhost
-  r = lab_smtp({"--server", by_name, "--from", "x@other.org", "--to", "far@away.net", "--auth", "alice:wrong", "--starttls",
-                "--ca-file", env.cert.string()},
+  r = lab_smtp({"--server", by_name, "--from", "x@other.org", "--to", "far@away.net", "--auth", "alice:wrong",
+                "--starttls", "--ca-file", env.cert.string()},
                "hi\n");
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_NE(r.err.find("server refused AUTH PLAIN (user alice): 535 5.7.8"), std::string::npos) << r.err;
@@ -119,16 +125,17 @@ TEST(MailClient, StartTlsAuthRelayAndJson) {
   env.make_cert();
   auto server = env.start_smtp(env.tls_args());
   const std::string addr = server->wait_listening();
-  const auto r = lab_smtp({"--server", "localhost:" + port_string(addr), "--from", "alice@example.org", "--to", "friend@far.net", "--to",
-                           "nobody@example.org", "--starttls", "--ca-file", env.cert.string(), "--auth", "alice:secret",
-                           "--json", "--trace"},
+  const auto r = lab_smtp({"--server", "localhost:" + port_string(addr), "--from", "alice@example.org", "--to",
+                           "friend@far.net", "--to", "nobody@example.org", "--starttls", "--ca-file", env.cert.string(),
+                           "--auth", "alice:secret", "--json", "--trace"},
                           "relayed\n");
   EXPECT_EQ(r.exit_code, 1);  // one recipient refused
   const auto doc = nlohmann::json::parse(r.out);
   EXPECT_TRUE(doc["delivered"].get<bool>());
   EXPECT_EQ(doc["accepted"], nlohmann::json::array({"friend@far.net"}));
   EXPECT_EQ(doc["rejected"][0]["reply_code"], 550);
-  EXPECT_NE(r.err.find("-- TLS handshake done; the rest is encrypted --\nC: EHLO localhost"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("-- TLS handshake done; the rest is encrypted --\nC: EHLO localhost"), std::string::npos)
+      << r.err;
   EXPECT_NE(r.err.find("C: AUTH PLAIN <credentials of alice>\nS: 235"), std::string::npos) << r.err;
   EXPECT_EQ(r.err.find("secret"), std::string::npos);
   EXPECT_EQ(env.files(".relay", "new").size(), 1U);
@@ -141,10 +148,11 @@ TEST(MailPath, SendThenReadBackTheSameBytesWithPoplib) {
   mail_env env;
   auto smtp = env.start_smtp();
   const std::string smtp_addr = smtp->wait_listening();
-  const std::string message = "From: alice@example.org\r\nTo: bob@example.org\r\nSubject: path\r\n\r\n"
-                              "Line one\r\n.Line with a leading dot\r\n..two dots\r\n\r\nlast line\r\n";
-  const auto sent = lab_smtp({"--server", smtp_addr, "--from", "alice@example.org", "--to", "bob@example.org", "--raw"},
-                             message);
+  const std::string message =
+      "From: alice@example.org\r\nTo: bob@example.org\r\nSubject: path\r\n\r\n"
+      "Line one\r\n.Line with a leading dot\r\n..two dots\r\n\r\nlast line\r\n";
+  const auto sent =
+      lab_smtp({"--server", smtp_addr, "--from", "alice@example.org", "--to", "bob@example.org", "--raw"}, message);
   ASSERT_EQ(sent.exit_code, 0) << sent.err;
   auto pop = env.start_pop3();
   const std::string pop_addr = pop->wait_listening();
@@ -178,7 +186,8 @@ TEST(MailPath, FetchSavesMessagesAndDeletes) {
   auto smtp = env.start_smtp();
   const std::string smtp_addr = smtp->wait_listening();
   for (const char* body : {"first\n", "second\n"})
-    ASSERT_EQ(lab_smtp({"--server", smtp_addr, "--from", "bob@example.org", "--to", "alice@example.org"}, body).exit_code, 0);
+    ASSERT_EQ(
+        lab_smtp({"--server", smtp_addr, "--from", "bob@example.org", "--to", "alice@example.org"}, body).exit_code, 0);
   auto pop = env.start_pop3();
   const std::string pop_addr = pop->wait_listening();
   const auto out = env.dir / "inbox";
@@ -199,7 +208,9 @@ TEST(MailPath, FetchSavesMessagesAndDeletes) {
   r = netlab::test::run({netlab::test::bin_path("lab-pop3"), "fetch", "--server", pop_addr, "--user", "alice",
                          "--password", "bad", "--out", out.string()});
   EXPECT_EQ(r.exit_code, 1);
-  EXPECT_EQ(r.err, "lab-pop3: error: login failed: server refused PASS (user alice): -ERR [AUTH] invalid user name or password\n");
+  EXPECT_EQ(
+      r.err,
+      "lab-pop3: error: login failed: server refused PASS (user alice): -ERR [AUTH] invalid user name or password\n");
   EXPECT_EQ(r.out, "");  // no "saved 0 message(s)": nothing was fetched, the login failed
 }
 
@@ -208,12 +219,13 @@ TEST(MailPath, FetchWithStls) {
   env.make_cert();
   auto smtp = env.start_smtp();
   const std::string smtp_addr = smtp->wait_listening();
-  ASSERT_EQ(lab_smtp({"--server", smtp_addr, "--from", "bob@example.org", "--to", "alice@example.org"}, "x\n").exit_code, 0);
+  ASSERT_EQ(
+      lab_smtp({"--server", smtp_addr, "--from", "bob@example.org", "--to", "alice@example.org"}, "x\n").exit_code, 0);
   auto pop = env.start_pop3(env.tls_args());
   const std::string pop_addr = pop->wait_listening();
-  const auto r = netlab::test::run({netlab::test::bin_path("lab-pop3"), "fetch", "--server", pop_addr, "--user", "alice",
-                                    "--password", "secret", "--out", (env.dir / "in").string(), "--stls", "--insecure",
-                                    "--trace"});
+  const auto r = netlab::test::run({netlab::test::bin_path("lab-pop3"), "fetch", "--server", pop_addr, "--user",
+                                    "alice", "--password", "secret", "--out", (env.dir / "in").string(), "--stls",
+                                    "--insecure", "--trace"});
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.err.find("C: STLS\nS: +OK Begin TLS negotiation\n-- TLS handshake done"), std::string::npos) << r.err;
   EXPECT_NE(r.out.find("saved 1 message(s)"), std::string::npos);

@@ -42,22 +42,36 @@ struct mail_env {
   void make_cert() {
     cert = dir / "cert.pem";
     key = dir / "key.pem";
-    const auto r = netlab::test::run({"openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-subj", "/CN=localhost",
-                                      "-days", "1", "-keyout", key.string(), "-out", cert.string()});
+    const auto r = netlab::test::run({"openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-subj",
+                                      "/CN=localhost", "-days", "1", "-keyout", key.string(), "-out", cert.string()});
     ASSERT_EQ(r.exit_code, 0) << r.err;
   }
 
   std::unique_ptr<netlab::test::process> start_smtp(std::vector<std::string> extra = {}) {
-    std::vector<std::string> argv{netlab::test::bin_path("lab-smtp"), "serve", "--maildir", maildir.string(),
-                                  "--domain", "example.org", "--users", users.string(), "--listen", "127.0.0.1:0"};
+    std::vector<std::string> argv{netlab::test::bin_path("lab-smtp"),
+                                  "serve",
+                                  "--maildir",
+                                  maildir.string(),
+                                  "--domain",
+                                  "example.org",
+                                  "--users",
+                                  users.string(),
+                                  "--listen",
+                                  "127.0.0.1:0"};
     argv.insert(argv.end(), extra.begin(), extra.end());
     return std::make_unique<netlab::test::process>(argv);
   }
   std::vector<std::string> tls_args() const { return {"--tls-cert", cert.string(), "--tls-key", key.string()}; }
 
   std::unique_ptr<netlab::test::process> start_pop3(std::vector<std::string> extra = {}) {
-    std::vector<std::string> argv{netlab::test::bin_path("lab-pop3"), "serve", "--maildir", maildir.string(),
-                                  "--users", users.string(), "--listen", "127.0.0.1:0"};
+    std::vector<std::string> argv{netlab::test::bin_path("lab-pop3"),
+                                  "serve",
+                                  "--maildir",
+                                  maildir.string(),
+                                  "--users",
+                                  users.string(),
+                                  "--listen",
+                                  "127.0.0.1:0"};
     argv.insert(argv.end(), extra.begin(), extra.end());
     return std::make_unique<netlab::test::process>(argv);
   }

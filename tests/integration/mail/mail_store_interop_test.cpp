@@ -35,7 +35,9 @@ void send_lunch(const std::string& smtp_addr) {
 }
 
 // The port of a server started by mail_env, once it is listening.
-int process_port(netlab::test::process& p) { return netlab::test::process::port_of(p.wait_listening()); }
+int process_port(netlab::test::process& p) {
+  return netlab::test::process::port_of(p.wait_listening());
+}
 
 std::string crlf(std::string lf_text) {
   std::string out;
@@ -93,7 +95,8 @@ TEST(MailStore, LabSmtpStoresLfFilesWithReturnPathAndPop3SendsCrlfWithCrlfSizes)
   ASSERT_EQ(files.size(), 1U);
   const std::string stored = mail_env::read(files[0]);
   EXPECT_EQ(stored.find('\r'), std::string::npos) << stored;
-  EXPECT_EQ(stored.rfind("Return-Path: <alice@example.org>\nDelivered-To: bob@example.org\nReceived: from localhost", 0), 0U)
+  EXPECT_EQ(
+      stored.rfind("Return-Path: <alice@example.org>\nDelivered-To: bob@example.org\nReceived: from localhost", 0), 0U)
       << stored;
   EXPECT_NE(stored.find("\nSubject: Lunch\n"), std::string::npos);
   EXPECT_TRUE(stored.ends_with("\n\nHi Bob,\nlunch at noon?\n.\n..two dots\n\nAlice\n")) << stored;
@@ -115,7 +118,8 @@ TEST(MailStore, LabSmtpStoresLfFilesWithReturnPathAndPop3SendsCrlfWithCrlfSizes)
 // POP3 sizes and bytes unchanged, the file untouched (this version reads them, it does not migrate).
 TEST(MailStore, OldCrlfFilesAreServedUnchangedAndNotRewritten) {
   mail_env env;
-  const std::string old = "Received: from x\r\n\tby example.org; Mon, 30 Nov 2026 08:55:04 +0000\r\nSubject: old\r\n\r\n.\r\nold body\r\n";
+  const std::string old =
+      "Received: from x\r\n\tby example.org; Mon, 30 Nov 2026 08:55:04 +0000\r\nSubject: old\r\n\r\n.\r\nold body\r\n";
   fs::create_directories(env.maildir / "bob" / "new");
   fs::create_directories(env.maildir / "bob" / "cur");
   fs::create_directories(env.maildir / "bob" / "tmp");
@@ -135,14 +139,15 @@ TEST(MailStore, SNailReadsTheMaildirWithoutCarriageReturns) {
   auto smtp = env.start_smtp();
   send_lunch(smtp->wait_listening());
   // -n: no system start-up file; -#: batch mode; -R: read-only.
-  const auto r = run({"s-nail", "-n", "-#", "-R", "-f", "maildir://" + (env.maildir / "bob").string()}, "headers\nprint 1\n",
-                     std::chrono::seconds(30));
+  const auto r = run({"s-nail", "-n", "-#", "-R", "-f", "maildir://" + (env.maildir / "bob").string()},
+                     "headers\nprint 1\n", std::chrono::seconds(30));
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(r.out.find('\r'), std::string::npos) << r.out;
   EXPECT_EQ(r.err.find("Not a header line"), std::string::npos) << r.err;
   // The summary line: the sender from From:, then the subject.
   EXPECT_TRUE(std::regex_search(r.out, std::regex(R"(1 alice@example\.org .* Lunch)"))) << r.out;
-  EXPECT_NE(r.out.find("Return-Path: <alice@example.org>\nDelivered-To: bob@example.org\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("Return-Path: <alice@example.org>\nDelivered-To: bob@example.org\n"), std::string::npos)
+      << r.out;
   EXPECT_NE(r.out.find("\nlunch at noon?\n.\n..two dots\n\nAlice\n"), std::string::npos) << r.out;
 }
 
@@ -165,7 +170,8 @@ TEST(MailStore, Getmail6FetchesThroughLabPop3AndSeesTheEnvelopeSender) {
       "[retriever]\ntype = SimplePOP3Retriever\nserver = 127.0.0.1\nport = {}\nusername = bob\npassword = hunter2\n"
       "[destination]\ntype = Maildir\npath = {}/\n{}[options]\nread_all = true\ndelete = false\nverbose = 2\n",
       process_port(*pop), dest.string(), root ? "user = nobody\n" : "");
-  const auto r = run({"getmail", "--getmaildir", env.dir.string(), "--rcfile", rc.string()}, {}, std::chrono::seconds(60));
+  const auto r =
+      run({"getmail", "--getmaildir", env.dir.string(), "--rcfile", rc.string()}, {}, std::chrono::seconds(60));
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
   EXPECT_NE(r.out.find("from <alice@example.org>"), std::string::npos) << r.out;  // not "from <unknown>"
   std::vector<fs::path> got;
@@ -185,9 +191,9 @@ TEST(MailStore, MpopFetchesThroughLabPop3IntoAnMboxWithTheRealSender) {
   auto pop = env.start_pop3();
   const fs::path mbox = env.dir / "mbox";
   std::ofstream(mbox).flush();
-  const auto r = run({"mpop", "--host=127.0.0.1", fmt::format("--port={}", process_port(*pop)), "--tls=off", "--auth=user",
-                      "--user=bob", "--passwordeval=echo hunter2", "--keep=on", "--uidls-file=" + (env.dir / "uidls").string(),
-                      "--delivery=mbox," + mbox.string(), "--quiet"},
+  const auto r = run({"mpop", "--host=127.0.0.1", fmt::format("--port={}", process_port(*pop)), "--tls=off",
+                      "--auth=user", "--user=bob", "--passwordeval=echo hunter2", "--keep=on",
+                      "--uidls-file=" + (env.dir / "uidls").string(), "--delivery=mbox," + mbox.string(), "--quiet"},
                      {}, std::chrono::seconds(60));
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
   const std::string m = mail_env::read(mbox);
@@ -230,8 +236,8 @@ TEST(MailStore, DovecotServesTheMaildirLabSmtpWroteLikeLabPop3Does) {
   auto smtp = env.start_smtp();
   const std::string smtp_addr = smtp->wait_listening();
   send_lunch(smtp_addr);
-  ASSERT_EQ(run({bin_path("lab-smtp"), "send", "--server", smtp_addr, "--from", "", "--to", "bob@example.org", "--subject",
-                 "Bounce"},
+  ASSERT_EQ(run({bin_path("lab-smtp"), "send", "--server", smtp_addr, "--from", "", "--to", "bob@example.org",
+                 "--subject", "Bounce"},
                 "a message with the null sender\n")
                 .exit_code,
             0);

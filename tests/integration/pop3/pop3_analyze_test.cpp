@@ -7,7 +7,9 @@ namespace {
 
 using namespace mail_test;
 
-std::string real_capture(const std::string& name) { return netlab::test::source_path("../shared/real-captures/" + name); }
+std::string real_capture(const std::string& name) {
+  return netlab::test::source_path("../shared/real-captures/" + name);
+}
 
 nlohmann::json analyze(const std::string& path) {
   const auto r = netlab::test::run({netlab::test::bin_path("lab-pop3"), "analyze", path, "--json"});
@@ -18,11 +20,12 @@ nlohmann::json analyze(const std::string& path) {
 std::string dialogue(const nlohmann::json& session) {
   std::string out;
   for (const auto& c : session["commands"])
-    out += (out.empty() ? "" : " | ") + c["verb"].get<std::string>() + "=" + (c["status"].is_null() ? "-" : c["status"].get<std::string>());
+    out += (out.empty() ? "" : " | ") + c["verb"].get<std::string>() + "=" +
+           (c["status"].is_null() ? "-" : c["status"].get<std::string>());
   return out;
 }
 
-#define REQUIRE_REAL_CAPTURE(name)                                                   \
+#define REQUIRE_REAL_CAPTURE(name) \
   if (!fs::exists(real_capture(name))) GTEST_SKIP() << real_capture(name) << " is not present"
 
 TEST(Pop3Analyze, ZeekPop3SevenSessionsAndThreeRetrievals) {
@@ -31,12 +34,15 @@ TEST(Pop3Analyze, ZeekPop3SevenSessionsAndThreeRetrievals) {
   ASSERT_EQ(doc["sessions"].size(), 7U);
   EXPECT_TRUE(doc["sessions"][0]["commands"].empty());
   const auto& last = doc["sessions"][6];
-  EXPECT_EQ(dialogue(last), "AUTH=-ERR | CAPA=+OK | AUTH=+ | <auth-continuation>=+OK | STAT=+OK | LIST=+OK | UIDL=+OK | "
-                            "RETR=+OK | RETR=+OK | RETR=+OK | QUIT=+OK");
+  EXPECT_EQ(dialogue(last),
+            "AUTH=-ERR | CAPA=+OK | AUTH=+ | <auth-continuation>=+OK | STAT=+OK | LIST=+OK | UIDL=+OK | "
+            "RETR=+OK | RETR=+OK | RETR=+OK | QUIT=+OK");
   EXPECT_EQ(last["commands"][5]["body_bytes"], 24);
   EXPECT_EQ(last["commands"][6]["body_bytes"], 84);
   // Unstuffed sizes add up to the server's own STAT total (19191 octets).
-  EXPECT_EQ(last["messages"], nlohmann::json::parse(R"([{"number":"1","bytes":5565},{"number":"2","bytes":8412},{"number":"3","bytes":5214}])"));
+  EXPECT_EQ(last["messages"],
+            nlohmann::json::parse(
+                R"([{"number":"1","bytes":5565},{"number":"2","bytes":8412},{"number":"3","bytes":5214}])"));
   EXPECT_EQ(dialogue(doc["sessions"][3]), "AUTH=-ERR | CAPA=+OK | AUTH=+ | <auth-continuation>=-ERR");
 }
 

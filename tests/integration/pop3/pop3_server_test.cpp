@@ -81,7 +81,9 @@ TEST_F(Pop3Serve, UidsStableAndDeletionOnlyAtQuit) {
   const auto first = python(poplib_dump, {port_string(addr)});
   const auto second = python(poplib_dump, {port_string(addr), "dele"});
   ASSERT_EQ(second.exit_code, 0) << second.err;
-  const auto uid_line = [](const std::string& out) { return out.substr(out.find("uids"), out.find('\n', out.find("uids")) - out.find("uids")); };
+  const auto uid_line = [](const std::string& out) {
+    return out.substr(out.find("uids"), out.find('\n', out.find("uids")) - out.find("uids"));
+  };
   EXPECT_EQ(uid_line(first.out), uid_line(second.out));
   EXPECT_NE(second.out.find("(2 messages left)"), std::string::npos) << second.out;
   EXPECT_EQ(env.files("alice", "new").size(), 2U);

@@ -39,8 +39,8 @@ struct recipe_root {
 };
 
 std::vector<std::string> lab_ftp(const recipe_root& root, bool write = true) {
-  std::vector<std::string> argv{bin_path("lab-ftp"), "serve", "--root", root.dir, "--anonymous", "--listen",
-                                "127.0.0.1:0"};
+  std::vector<std::string> argv{bin_path("lab-ftp"), "serve",    "--root",     root.dir,
+                                "--anonymous",       "--listen", "127.0.0.1:0"};
   // The recording uploads as anonymous, and a test may replay it twice against one folder:
   // replacing a file takes --anonymous-full-write (anonymous users only create by default).
   if (write) argv.insert(argv.end(), {"--write", "--anonymous-full-write"});
@@ -65,7 +65,8 @@ std::vector<std::string> differing(const nlohmann::json& j) {
   std::vector<std::string> out;
   for (const auto& c : j["conversations"]) {
     for (const auto& e : c["exchanges"]) {
-      if (!e["matched"].get<bool>()) out.push_back(std::to_string(c["id"].get<int>()) + "/" + e["request"].get<std::string>());
+      if (!e["matched"].get<bool>())
+        out.push_back(std::to_string(c["id"].get<int>()) + "/" + e["request"].get<std::string>());
     }
   }
   return out;

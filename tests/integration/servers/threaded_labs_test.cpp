@@ -121,8 +121,8 @@ TEST_P(ThreadedLabs, http_proxy_shares_its_cache_between_threads) {
   std::ofstream(dir.path / "big.bin") << std::string(200'000, 'b');
   process origin({bin_path("lab-http"), "serve", "--root", dir.path.string(), "--listen", "127.0.0.1:0"});
   const std::string origin_address = origin.wait_listening();
-  process proxy({bin_path("lab-http"), "proxy", "--listen", "127.0.0.1:0", "--max-object-size", "64KB", "--threads", "2",
-                 "--thread-model", GetParam()});
+  process proxy({bin_path("lab-http"), "proxy", "--listen", "127.0.0.1:0", "--max-object-size", "64KB", "--threads",
+                 "2", "--thread-model", GetParam()});
   const int port = process::port_of(proxy.wait_listening());
   const std::string paths[] = {"/fresh.html", "/big.bin", "/stale.html"};
   const int good = run_clients([&](int) {
@@ -167,7 +167,8 @@ TEST_P(ThreadedLabs, smtp_serve_stores_every_message_once) {
   });
   EXPECT_EQ(good, client_threads);
   expect_clean_exit(server);
-  const auto stored = std::distance(fs::directory_iterator(dir.path / "mail" / "bob" / "new"), fs::directory_iterator{});
+  const auto stored =
+      std::distance(fs::directory_iterator(dir.path / "mail" / "bob" / "new"), fs::directory_iterator{});
   EXPECT_EQ(stored, client_threads * rounds);
 }
 

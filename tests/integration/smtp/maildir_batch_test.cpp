@@ -8,8 +8,8 @@
 
 #include <cerrno>
 #include <filesystem>
-#include <map>
 #include <fstream>
+#include <map>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -60,14 +60,15 @@ TEST(MaildirBatch, EveryFileLandsInNewWithLfLineEnds) {
   maildir_store store(d.root);
   const std::string a = "Subject: a\r\n\r\nfor alice\r\n", b = "Subject: b\r\n\r\nfor bob\r\n";
   const std::string relay = maildir_store::relay_file("x@example.org", std::vector<std::string>{"y@far.example"}, a);
-  std::vector<maildir_store::batch_file> files{{"alice", a, 0}, {"bob", b, 1}, {"alice", b, 1},
-                                               {std::string(maildir_store::relay_mailbox), relay, 2}};
+  std::vector<maildir_store::batch_file> files{
+      {"alice", a, 0}, {"bob", b, 1}, {"alice", b, 1}, {std::string(maildir_store::relay_mailbox), relay, 2}};
   store.write_batch(files);
   for (const auto& f : files) EXPECT_EQ(f.error, 0) << f.mailbox;
   EXPECT_EQ(d.contents("alice", "new"), (std::vector<std::string>{lf(a), lf(b)}));
   EXPECT_EQ(d.contents("bob", "new"), std::vector<std::string>{lf(b)});
   EXPECT_EQ(d.contents(".relay", "new"),
-            std::vector<std::string>{"X-Netlab-Envelope-From: <x@example.org>\nX-Netlab-Envelope-To: <y@far.example>\n" + lf(a)});
+            std::vector<std::string>{
+                "X-Netlab-Envelope-From: <x@example.org>\nX-Netlab-Envelope-To: <y@far.example>\n" + lf(a)});
   for (const char* box : {"alice", "bob", ".relay"}) EXPECT_TRUE(d.contents(box, "tmp").empty()) << box;
   // The POP3 side sees them with their CRLF sizes, which the names state (S= file, W= CRLF).
   const auto opened = store.open("alice");
@@ -75,8 +76,7 @@ TEST(MaildirBatch, EveryFileLandsInNewWithLfLineEnds) {
   ASSERT_EQ(opened.box->messages().size(), 2U);
   EXPECT_EQ(opened.box->messages()[0].size + opened.box->messages()[1].size, a.size() + b.size());
   for (const auto& e : fs::directory_iterator(d.root / "bob" / "new"))
-    EXPECT_TRUE(e.path().filename().string().ends_with(fmt::format(",S={},W={}", lf(b).size(), b.size())))
-        << e.path();
+    EXPECT_TRUE(e.path().filename().string().ends_with(fmt::format(",S={},W={}", lf(b).size(), b.size()))) << e.path();
 }
 
 TEST(MaildirBatch, OneSingleFileAndAnEmptyBatch) {
@@ -92,8 +92,10 @@ TEST(MaildirBatch, ABrokenMailboxFailsItsGroupOnly) {
   batch_dir d;
   maildir_store store(d.root);
   std::ofstream(d.root / "alice") << "a file where alice's Maildir should be";
-  std::vector<maildir_store::batch_file> files{{"bob", "one\r\n", 0}, {"alice", "one\r\n", 0},  // one message
-                                               {"bob", "two\r\n", 1}, {"../evil", "three\r\n", 2}};
+  std::vector<maildir_store::batch_file> files{{"bob", "one\r\n", 0},
+                                               {"alice", "one\r\n", 0},  // one message
+                                               {"bob", "two\r\n", 1},
+                                               {"../evil", "three\r\n", 2}};
   store.write_batch(files);
   EXPECT_NE(files[1].error, 0);
   EXPECT_EQ(files[0].error, files[1].error);  // the other copy of the same message failed with it
@@ -111,7 +113,8 @@ TEST(MaildirBatch, ABrokenMailboxFailsItsGroupOnly) {
 TEST(MaildirBatch, AFailedRenameLeavesNothingBehind) {
   batch_dir d;
   const fs::path elsewhere = fs::path("/dev/shm") / d.root.filename();
-  struct stat a{}, b{};
+  struct stat a {
+  }, b{};
   if (::stat("/dev/shm", &a) != 0 || ::stat(d.root.c_str(), &b) != 0 || a.st_dev == b.st_dev)
     GTEST_SKIP() << "needs /dev/shm on another file system than " << d.root;
   maildir_store store(d.root);
@@ -120,7 +123,8 @@ TEST(MaildirBatch, AFailedRenameLeavesNothingBehind) {
   fs::create_directories(d.root / "alice" / "cur");
   fs::create_directories(elsewhere);
   fs::create_symlink(elsewhere, d.root / "alice" / "tmp");
-  std::vector<maildir_store::batch_file> files{{"bob", "first\r\n", 0}, {"alice", "first\r\n", 0}, {"bob", "second\r\n", 1}};
+  std::vector<maildir_store::batch_file> files{
+      {"bob", "first\r\n", 0}, {"alice", "first\r\n", 0}, {"bob", "second\r\n", 1}};
   store.write_batch(files);
   std::error_code ec;
   const bool tmp_empty = fs::is_empty(elsewhere, ec);
@@ -144,7 +148,8 @@ TEST(MaildirBatch, OlderCrlfFilesAndOtherProgramsFilesAreReadWithTheirCrlfSizes)
   const std::string crlf = "Subject: old\r\n\r\nstored with CRLF\r\n.dot\r\n";
   const std::string from_dovecot = "Subject: lf\n\nstored with LF\n";
   const std::string bare = "Subject: none\n\nno size in the name";  // and no final line end
-  std::ofstream(d.root / "alice" / "new" / fmt::format("1700000000.M1P1Q1.old,S={}", crlf.size()), std::ios::binary) << crlf;
+  std::ofstream(d.root / "alice" / "new" / fmt::format("1700000000.M1P1Q1.old,S={}", crlf.size()), std::ios::binary)
+      << crlf;
   std::ofstream(d.root / "alice" / "cur" / fmt::format("1700000001.M1P1Q1.dovecot,S={}:2,S", from_dovecot.size()),
                 std::ios::binary)
       << from_dovecot;

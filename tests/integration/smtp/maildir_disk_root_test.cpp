@@ -24,7 +24,7 @@ struct mail_dirs {
     root = base / "mail";
     fs::create_directories(root / "boxes/alice");
     fs::create_directories(base / "elsewhere");
-    fs::create_directory_symlink("boxes/alice", root / "alice");          // stays inside
+    fs::create_directory_symlink("boxes/alice", root / "alice");         // stays inside
     fs::create_directory_symlink(base / "elsewhere", root / "mallory");  // leads out
   }
   ~mail_dirs() {
@@ -49,7 +49,8 @@ TEST(MaildirDiskRoot, LinkInsideTheMailFolderIsFollowed) {
   auto opened = store.open("alice");
   ASSERT_EQ(opened.status, netlib::mail::open_status::opened);
   ASSERT_EQ(opened.box->messages().size(), 1u);
-  EXPECT_EQ(opened.box->read(0), "Subject: one\n\nhello\n");  // stored with LF line ends (docs/architecture.md, "Mail store")
+  EXPECT_EQ(opened.box->read(0),
+            "Subject: one\n\nhello\n");  // stored with LF line ends (docs/architecture.md, "Mail store")
   const std::size_t first = 0;
   EXPECT_EQ(opened.box->remove(std::span(&first, 1)), 0u);
   EXPECT_EQ(mail_dirs::files_in(d.root / "boxes/alice/new"), 0u);

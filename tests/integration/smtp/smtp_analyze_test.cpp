@@ -8,7 +8,9 @@ namespace {
 
 using namespace mail_test;
 
-std::string real_capture(const std::string& name) { return netlab::test::source_path("../shared/real-captures/" + name); }
+std::string real_capture(const std::string& name) {
+  return netlab::test::source_path("../shared/real-captures/" + name);
+}
 
 nlohmann::json analyze(const std::string& path) {
   const auto r = netlab::test::run({netlab::test::bin_path("lab-smtp"), "analyze", path, "--json"});
@@ -19,11 +21,12 @@ nlohmann::json analyze(const std::string& path) {
 std::string dialogue(const nlohmann::json& session) {
   std::string out;
   for (const auto& c : session["commands"])
-    out += (out.empty() ? "" : " | ") + c["verb"].get<std::string>() + "=" + (c["reply_code"].is_null() ? "-" : std::to_string(c["reply_code"].get<int>()));
+    out += (out.empty() ? "" : " | ") + c["verb"].get<std::string>() + "=" +
+           (c["reply_code"].is_null() ? "-" : std::to_string(c["reply_code"].get<int>()));
   return out;
 }
 
-#define REQUIRE_REAL_CAPTURE(name)                                                   \
+#define REQUIRE_REAL_CAPTURE(name) \
   if (!fs::exists(real_capture(name))) GTEST_SKIP() << real_capture(name) << " is not present"
 
 TEST(SmtpAnalyze, ZeekSmtpAuthLoginAndThreeRecipients) {
@@ -31,7 +34,9 @@ TEST(SmtpAnalyze, ZeekSmtpAuthLoginAndThreeRecipients) {
   const auto doc = analyze(real_capture("zeek_smtp.pcap"));
   ASSERT_EQ(doc["sessions"].size(), 2U);
   const auto& a = doc["sessions"][0];
-  EXPECT_EQ(dialogue(a), "EHLO=250 | AUTH=334 | <auth-continuation>=334 | <auth-continuation>=235 | MAIL=250 | RCPT=250 | DATA=354 | QUIT=221");
+  EXPECT_EQ(dialogue(a),
+            "EHLO=250 | AUTH=334 | <auth-continuation>=334 | <auth-continuation>=235 | MAIL=250 | RCPT=250 | DATA=354 "
+            "| QUIT=221");
   ASSERT_EQ(a["messages"].size(), 1U);
   EXPECT_EQ(a["messages"][0]["from"], "gurpartap@patriots.in");
   EXPECT_EQ(a["messages"][0]["to"], nlohmann::json::array({"raj_deol2002in@yahoo.co.in"}));
@@ -46,7 +51,8 @@ TEST(SmtpAnalyze, ZeekPipelinedRcptAndData) {
   REQUIRE_REAL_CAPTURE("zeek_smtp-multi-addr.pcap");
   const auto s = analyze(real_capture("zeek_smtp-multi-addr.pcap"))["sessions"].at(0);
   EXPECT_EQ(s["commands"][1]["argument"], "From:<root@gras-os-desk.cern.ch> SIZE=695");
-  EXPECT_EQ(dialogue(s), "EHLO=250 | MAIL=250 | RCPT=250 | DATA=354 | <unsolicited>=451");  // the server timed out later
+  EXPECT_EQ(dialogue(s),
+            "EHLO=250 | MAIL=250 | RCPT=250 | DATA=354 | <unsolicited>=451");  // the server timed out later
   EXPECT_EQ(s["messages"][0]["bytes"], 684);
   EXPECT_EQ(s["messages"][0]["from"], "root@gras-os-desk.cern.ch");
 }
@@ -54,9 +60,10 @@ TEST(SmtpAnalyze, ZeekPipelinedRcptAndData) {
 TEST(SmtpAnalyze, ZeekErrorPaths) {
   REQUIRE_REAL_CAPTURE("zeek_smtp-mail-transactions-invalid.pcap");
   const auto s = analyze(real_capture("zeek_smtp-mail-transactions-invalid.pcap"))["sessions"].at(0);
-  EXPECT_EQ(dialogue(s),
-            "EHLO=250 | MAIL=250 | RCPT=250 | DATA=354 | RCPT=503 | DATA=503 | HELLO,=500 | .=500 | MAIL=250 | DATA=503 | "
-            "HELLO,=500 | .=500 | DATA=503 | HELLO,=500 | .=500 | MAIL=503 | RCPT=250 | DATA=354 | QUIT=221");
+  EXPECT_EQ(
+      dialogue(s),
+      "EHLO=250 | MAIL=250 | RCPT=250 | DATA=354 | RCPT=503 | DATA=503 | HELLO,=500 | .=500 | MAIL=250 | DATA=503 | "
+      "HELLO,=500 | .=500 | DATA=503 | HELLO,=500 | .=500 | MAIL=503 | RCPT=250 | DATA=354 | QUIT=221");
   ASSERT_EQ(s["messages"].size(), 2U);
   EXPECT_EQ(s["messages"][0]["bytes"], 18);
   EXPECT_EQ(s["messages"][1]["bytes"], 39);

@@ -8,8 +8,8 @@
 #include <condition_variable>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 #include <mutex>
+#include <sstream>
 #include <thread>
 #include <vector>
 
@@ -87,7 +87,8 @@ TEST(SmtpDeliveryQueue, ManyThreadsSubmitEveryMessageIsStoredOnce) {
   for (int t = 0; t < 5; ++t)
     submitters.emplace_back([&, t] {
       for (int i = 0; i < 10; ++i)
-        queue.submit(message_for({t % 2 == 0 ? "alice" : "bob"}, "m " + std::to_string(t * 10 + i) + "\r\n"), done.make());
+        queue.submit(message_for({t % 2 == 0 ? "alice" : "bob"}, "m " + std::to_string(t * 10 + i) + "\r\n"),
+                     done.make());
     });
   for (auto& s : submitters) s.join();
   ASSERT_TRUE(done.wait(50));
@@ -157,7 +158,8 @@ TEST(SmtpDeliveryQueue, LocalCopiesGetReturnPathAndDeliveredToTheRelayCopyDoesNo
   ASSERT_EQ(opened.status, netlib::mail::open_status::opened);
   bool bounce_seen = false;
   for (std::size_t i = 0; i < opened.box->messages().size(); ++i)
-    bounce_seen = bounce_seen || opened.box->read(i) == "Return-Path: <>\nDelivered-To: bob@example.org\nSubject: bounce\n\n";
+    bounce_seen =
+        bounce_seen || opened.box->read(i) == "Return-Path: <>\nDelivered-To: bob@example.org\nSubject: bounce\n\n";
   EXPECT_TRUE(bounce_seen);
 }
 

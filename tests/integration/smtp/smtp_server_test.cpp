@@ -36,8 +36,8 @@ TEST_F(SmtpServe, SwaksPipelining) {
   NETLAB_REQUIRE_PEER("swaks");
   auto server = env.start_smtp();
   const std::string addr = server->wait_listening();
-  const auto r = netlab::test::run({"swaks", "--server", addr, "--pipeline", "--from", "x@other.org", "--to",
-                                    "alice@example.org,bob@example.org"});
+  const auto r = netlab::test::run(
+      {"swaks", "--server", addr, "--pipeline", "--from", "x@other.org", "--to", "alice@example.org,bob@example.org"});
   EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
   EXPECT_NE(r.out.find("PIPELINING"), std::string::npos);
   EXPECT_EQ(env.files("alice", "new").size(), 1U);
@@ -49,7 +49,8 @@ TEST_F(SmtpServe, SwaksTlsAndAuthRelay) {
   env.make_cert();
   auto server = env.start_smtp(env.tls_args());
   const std::string addr = server->wait_listening();
-  auto r = netlab::test::run({"swaks", "--server", addr, "--tls", "--from", "x@other.org", "--to", "alice@example.org"});
+  auto r =
+      netlab::test::run({"swaks", "--server", addr, "--tls", "--from", "x@other.org", "--to", "alice@example.org"});
   EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
   ASSERT_EQ(env.files("alice", "new").size(), 1U);
   EXPECT_NE(mail_env::read(env.files("alice", "new")[0]).find(" with ESMTPS id "), std::string::npos);
@@ -112,9 +113,9 @@ TEST_F(SmtpServe, CurlSmtpUpload) {
   NETLAB_REQUIRE_PEER("curl");
   auto server = env.start_smtp();
   const std::string addr = server->wait_listening();
-  const auto r = netlab::test::run({"curl", "-sS", "smtp://" + addr, "--mail-from", "x@other.org", "--mail-rcpt",
-                                    "alice@example.org", "-T", "-"},
-                                   "Subject: curl\r\n\r\nsent by curl\r\n");
+  const auto r = netlab::test::run(
+      {"curl", "-sS", "smtp://" + addr, "--mail-from", "x@other.org", "--mail-rcpt", "alice@example.org", "-T", "-"},
+      "Subject: curl\r\n\r\nsent by curl\r\n");
   EXPECT_EQ(r.exit_code, 0) << r.err;
   ASSERT_EQ(env.files("alice", "new").size(), 1U);
   EXPECT_NE(mail_env::read(env.files("alice", "new")[0]).find("\nSubject: curl\n\nsent by curl\n"), std::string::npos);
@@ -124,8 +125,9 @@ TEST_F(SmtpServe, StartTlsWithPipelinedCommandGetsOnly220) {
   env.make_cert();
   auto server = env.start_smtp(env.tls_args());
   const std::string addr = server->wait_listening();
-  const auto r = python(raw_client, {port_string(addr), "starttls",
-                                     "EHLO x\\r\\nSTARTTLS\\r\\nMAIL FROM:<a@other.org>\\r\\nRCPT TO:<alice@example.org>\\r\\n"});
+  const auto r =
+      python(raw_client, {port_string(addr), "starttls",
+                          "EHLO x\\r\\nSTARTTLS\\r\\nMAIL FROM:<a@other.org>\\r\\nRCPT TO:<alice@example.org>\\r\\n"});
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("250 HELP\r\n220 2.0.0 Ready to start TLS\r\n"), std::string::npos) << r.out;
   EXPECT_EQ(r.out.find("2.1.0"), std::string::npos) << r.out;  // MAIL was never answered
@@ -136,10 +138,12 @@ TEST_F(SmtpServe, SmugglingVariantsDeliverNothing) {
   auto server = env.start_smtp();
   const std::string addr = server->wait_listening();
   for (const std::string end : {"\\n.\\n", "\\n.\\r\\n", "\\r\\n.\\n", "\\r.\\r\\n", "\\r.\\n"}) {
-    const auto r = python(raw_client, {port_string(addr), "eof",
-                                       "EHLO x\\r\\nMAIL FROM:<a@other.org>\\r\\nRCPT TO:<alice@example.org>\\r\\nDATA\\r\\n",
-                                       "hello" + end + "MAIL FROM:<admin@example.org>\\r\\nRCPT TO:<bob@example.org>\\r\\n"
-                                       "DATA\\r\\nforged\\r\\n.\\r\\nQUIT\\r\\n"});
+    const auto r =
+        python(raw_client, {port_string(addr), "eof",
+                            "EHLO x\\r\\nMAIL FROM:<a@other.org>\\r\\nRCPT TO:<alice@example.org>\\r\\nDATA\\r\\n",
+                            "hello" + end +
+                                "MAIL FROM:<admin@example.org>\\r\\nRCPT TO:<bob@example.org>\\r\\n"
+                                "DATA\\r\\nforged\\r\\n.\\r\\nQUIT\\r\\n"});
     EXPECT_EQ(r.exit_code, 0) << r.err;
     EXPECT_NE(r.out.find("550 5.6.11"), std::string::npos) << end << r.out;
     EXPECT_EQ(r.out.find("2.0.0 OK: queued"), std::string::npos) << end << r.out;
@@ -152,7 +156,8 @@ TEST_F(SmtpServe, OpenRelayRefused) {
   NETLAB_REQUIRE_PEER("swaks");
   auto server = env.start_smtp();
   const std::string addr = server->wait_listening();
-  const auto r = netlab::test::run({"swaks", "--server", addr, "--from", "spam@evil.example", "--to", "victim@gmail.example"});
+  const auto r =
+      netlab::test::run({"swaks", "--server", addr, "--from", "spam@evil.example", "--to", "victim@gmail.example"});
   EXPECT_NE(r.exit_code, 0);
   EXPECT_NE(r.out.find("554 5.7.1 <victim@gmail.example>: Relay access denied"), std::string::npos) << r.out;
   EXPECT_FALSE(fs::exists(env.maildir / ".relay"));
@@ -161,9 +166,10 @@ TEST_F(SmtpServe, OpenRelayRefused) {
 TEST_F(SmtpServe, ClientKilledMidDataLeavesNothing) {
   auto server = env.start_smtp();
   const std::string addr = server->wait_listening();
-  const auto r = python(raw_client, {port_string(addr), "abort",
-                                     "EHLO x\\r\\nMAIL FROM:<a@other.org>\\r\\nRCPT TO:<alice@example.org>\\r\\nDATA\\r\\n",
-                                     "Subject: half\\r\\n\\r\\nthe first half of the body\\r\\n"});
+  const auto r =
+      python(raw_client, {port_string(addr), "abort",
+                          "EHLO x\\r\\nMAIL FROM:<a@other.org>\\r\\nRCPT TO:<alice@example.org>\\r\\nDATA\\r\\n",
+                          "Subject: half\\r\\n\\r\\nthe first half of the body\\r\\n"});
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("354 "), std::string::npos);
   server->signal(SIGTERM);  // a clean stop handles every connection's end first
@@ -185,7 +191,8 @@ while b"354" not in got: got += s.recv(4096)
 s.sendall(b"Subject: half\r\n\r\npart one\r\n")
 print("in data", flush=True)
 s.recv(4096)
-)PY", port_string(addr)});
+)PY",
+                                port_string(addr)});
   ASSERT_TRUE(client.wait_for_line("in data").has_value());
   server->signal(SIGKILL);
   server->wait();
@@ -203,8 +210,8 @@ TEST_F(SmtpServe, RequireTls) {
 }
 
 TEST_F(SmtpServe, UsageAndSetupErrors) {
-  auto r = netlab::test::run({netlab::test::bin_path("lab-smtp"), "serve", "--maildir", env.maildir.string(), "--domain",
-                              "example.org", "--users", (env.dir / "missing.txt").string()});
+  auto r = netlab::test::run({netlab::test::bin_path("lab-smtp"), "serve", "--maildir", env.maildir.string(),
+                              "--domain", "example.org", "--users", (env.dir / "missing.txt").string()});
   EXPECT_EQ(r.exit_code, 2);  // a missing input file is a usage error (docs/conventions.md)
   EXPECT_NE(r.err.find("missing.txt': no such file"), std::string::npos) << r.err;
   r = netlab::test::run({netlab::test::bin_path("lab-smtp"), "serve", "--maildir", env.maildir.string(), "--domain",

@@ -77,8 +77,9 @@ run_result send_mail(const smtp_sink& sink, std::vector<std::string> args, const
 TEST(SmtpSink, PlainMessageWithDotStuffing) {
   NETLAB_REQUIRE_PEER(sink_bin);
   smtp_sink sink;
-  const auto r = send_mail(sink, {"--from", "alice@example.org", "--to", "bob@example.net", "--subject", "Lab report", "--trace"},
-                      "Hello Bob,\n.a line starting with a dot\n..and two\nbye\n");
+  const auto r =
+      send_mail(sink, {"--from", "alice@example.org", "--to", "bob@example.net", "--subject", "Lab report", "--trace"},
+                "Hello Bob,\n.a line starting with a dot\n..and two\nbye\n");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("to 1 recipient(s)"), std::string::npos) << r.out;
   EXPECT_NE(r.err.find("S: 220 sink.test ESMTP"), std::string::npos) << r.err;
@@ -99,9 +100,10 @@ TEST(SmtpSink, PlainMessageWithDotStuffing) {
 TEST(SmtpSink, SeveralRecipientsAndARawMessage) {
   NETLAB_REQUIRE_PEER(sink_bin);
   smtp_sink sink;
-  auto r = send_mail(sink, {"--from", "alice@example.org", "--to", "bob@example.net", "--to", "carol@example.net", "--to",
-                       "dave@example.com", "--json"},
-                "three recipients\n");
+  auto r = send_mail(sink,
+                     {"--from", "alice@example.org", "--to", "bob@example.net", "--to", "carol@example.net", "--to",
+                      "dave@example.com", "--json"},
+                     "three recipients\n");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto j = nlohmann::json::parse(r.out);
   EXPECT_EQ(j["delivered"], true);

@@ -133,7 +133,8 @@ for _ in range(5):
   const auto sent = run({"/usr/bin/python3", "-c", send_out, hosts.sw(1)});
   ASSERT_EQ(sent.exit_code, 0) << sent.err;
   // Then one frame that does arrive on port 0 (host 1 pings), so the switch has switched something.
-  run({"ip", "netns", "exec", hosts.ns(1), "ping", "-c", "1", "-W", "1", netns_hosts::ip(2)}, {}, std::chrono::seconds(10));
+  run({"ip", "netns", "exec", hosts.ns(1), "ping", "-c", "1", "-W", "1", netns_hosts::ip(2)}, {},
+      std::chrono::seconds(10));
   for (const auto& f : observed(h2)) EXPECT_NE(f["src"], "02:00:00:00:00:99") << "host 2 got the host's own frame";
   sw.signal(SIGTERM);
   ASSERT_EQ(sw.wait(), 0) << sw.err();

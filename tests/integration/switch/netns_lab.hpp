@@ -24,7 +24,9 @@ inline std::string unique_prefix() {
   return "t" + std::to_string(::getpid() % 10000) + std::to_string(rd() % 1000);  // <= 8 chars
 }
 
-inline bool ok(const std::vector<std::string>& argv) { return run(argv, {}, std::chrono::seconds(20)).exit_code == 0; }
+inline bool ok(const std::vector<std::string>& argv) {
+  return run(argv, {}, std::chrono::seconds(20)).exit_code == 0;
+}
 
 class netns_hosts {
  public:
@@ -49,7 +51,8 @@ class netns_hosts {
                          ok({"ip", "-n", h, "link", "set", "eth0", "address", mac(i), "addrgenmode", "none"}) &&
                          ok({"ip", "-n", h, "addr", "add", ip(i) + "/24", "dev", "eth0"}) &&
                          ok({"ip", "-n", h, "link", "set", "eth0", "up"}) &&
-                         (!bridge_ || ok({"ip", "link", "set", s, "master", br()})) && ok({"ip", "link", "set", s, "up"});
+                         (!bridge_ || ok({"ip", "link", "set", s, "master", br()})) &&
+                         ok({"ip", "link", "set", s, "up"});
       if (!built) return false;
     }
     return true;
@@ -129,7 +132,8 @@ inline ping_outcome ping_scenario(const netns_hosts& hosts) {
                   {}, std::chrono::seconds(15))
                   .exit_code == 0;
   for (const auto& f : observed(h3)) {
-    if (f["dst"] == "ff:ff:ff:ff:ff:ff" && f["type"] == "0806" && f["src"] == netns_hosts::mac(1)) o.h3_saw_arp_broadcast = true;
+    if (f["dst"] == "ff:ff:ff:ff:ff:ff" && f["type"] == "0806" && f["src"] == netns_hosts::mac(1))
+      o.h3_saw_arp_broadcast = true;
     if (f["type"] == "0800" && f["dst"] == netns_hosts::mac(2)) o.h3_saw_echo = true;
   }
   for (const auto& f : observed(h2)) {

@@ -16,8 +16,8 @@ using nlohmann::json;
 TEST(BulkTransfer, CompletesWithTheExactByteCount) {
   netlab::test::process server({bin_path("lab-throughput"), "serve"});
   const auto address = server.wait_listening();
-  const auto r = netlab::test::run({bin_path("lab-throughput"), "measure", "--server", address, "--bytes", "20MB",
-                                    "--interval", "10ms", "--json"});
+  const auto r = netlab::test::run(
+      {bin_path("lab-throughput"), "measure", "--server", address, "--bytes", "20MB", "--interval", "10ms", "--json"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto j = json::parse(r.out);
   EXPECT_EQ(j["bytes_requested"], 20000000);
@@ -96,7 +96,8 @@ TEST(BulkTransfer, NoServerIsARuntimeFailure) {
   const auto r = netlab::test::run({bin_path("lab-throughput"), "measure", "--server", address, "--bytes", "1MB"});
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
-  EXPECT_EQ(netlab::test::run({bin_path("lab-throughput"), "measure", "--server", address, "--bytes", "1"}).exit_code, 2);
+  EXPECT_EQ(netlab::test::run({bin_path("lab-throughput"), "measure", "--server", address, "--bytes", "1"}).exit_code,
+            2);
 }
 
 }  // namespace

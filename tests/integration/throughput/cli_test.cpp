@@ -29,7 +29,8 @@ TEST(ThroughputCli, PathBottleneck) {
 }
 
 TEST(ThroughputCli, SwitchingTextbookExample) {
-  const auto j = run_json({"switching", "--link", "1Mbps", "--user-rate", "100kbps", "--active", "0.1", "--users", "35", "--json"});
+  const auto j = run_json(
+      {"switching", "--link", "1Mbps", "--user-rate", "100kbps", "--active", "0.1", "--users", "35", "--json"});
   EXPECT_EQ(j["circuit_users"], 10);
   EXPECT_NEAR(j["probability_more_active"].get<double>(), 0.0004243, 1e-7);
 }
@@ -71,7 +72,8 @@ TEST(ThroughputCli, IgnoredOptionsAreUsageErrors) {
   const std::vector<std::pair<std::vector<std::string>, std::string>> cases{
       {{"path", "--link", "2Mbps", "--flows", "3"}, "--flows is not used without --shared"},
       {{"http", "--rtt", "24ms", "--base-size", "100kb"}, "--base-size is not used without --rate"},
-      {{"http", "--rtt", "24ms", "--object-size", "50kb", "--objects", "2"}, "--object-size is not used without --rate"},
+      {{"http", "--rtt", "24ms", "--object-size", "50kb", "--objects", "2"},
+       "--object-size is not used without --rate"},
       {{"http", "--rtt", "24ms", "--rate", "1Mbps"}, "--rate is not used without --base-size or --object-size"},
       {{"http", "--rtt", "24ms", "--parallel", "4"}, "--parallel is only used with --mode parallel"},
   };

@@ -15,23 +15,25 @@ namespace {
 using netlab::test::bin_path;
 using nlohmann::json;
 
-#define REQUIRE_ROOT_AND_IPROUTE()                                                                 \
-  do {                                                                                              \
-    if (geteuid() != 0) {                                                                           \
-      if (netlab::test::in_ci()) FAIL() << "the netns experiment must run as root in CI";          \
-      GTEST_SKIP() << "the netns experiment needs root";                                           \
-    }                                                                                               \
-    if (access("/usr/sbin/ip", X_OK) != 0 && access("/sbin/ip", X_OK) != 0) {                      \
-      if (netlab::test::in_ci()) FAIL() << "ip (iproute2) is missing in CI";                       \
-      GTEST_SKIP() << "ip (iproute2) is not installed";                                            \
-    }                                                                                               \
-    if (access("/usr/sbin/tc", X_OK) != 0 && access("/sbin/tc", X_OK) != 0) {                      \
-      if (netlab::test::in_ci()) FAIL() << "tc (iproute2) is missing in CI";                       \
-      GTEST_SKIP() << "tc (iproute2) is not installed";                                            \
-    }                                                                                               \
+#define REQUIRE_ROOT_AND_IPROUTE()                                                        \
+  do {                                                                                    \
+    if (geteuid() != 0) {                                                                 \
+      if (netlab::test::in_ci()) FAIL() << "the netns experiment must run as root in CI"; \
+      GTEST_SKIP() << "the netns experiment needs root";                                  \
+    }                                                                                     \
+    if (access("/usr/sbin/ip", X_OK) != 0 && access("/sbin/ip", X_OK) != 0) {             \
+      if (netlab::test::in_ci()) FAIL() << "ip (iproute2) is missing in CI";              \
+      GTEST_SKIP() << "ip (iproute2) is not installed";                                   \
+    }                                                                                     \
+    if (access("/usr/sbin/tc", X_OK) != 0 && access("/sbin/tc", X_OK) != 0) {             \
+      if (netlab::test::in_ci()) FAIL() << "tc (iproute2) is missing in CI";              \
+      GTEST_SKIP() << "tc (iproute2) is not installed";                                   \
+    }                                                                                     \
   } while (0)
 
-std::string ip_tool() { return access("/usr/sbin/ip", X_OK) == 0 ? "/usr/sbin/ip" : "/sbin/ip"; }
+std::string ip_tool() {
+  return access("/usr/sbin/ip", X_OK) == 0 ? "/usr/sbin/ip" : "/sbin/ip";
+}
 
 // Under ASan or TSan the instrumented sender and receiver run several times slower, so measured
 // goodput and RTT say nothing about the model there (a run measured 6.9 of a predicted 9.6 MB/s);
@@ -72,9 +74,22 @@ TEST(Experiment, PredictedAndMeasuredAgreeWithinTolerance) {
 // tolerance is never silent: one stderr line, exit 0, and exit 1 with --strict.
 TEST(Experiment, OneFrameBucketAndOutsideToleranceIsReported) {
   REQUIRE_ROOT_AND_IPROUTE();
-  const std::vector<std::string> argv{bin_path("lab-throughput"), "experiment", "--delay", "5ms", "--rate", "10Mbps",
-                                      "--bytes", "200KB", "--count", "3", "--rtt-tolerance", "0%",
-                                      "--rate-tolerance", "0%", "--verbose", "--json"};
+  const std::vector<std::string> argv{bin_path("lab-throughput"),
+                                      "experiment",
+                                      "--delay",
+                                      "5ms",
+                                      "--rate",
+                                      "10Mbps",
+                                      "--bytes",
+                                      "200KB",
+                                      "--count",
+                                      "3",
+                                      "--rtt-tolerance",
+                                      "0%",
+                                      "--rate-tolerance",
+                                      "0%",
+                                      "--verbose",
+                                      "--json"};
   const auto r = netlab::test::run(argv, {}, std::chrono::seconds(60));
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.err.find(" tbf rate 10000kbit burst 1514 "), std::string::npos) << r.err;

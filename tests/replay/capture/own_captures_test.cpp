@@ -31,7 +31,9 @@ json load(const fs::path& p) {
   return json::parse(in);
 }
 
-fs::path capture_of(const fs::path& facts, const json& f) { return facts.parent_path() / f.at("capture").get<std::string>(); }
+fs::path capture_of(const fs::path& facts, const json& f) {
+  return facts.parent_path() / f.at("capture").get<std::string>();
+}
 
 TEST(OwnCaptures, LadderJsonYieldsTheFacts) {
   const auto files = fact_files();
@@ -39,7 +41,8 @@ TEST(OwnCaptures, LadderJsonYieldsTheFacts) {
   for (const auto& ff : files) {
     SCOPED_TRACE(ff.filename().string());
     const auto facts = load(ff);
-    const auto r = netlab::test::run({netlab::test::bin_path("netlab-ladder"), capture_of(ff, facts).string(), "--json"});
+    const auto r =
+        netlab::test::run({netlab::test::bin_path("netlab-ladder"), capture_of(ff, facts).string(), "--json"});
     ASSERT_EQ(r.exit_code, 0) << r.err;
     const auto doc = json::parse(r.out);
     EXPECT_EQ(doc.at("packets"), facts.at("packets"));

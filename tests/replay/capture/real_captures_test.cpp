@@ -25,9 +25,10 @@ std::vector<fs::path> real_captures() {
   return out;
 }
 
-#define REQUIRE_REAL_CAPTURES(files)                                                              \
-  if ((files).empty()) GTEST_SKIP() << "no ../shared/real-captures next to the source tree (" \
-                                    << netlab::test::source_path("../shared/real-captures") << ")"
+#define REQUIRE_REAL_CAPTURES(files)                                     \
+  if ((files).empty())                                                   \
+  GTEST_SKIP() << "no ../shared/real-captures next to the source tree (" \
+               << netlab::test::source_path("../shared/real-captures") << ")"
 
 // One tshark pass per file serves both checks: every file decodes without an error (frames and
 // streams counted as tshark counts them), and streams without gaps have the same bytes.

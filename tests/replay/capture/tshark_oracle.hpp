@@ -25,7 +25,8 @@ struct tshark_view {
 
 inline std::string unhex(const std::string& hex) {
   std::string out;
-  for (std::size_t i = 0; i + 1 < hex.size(); i += 2) out += static_cast<char>(std::stoi(hex.substr(i, 2), nullptr, 16));
+  for (std::size_t i = 0; i + 1 < hex.size(); i += 2)
+    out += static_cast<char>(std::stoi(hex.substr(i, 2), nullptr, 16));
   return out;
 }
 
@@ -74,17 +75,24 @@ inline tshark_view tshark_read(const std::string& file, bool follow = true) {
       const auto end = out.out.find('\n', pos);
       const std::string line = out.out.substr(pos, end - pos);
       pos = end == std::string::npos ? out.out.size() : end + 1;
-      if (line.rfind("Filter: tcp.stream eq ", 0) == 0) current = std::stoi(line.substr(22));
-      else if (line.rfind("Node 0: ", 0) == 0) v.streams[current].node0 = line.substr(8);
-      else if (line.rfind("Node 1: ", 0) == 0) v.streams[current].node1 = line.substr(8);
-      else if (line.size() > 1 && line[0] == '\t' && is_hex_line(line.substr(1))) v.streams[current].data1 += unhex(line.substr(1));
-      else if (is_hex_line(line)) v.streams[current].data0 += unhex(line);
+      if (line.rfind("Filter: tcp.stream eq ", 0) == 0)
+        current = std::stoi(line.substr(22));
+      else if (line.rfind("Node 0: ", 0) == 0)
+        v.streams[current].node0 = line.substr(8);
+      else if (line.rfind("Node 1: ", 0) == 0)
+        v.streams[current].node1 = line.substr(8);
+      else if (line.size() > 1 && line[0] == '\t' && is_hex_line(line.substr(1)))
+        v.streams[current].data1 += unhex(line.substr(1));
+      else if (is_hex_line(line))
+        v.streams[current].data0 += unhex(line);
     }
   }
   v.ok = true;
   return v;
 }
 
-inline std::string sha256_hex(const std::string& s) { return netlib::sha256::hex(netlib::as_bytes(s)); }
+inline std::string sha256_hex(const std::string& s) {
+  return netlib::sha256::hex(netlib::as_bytes(s));
+}
 
 }  // namespace netlab::test

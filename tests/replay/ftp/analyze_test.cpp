@@ -29,8 +29,8 @@ std::string real_capture(const std::string& name) {
   return std::filesystem::exists(p) ? p.string() : std::string{};
 }
 
-#define REQUIRE_REAL(var, name)                                                  \
-  const std::string var = real_capture(name);                                    \
+#define REQUIRE_REAL(var, name)               \
+  const std::string var = real_capture(name); \
   if (var.empty()) GTEST_SKIP() << "../shared/real-captures/" name " is not present"
 
 // (command, bytes, mode) of each transfer, in order.
@@ -66,7 +66,8 @@ TEST(AnalyzeOwnCapture, MatchesTsharkFacts) {
       EXPECT_FALSE(t.contains("seconds")) << t.dump();
     }
   }
-  for (const auto& d : facts["data_connections"]) theirs.emplace(d["bytes"].get<std::uint64_t>(), d["sha256"].get<std::string>());
+  for (const auto& d : facts["data_connections"])
+    theirs.emplace(d["bytes"].get<std::uint64_t>(), d["sha256"].get<std::string>());
   EXPECT_EQ(ours, theirs);
   using T = std::tuple<std::string, std::uint64_t, std::string>;
   EXPECT_EQ(transfers(sessions[0]), (std::vector<T>{{"RETR", 100000, "passive"}}));
@@ -82,10 +83,9 @@ TEST(AnalyzeRealCaptures, NetbsdPasvThenPort) {
   const json doc = analyze(path);
   ASSERT_EQ(doc["sessions"].size(), 1u);
   using T = std::tuple<std::string, std::uint64_t, std::string>;
-  EXPECT_EQ(transfers(doc["sessions"][0]), (std::vector<T>{{"LIST", 342, "passive"},
-                                                           {"RETR", 77, "passive"},
-                                                           {"LIST", 342, "active"},
-                                                           {"RETR", 77, "active"}}));
+  EXPECT_EQ(transfers(doc["sessions"][0]),
+            (std::vector<T>{
+                {"LIST", 342, "passive"}, {"RETR", 77, "passive"}, {"LIST", 342, "active"}, {"RETR", 77, "active"}}));
   EXPECT_EQ(doc["tcp_conversations"], 5);
   for (const auto& t : doc["sessions"][0]["transfers"]) EXPECT_EQ(t["reply_code"], 226);
   EXPECT_EQ(doc["sessions"][0]["transfers"][1]["path"], "robots.txt");
@@ -108,7 +108,8 @@ TEST(AnalyzeRealCaptures, EpsvRetrAndSize) {
   const json doc = analyze(path);
   ASSERT_EQ(doc["sessions"].size(), 1u);
   const auto& s = doc["sessions"][0];
-  const auto size = std::find_if(s["commands"].begin(), s["commands"].end(), [](const json& c) { return c["verb"] == "SIZE"; });
+  const auto size =
+      std::find_if(s["commands"].begin(), s["commands"].end(), [](const json& c) { return c["verb"] == "SIZE"; });
   ASSERT_NE(size, s["commands"].end());
   EXPECT_EQ((*size)["argument"], "/README");
   EXPECT_EQ((*size)["reply_code"], 213);

@@ -49,7 +49,8 @@ void check_interface(const json& doc) {
     }
     EXPECT_TRUE(decisions.contains(f["decision"].get<std::string>())) << f;
     const auto ports = f["out_ports"].get<std::vector<unsigned>>();
-    EXPECT_TRUE(std::is_sorted(ports.begin(), ports.end()) && std::adjacent_find(ports.begin(), ports.end()) == ports.end());
+    EXPECT_TRUE(std::is_sorted(ports.begin(), ports.end()) &&
+                std::adjacent_find(ports.begin(), ports.end()) == ports.end());
   }
   for (const auto& e : doc["table"]) {
     EXPECT_TRUE(std::regex_match(e["mac"].get<std::string>(), mac_re));
@@ -68,7 +69,8 @@ void check_counts(const json& doc, const json& run, const std::set<std::string>&
   for (const auto& f : doc["frames"]) {
     const auto d = f["decision"].get<std::string>();
     ++decisions[d];
-    if (d == "drop") ++drops[f["reason"].get<std::string>().starts_with("ethernet:") ? "malformed" : f["reason"].get<std::string>()];
+    if (d == "drop")
+      ++drops[f["reason"].get<std::string>().starts_with("ethernet:") ? "malformed" : f["reason"].get<std::string>()];
     for (const auto& e : f["events"]) ++events[e["event"].get<std::string>()];
     if (d == "flood" && !f["src"].is_null() && legit.contains(f["src"]) && legit.contains(f["dst"])) ++legit_floods;
   }
@@ -82,7 +84,8 @@ void check_counts(const json& doc, const json& run, const std::set<std::string>&
     for (const auto& [k, v] : run["events"].items()) EXPECT_EQ(events[k], v.get<int>()) << "event " << k;
   }
   if (run.contains("drops")) {
-    for (const auto& [k, v] : run["drops"].items()) EXPECT_EQ(drops[k == "link_local" ? "link-local" : k], v.get<int>()) << k;
+    for (const auto& [k, v] : run["drops"].items())
+      EXPECT_EQ(drops[k == "link_local" ? "link-local" : k], v.get<int>()) << k;
   }
   if (run.contains("table_size")) {
     EXPECT_EQ(doc["table"].size(), run["table_size"].get<std::size_t>());

@@ -15,8 +15,8 @@ using nlohmann::json;
 
 const std::filesystem::path real_captures = "/work/shared/real-captures";
 
-#define REQUIRE_REAL_CAPTURE(name)                                                              \
-  do {                                                                                          \
+#define REQUIRE_REAL_CAPTURE(name)                                                                                  \
+  do {                                                                                                              \
     if (!std::filesystem::exists(real_captures / (name))) GTEST_SKIP() << (real_captures / (name)) << " is absent"; \
   } while (0)
 
@@ -63,7 +63,8 @@ TEST(RealCaptures, AddressesAgreeWithTshark) {
     for (; std::getline(lines, line); ++i) {
       ASSERT_LT(i, doc["frames"].size());
       const auto& f = doc["frames"][i];
-      const std::string ours = f["src"].is_null() ? "\t" : f["src"].get<std::string>() + "\t" + f["dst"].get<std::string>();
+      const std::string ours =
+          f["src"].is_null() ? "\t" : f["src"].get<std::string>() + "\t" + f["dst"].get<std::string>();
       if (f["src"].is_null()) continue;  // the runt: tshark shows what it can of it
       EXPECT_EQ(line, ours) << name << " frame " << i + 1;
     }

@@ -119,7 +119,8 @@ TEST(ReplayInputs, OptionsChangeTheSwitch) {
 }
 
 TEST(ReplayInputs, PortDownFlushesAndDropsUntilUp) {
-  const json doc = replay_json({captures_dir() + "/four_hosts.pcapng", "--port-down", "1@0.0125", "--port-up", "1@0.0185"});
+  const json doc =
+      replay_json({captures_dir() + "/four_hosts.pcapng", "--port-down", "1@0.0125", "--port-up", "1@0.0185"});
   const auto& f14 = doc["frames"][13];  // host 1 to host 2 right after port 1 went down
   ASSERT_GE(f14["events"].size(), 2U);
   EXPECT_EQ(f14["events"][0]["event"], "port_down");

@@ -15,7 +15,9 @@
 
 namespace netlab::test {
 
-inline std::string captures_dir() { return source_path("captures/switch"); }
+inline std::string captures_dir() {
+  return source_path("captures/switch");
+}
 
 inline run_result lab_switch(std::vector<std::string> args) {
   args.insert(args.begin(), bin_path("lab-switch"));

@@ -56,7 +56,8 @@ TEST(InputFile, what_is_not_a_file_is_a_usage_error_naming_flag_and_path) {
   temp_folder d;
   const auto missing = (d.path / "missing.txt").string();
   EXPECT_EQ(error_of<netlib::app::usage_error>(missing), "--in: '" + missing + "': no such file");
-  EXPECT_EQ(error_of<netlib::app::usage_error>(d.path.string()), "--in: '" + d.path.string() + "': is a folder, not a file");
+  EXPECT_EQ(error_of<netlib::app::usage_error>(d.path.string()),
+            "--in: '" + d.path.string() + "': is a folder, not a file");
   // A device is never opened for reading: /dev/zero would never end.
   EXPECT_EQ(error_of<netlib::app::usage_error>("/dev/zero"),
             "--in: '/dev/zero': not a regular file (a device or socket is never read)");

@@ -13,7 +13,8 @@ using nlohmann::json;
 
 std::string streamed(const json& doc, const std::string& key, const json& items) {
   std::ostringstream out;
-  netlib::app::print_json_with_array(doc, key, items.size(), [&](std::size_t i) { return items[i]; }, out);
+  netlib::app::print_json_with_array(
+      doc, key, items.size(), [&](std::size_t i) { return items[i]; }, out);
   return out.str();
 }
 

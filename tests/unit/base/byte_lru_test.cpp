@@ -53,7 +53,7 @@ TEST(ByteLru, ReservedRoomEvictsEntriesAndIsRefusedPastTheBudget) {
   EXPECT_LE(lru.bytes() + lru.reserved(), 100U);
   EXPECT_FALSE(lru.reserve(71));  // the reserved room alone would exceed the budget
   EXPECT_EQ(lru.reserved(), 30U);
-  EXPECT_TRUE(lru.contains("b"));  // a refused reservation evicts nothing
+  EXPECT_TRUE(lru.contains("b"));       // a refused reservation evicts nothing
   EXPECT_FALSE(lru.put("big", 3, 71));  // does not fit beside the reservation
   EXPECT_TRUE(lru.put("c", 3, 31));     // 40 + 31 + 30 > 100: evicts b
   EXPECT_FALSE(lru.contains("b"));

@@ -62,7 +62,7 @@ TEST(CommandReader, same_commands_at_every_split) {
   EXPECT_EQ(whole.commands[0], (command_line{"USER", "alice"}));
   EXPECT_EQ(whole.commands[1], (command_line{"PASS", "a b c"}));
   EXPECT_EQ(whole.commands[2], (command_line{"STAT", ""}));  // bare LF accepted when not strict
-  EXPECT_EQ(whole.unconsumed, 3u);                            // "QUI" waits for its line end
+  EXPECT_EQ(whole.unconsumed, 3u);                           // "QUI" waits for its line end
   netlab::test::for_each_split(input, [&](const netlab::test::pieces& p) { EXPECT_EQ(read_all(p, options), whole); });
 }
 
@@ -70,8 +70,8 @@ TEST(CommandReader, over_long_line_reported_once_and_skipped_at_every_split) {
   const std::string input = "NOOP\r\n" + std::string(100, 'x') + "\r\nQUIT\r\n";
   const netlib::command_reader_options options{.max_length = 32};
   const read_result whole = read_all(netlab::test::pieces{input}, options);
-  EXPECT_EQ(whole.statuses, (std::vector<read_status>{read_status::command, read_status::too_long,
-                                                         read_status::command}));
+  EXPECT_EQ(whole.statuses,
+            (std::vector<read_status>{read_status::command, read_status::too_long, read_status::command}));
   EXPECT_EQ(whole.commands.back(), (command_line{"QUIT", ""}));
   EXPECT_EQ(whole.unconsumed, 0u);
   netlab::test::for_each_split(input, [&](const netlab::test::pieces& p) { EXPECT_EQ(read_all(p, options), whole); });
@@ -81,8 +81,8 @@ TEST(CommandReader, strict_framing_reports_bare_line_ends) {
   const std::string input = "EHLO a\nMAIL FROM:<x@y>\r\nRSET\r\n";
   const netlib::command_reader_options options{.max_length = 512, .strict = true, .syntax = {.trim_argument = true}};
   const read_result whole = read_all(netlab::test::pieces{input}, options);
-  EXPECT_EQ(whole.statuses, (std::vector<read_status>{read_status::bad_line_end, read_status::command,
-                                                         read_status::command}));
+  EXPECT_EQ(whole.statuses,
+            (std::vector<read_status>{read_status::bad_line_end, read_status::command, read_status::command}));
   EXPECT_EQ(whole.commands.front(), (command_line{"MAIL", "FROM:<x@y>"}));
   netlab::test::for_each_split(input, [&](const netlab::test::pieces& p) { EXPECT_EQ(read_all(p, options), whole); });
 }

@@ -59,8 +59,10 @@ TEST(CredentialsGuard, parallel_attempts_get_the_turns_of_one_session_and_the_re
   int refused = 0;
   for (int i = 0; i < 8; ++i) {
     const auto a = g.admit("10.0.0.1", "alice", t0);
-    if (a.locked) ++refused;
-    else turns.push_back(a.turn);
+    if (a.locked)
+      ++refused;
+    else
+      turns.push_back(a.turn);
   }
   // Spaced as if in a row; beyond max_delay from now they are refused, not queued for ever.
   EXPECT_EQ(turns, (std::vector<time_point>{t0 + 1s, t0 + 3s, t0 + 7s, t0 + 15s}));
@@ -143,7 +145,7 @@ TEST(CredentialsGuard, a_known_address_gets_past_the_lock_of_its_shared_address)
   time_point now = t0 + 1s;
   for (int i = 0; i < 3; ++i) now = attempt(g, "198.51.100.7", "user" + std::to_string(i), now, false);
   EXPECT_TRUE(g.admit("198.51.100.7", "carol", now).locked);  // the guesser's address is locked...
-  const auto bob = g.admit("198.51.100.7", "bob", now);      // ...not for bob
+  const auto bob = g.admit("198.51.100.7", "bob", now);       // ...not for bob
   ASSERT_FALSE(bob.locked);
   EXPECT_EQ(bob.turn, now);
 }

@@ -32,8 +32,10 @@ framed frame_all(const netlab::test::pieces& pieces, netlib::line_framer_options
         buf.consume(r.consumed);
         break;
       }
-      if (r.status == line_status::line) out.lines.emplace_back(r.text);
-      else out.errors.push_back(r.status);
+      if (r.status == line_status::line)
+        out.lines.emplace_back(r.text);
+      else
+        out.errors.push_back(r.status);
       buf.consume(r.consumed);
     }
   }

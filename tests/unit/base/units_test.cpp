@@ -34,7 +34,7 @@ TEST(Units, rejects_with_a_message_that_says_what_to_write) {
   } catch (const u::unit_error& e) {
     EXPECT_NE(std::string(e.what()).find("negative"), std::string::npos) << e.what();
   }
-  EXPECT_THROW(u::parse_bits("1500"), u::unit_error);       // the unit must be written
+  EXPECT_THROW(u::parse_bits("1500"), u::unit_error);  // the unit must be written
   EXPECT_THROW(u::parse_rate_bps("10"), u::unit_error);
   EXPECT_THROW(u::parse_per_second("500"), u::unit_error);
   EXPECT_THROW(u::parse_bits("abc"), u::unit_error);

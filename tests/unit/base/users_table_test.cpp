@@ -96,9 +96,9 @@ TEST(EqualConstantTime, AnswersLikeEqualityForEveryCase) {
   using netlib::equal_constant_time;
   EXPECT_TRUE(equal_constant_time("", ""));
   EXPECT_TRUE(equal_constant_time("secret", "secret"));
-  EXPECT_FALSE(equal_constant_time("secret", "Secret"));   // first byte
-  EXPECT_FALSE(equal_constant_time("secret", "secreT"));   // last byte
-  EXPECT_FALSE(equal_constant_time("secret", "secre"));    // a prefix
+  EXPECT_FALSE(equal_constant_time("secret", "Secret"));  // first byte
+  EXPECT_FALSE(equal_constant_time("secret", "secreT"));  // last byte
+  EXPECT_FALSE(equal_constant_time("secret", "secre"));   // a prefix
   EXPECT_FALSE(equal_constant_time("secre", "secret"));
   EXPECT_FALSE(equal_constant_time("", "x"));
   EXPECT_FALSE(equal_constant_time("x", ""));

@@ -10,7 +10,9 @@ namespace {
 using netlib::calc::end_to_end_delay;
 using netlib::calc::link_spec;
 
-std::vector<link_spec> equal_links(int n, double rate) { return std::vector<link_spec>(n, link_spec{.rate_bps = rate}); }
+std::vector<link_spec> equal_links(int n, double rate) {
+  return std::vector<link_spec>(n, link_spec{.rate_bps = rate});
+}
 
 TEST(EndToEnd, ThreePacketsOneRouterTakeFourTransmissionTimes) {
   // N = 2 links, P = 3 packets: (N + P - 1) L/R = 4 L/R.

@@ -39,8 +39,13 @@ TEST(HttpTiming, ProblemP7BasePageOnly) {
 
 TEST(HttpTiming, TransmissionTimesAreAddedWhenSizesAndRateAreGiven) {
   // 100 kb page + 2 × 50 kb objects at 1 Mbps: 0.2 s on top of 4 + 2 × 2 RTT.
-  const auto r = http_response_time({.rtt_s = 0.01, .dns_s = 0, .objects = 2, .mode = http_mode::nonpersistent,
-                                     .base_bits = 1e5, .object_bits = 5e4, .rate_bps = 1e6});
+  const auto r = http_response_time({.rtt_s = 0.01,
+                                     .dns_s = 0,
+                                     .objects = 2,
+                                     .mode = http_mode::nonpersistent,
+                                     .base_bits = 1e5,
+                                     .object_bits = 5e4,
+                                     .rate_bps = 1e6});
   EXPECT_NEAR(r.transmission_s, 0.2, 1e-15);
   EXPECT_NEAR(r.total_s, 0.06 + 0.2, 1e-12);
   EXPECT_DOUBLE_EQ(r.rtts, 6);
@@ -50,8 +55,7 @@ TEST(HttpTiming, ModesParseAndBadInputIsRejected) {
   EXPECT_EQ(parse_http_mode("pipelined"), http_mode::pipelined);
   EXPECT_FALSE(parse_http_mode("keepalive"));
   EXPECT_THROW(http_response_time({.rtt_s = -1}), input_error);
-  EXPECT_THROW(http_response_time({.rtt_s = 1, .objects = 3, .mode = http_mode::parallel, .parallel = 0}),
-               input_error);
+  EXPECT_THROW(http_response_time({.rtt_s = 1, .objects = 3, .mode = http_mode::parallel, .parallel = 0}), input_error);
 }
 
 }  // namespace

@@ -20,13 +20,16 @@ TEST(Nodal, FifteenHundredBytesOverTenMegabitsAndTwentyFiveHundredKm) {
   EXPECT_DOUBLE_EQ(r.bit_width_m, 25);
   EXPECT_FALSE(r.first_bit_arrived);
   EXPECT_DOUBLE_EQ(r.first_bit_position_m, 300e3);
-  EXPECT_NE(r.explanation.find("d_trans = L/R = 12000 b / 1e+07 bps = 0.0012 s"), std::string::npos)
-      << r.explanation;
+  EXPECT_NE(r.explanation.find("d_trans = L/R = 12000 b / 1e+07 bps = 0.0012 s"), std::string::npos) << r.explanation;
 }
 
 TEST(Nodal, ProcessingAndQueueingAreAdded) {
-  const auto r = nodal_delay({.length_bits = 8000, .rate_bps = 1e6, .distance_m = 0, .speed_mps = 2e8,
-                              .processing_s = 0.001, .queueing_s = 0.002});
+  const auto r = nodal_delay({.length_bits = 8000,
+                              .rate_bps = 1e6,
+                              .distance_m = 0,
+                              .speed_mps = 2e8,
+                              .processing_s = 0.001,
+                              .queueing_s = 0.002});
   EXPECT_DOUBLE_EQ(r.total_s, 0.011);
   EXPECT_TRUE(r.first_bit_arrived);
 }

@@ -16,9 +16,17 @@ using namespace netlib::calc;
 
 // L = 1000 b at R = 1 Mbps: L/R = 1 ms; a = I × 1000/s.
 simulation_config config(double intensity, size_distribution sizes, std::uint64_t seed, long long buffer = 100000) {
-  return {.rate_bps = 1e6, .mean_length_bits = 1000, .arrival_rate = intensity * 1000,
-          .arrivals = arrival_process::poisson, .sizes = sizes, .trace = {}, .buffer_packets = buffer,
-          .packets = 100000, .warmup = 2000, .batches = 20, .seed = seed};
+  return {.rate_bps = 1e6,
+          .mean_length_bits = 1000,
+          .arrival_rate = intensity * 1000,
+          .arrivals = arrival_process::poisson,
+          .sizes = sizes,
+          .trace = {},
+          .buffer_packets = buffer,
+          .packets = 100000,
+          .warmup = 2000,
+          .batches = 20,
+          .seed = seed};
 }
 
 void expect_converges(queue_model model, size_distribution sizes) {
@@ -39,9 +47,13 @@ void expect_converges(queue_model model, size_distribution sizes) {
   }
 }
 
-TEST(QueueSimulation, ConvergesToMM1) { expect_converges(queue_model::mm1, size_distribution::exponential); }
+TEST(QueueSimulation, ConvergesToMM1) {
+  expect_converges(queue_model::mm1, size_distribution::exponential);
+}
 
-TEST(QueueSimulation, ConvergesToMD1) { expect_converges(queue_model::md1, size_distribution::fixed); }
+TEST(QueueSimulation, ConvergesToMD1) {
+  expect_converges(queue_model::md1, size_distribution::fixed);
+}
 
 TEST(QueueSimulation, SmallBufferLossMatchesMM1K) {
   for (double intensity : {0.8, 1.0, 1.5}) {
@@ -51,7 +63,8 @@ TEST(QueueSimulation, SmallBufferLossMatchesMM1K) {
     const double expected = finite_buffer_loss(intensity, 5).loss_probability;
     EXPECT_NEAR(r.loss_rate, expected, 0.05 * expected + 0.002) << intensity;
     EXPECT_NEAR(r.mean_queueing_s, finite_buffer_delay(1000, 1e6, intensity * 1000, 5).queueing_delay_s,
-                3 * r.ci95_half_width_s + 1e-5) << intensity;
+                3 * r.ci95_half_width_s + 1e-5)
+        << intensity;
   }
 }
 
@@ -81,10 +94,17 @@ TEST(QueueSimulation, DeterministicArrivalsAndSizesNeverQueueBelowOne) {
 TEST(QueueSimulation, TraceOfABurstQueuesBehindEachOther) {
   // A burst of 3 packets at t = 0 and one at 3 ms; the trace repeats after one mean gap (period
   // 4 ms at its own rate of 1000/s). Delays 0, 1, 2, 0 ms: mean 0.75 ms, p99 2 ms.
-  simulation_config c{.rate_bps = 1e6, .mean_length_bits = 1000, .arrival_rate = 1000,
-                      .arrivals = arrival_process::trace, .sizes = size_distribution::fixed,
+  simulation_config c{.rate_bps = 1e6,
+                      .mean_length_bits = 1000,
+                      .arrival_rate = 1000,
+                      .arrivals = arrival_process::trace,
+                      .sizes = size_distribution::fixed,
                       .trace = {{0, 0}, {0, 0}, {0, 0}, {0.003, 0}},
-                      .buffer_packets = 10, .packets = 4000, .warmup = 0, .batches = 10, .seed = 1};
+                      .buffer_packets = 10,
+                      .packets = 4000,
+                      .warmup = 0,
+                      .batches = 10,
+                      .seed = 1};
   auto r = simulate_queue(c);
   EXPECT_NEAR(r.mean_queueing_s, 0.00075, 1e-9);
   EXPECT_NEAR(r.p99_queueing_s, 0.002, 1e-9);

@@ -20,15 +20,20 @@ using netlib::packet::link_type;
 struct builder {
   bool big = false;
   std::string s{};
-  builder& u8(unsigned v) { s.push_back(static_cast<char>(v)); return *this; }
-  builder& u16(unsigned v) {
-    return big ? u8((v >> 8) & 0xff).u8(v & 0xff) : u8(v & 0xff).u8((v >> 8) & 0xff);
+  builder& u8(unsigned v) {
+    s.push_back(static_cast<char>(v));
+    return *this;
   }
-  builder& u32(std::uint32_t v) {
-    return big ? u16(v >> 16).u16(v & 0xffff) : u16(v & 0xffff).u16(v >> 16);
+  builder& u16(unsigned v) { return big ? u8((v >> 8) & 0xff).u8(v & 0xff) : u8(v & 0xff).u8((v >> 8) & 0xff); }
+  builder& u32(std::uint32_t v) { return big ? u16(v >> 16).u16(v & 0xffff) : u16(v & 0xffff).u16(v >> 16); }
+  builder& raw(std::string_view b) {
+    s += b;
+    return *this;
   }
-  builder& raw(std::string_view b) { s += b; return *this; }
-  builder& pad() { while (s.size() % 4) s.push_back('\0'); return *this; }
+  builder& pad() {
+    while (s.size() % 4) s.push_back('\0');
+    return *this;
+  }
 };
 
 std::string pcap_file(bool big, std::uint32_t magic, std::uint32_t link, std::uint32_t snaplen = 65535) {
@@ -36,9 +41,14 @@ std::string pcap_file(bool big, std::uint32_t magic, std::uint32_t link, std::ui
   b.u32(magic).u16(2).u16(4).u32(0).u32(0).u32(snaplen).u32(link);
   return b.s;
 }
-std::string pcap_record(bool big, std::uint32_t sec, std::uint32_t frac, std::string_view data, std::uint32_t orig = 0) {
+std::string pcap_record(bool big, std::uint32_t sec, std::uint32_t frac, std::string_view data,
+                        std::uint32_t orig = 0) {
   builder b{big};
-  b.u32(sec).u32(frac).u32(static_cast<std::uint32_t>(data.size())).u32(orig ? orig : static_cast<std::uint32_t>(data.size())).raw(data);
+  b.u32(sec)
+      .u32(frac)
+      .u32(static_cast<std::uint32_t>(data.size()))
+      .u32(orig ? orig : static_cast<std::uint32_t>(data.size()))
+      .raw(data);
   return b.s;
 }
 
@@ -64,20 +74,31 @@ std::string idb(bool big, std::uint16_t link, int tsresol = -1, std::string name
   if (offset != 0) {
     b.u16(14).u16(8);
     const auto o = static_cast<std::uint64_t>(offset);
-    if (big) b.u32(o >> 32).u32(o & 0xffffffff); else b.u32(o & 0xffffffff).u32(o >> 32);
+    if (big)
+      b.u32(o >> 32).u32(o & 0xffffffff);
+    else
+      b.u32(o & 0xffffffff).u32(o >> 32);
   }
   b.u16(0).u16(0);
   return block(big, 1, b.s);
 }
 std::string epb(bool big, std::uint32_t iface, std::uint64_t ticks, std::string_view data, std::uint32_t orig = 0) {
   builder b{big};
-  b.u32(iface).u32(ticks >> 32).u32(ticks & 0xffffffff).u32(static_cast<std::uint32_t>(data.size()))
-      .u32(orig ? orig : static_cast<std::uint32_t>(data.size())).raw(data);
+  b.u32(iface)
+      .u32(ticks >> 32)
+      .u32(ticks & 0xffffffff)
+      .u32(static_cast<std::uint32_t>(data.size()))
+      .u32(orig ? orig : static_cast<std::uint32_t>(data.size()))
+      .raw(data);
   return block(big, 6, b.s);
 }
 
-std::string as_string(netlib::byte_view b) { return std::string(netlib::as_chars(b)); }
-std::int64_t ns(const netlib::capture::packet_record& r) { return r.ts.time_since_epoch().count(); }
+std::string as_string(netlib::byte_view b) {
+  return std::string(netlib::as_chars(b));
+}
+std::int64_t ns(const netlib::capture::packet_record& r) {
+  return r.ts.time_since_epoch().count();
+}
 
 TEST(PcapReader, ReadsBothByteOrdersAndPrecisions) {
   for (bool big : {false, true}) {
@@ -113,7 +134,8 @@ TEST(PcapReader, ErrorsAreOneLine) {
   auto expect_error = [](const std::string& bytes, const std::string& part) {
     try {
       auto r = capture_reader::from_bytes(bytes, "t.pcap");
-      while (r.next()) {}
+      while (r.next()) {
+      }
       ADD_FAILURE() << "no error for " << part;
     } catch (const capture_error& e) {
       EXPECT_NE(std::string(e.what()).find(part), std::string::npos) << e.what();
@@ -149,16 +171,16 @@ TEST(PcapReader, TruncatedLastPacketIsCountedAndSkipped) {
 TEST(PcapngReader, SectionsInterfacesAndResolutions) {
   for (bool big : {false, true}) {
     std::string f = shb(big);
-    f += idb(big, 1, -1, "eth0");                   // default microseconds
-    f += idb(big, 101, 9);                          // nanoseconds, raw IP
-    f += idb(big, 1, 0x80 | 10, {}, 100);           // 2^-10 s, +100 s offset
-    f += epb(big, 0, 1'500'000, "a");               // 1.5 s
-    f += block(big, 5, "statistics!!");             // skipped
+    f += idb(big, 1, -1, "eth0");          // default microseconds
+    f += idb(big, 101, 9);                 // nanoseconds, raw IP
+    f += idb(big, 1, 0x80 | 10, {}, 100);  // 2^-10 s, +100 s offset
+    f += epb(big, 0, 1'500'000, "a");      // 1.5 s
+    f += block(big, 5, "statistics!!");    // skipped
     f += epb(big, 1, 2'000'000'001, "bb");
-    f += epb(big, 2, 1024 + 512, "ccc", 99);        // 1.5 s + 100 s
-    f += shb(!big);                                 // a new section in the other byte order
+    f += epb(big, 2, 1024 + 512, "ccc", 99);  // 1.5 s + 100 s
+    f += shb(!big);                           // a new section in the other byte order
     f += idb(!big, 113, 3);
-    f += epb(!big, 0, 7, "dddd");                   // 7 ms
+    f += epb(!big, 0, 7, "dddd");  // 7 ms
     builder spb{!big};
     spb.u32(5).raw("eeeee");
     f += block(!big, 3, spb.s);
@@ -213,21 +235,37 @@ TEST(PcapngReader, BadBlocksAreSkippedOrRejected) {
     r.next();
     ADD_FAILURE() << "a packet for interface 5 was read";
   } catch (const capture_error& e) {
-    EXPECT_NE(std::string(e.what()).find("a packet for interface 5, which its section never declared"), std::string::npos)
+    EXPECT_NE(std::string(e.what()).find("a packet for interface 5, which its section never declared"),
+              std::string::npos)
         << e.what();
   }
   // A Simple Packet Block names interface 0: without one declared it is malformed too.
   builder simple{false};
   simple.u32(3).u32(20).u32(4).u32(0).u32(20);
-  EXPECT_THROW({ auto r5 = capture_reader::from_bytes(shb(false) + simple.s); r5.next(); }, capture_error);
+  EXPECT_THROW(
+      {
+        auto r5 = capture_reader::from_bytes(shb(false) + simple.s);
+        r5.next();
+      },
+      capture_error);
   // A block length that is not a multiple of 4 is corrupt.
   builder bad{false};
   bad.u32(6).u32(13).u32(0);
-  EXPECT_THROW({ auto r2 = capture_reader::from_bytes(shb(false) + bad.s); r2.next(); }, capture_error);
+  EXPECT_THROW(
+      {
+        auto r2 = capture_reader::from_bytes(shb(false) + bad.s);
+        r2.next();
+      },
+      capture_error);
   // A mismatched trailing length is corrupt.
   std::string mismatch = epb(false, 0, 0, "abcd");
   mismatch[mismatch.size() - 4] = 1;
-  EXPECT_THROW({ auto r3 = capture_reader::from_bytes(shb(false) + idb(false, 1) + mismatch); r3.next(); }, capture_error);
+  EXPECT_THROW(
+      {
+        auto r3 = capture_reader::from_bytes(shb(false) + idb(false, 1) + mismatch);
+        r3.next();
+      },
+      capture_error);
   // Every truncation of the last block is counted, never an error.
   const std::string head = shb(false) + idb(false, 1) + epb(false, 0, 0, "first");
   const std::string last = epb(false, 0, 0, "second");
@@ -243,9 +281,13 @@ TEST(PcapngReader, BadBlocksAreSkippedOrRejected) {
 struct memory_writer {
   std::ostringstream* raw;
   capture_writer writer;
-  explicit memory_writer(capture_format f, std::unique_ptr<std::ostringstream> s = std::make_unique<std::ostringstream>())
+  explicit memory_writer(capture_format f,
+                         std::unique_ptr<std::ostringstream> s = std::make_unique<std::ostringstream>())
       : raw(s.get()), writer(std::move(s), f, "<memory>") {}
-  std::string bytes() { writer.flush(); return raw->str(); }
+  std::string bytes() {
+    writer.flush();
+    return raw->str();
+  }
 };
 
 TEST(CaptureWriter, PcapngRoundTripKeepsInterfacesAndNanoseconds) {

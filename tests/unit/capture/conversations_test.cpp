@@ -40,10 +40,10 @@ TEST(Conversations, counts_both_directions_of_tcp_and_udp) {
   capture_file cap;
   const ip_frame c{"10.0.0.1", 40000, "10.0.0.2", 80};
   const ip_frame u{"2001:db8::1", 5353, "2001:db8::2", 53};
-  cap.add(c.tcp(tcp_syn, 0));                    // 54 bytes
+  cap.add(c.tcp(tcp_syn, 0));  // 54 bytes
   cap.add(c.reversed().tcp(tcp_syn | tcp_ack, 0));
-  cap.add(u.reversed().udp(100));                // the DNS server speaks first: it is side A
-  cap.add(c.tcp(tcp_ack | tcp_psh, 100));        // 154
+  cap.add(u.reversed().udp(100));          // the DNS server speaks first: it is side A
+  cap.add(c.tcp(tcp_ack | tcp_psh, 100));  // 154
   cap.add(c.reversed().tcp(tcp_ack | tcp_psh, 1000));
   cap.add(u.udp(20));
   auto r = cap.reader();
@@ -85,7 +85,8 @@ TEST(Conversations, the_limit_is_an_error) {
   capture_file cap;
   for (std::uint16_t p = 1; p <= 5; ++p) cap.add(ip_frame{"10.0.0.1", p, "10.0.0.2", 9}.udp(1));
   auto r = cap.reader();
-  EXPECT_THROW(netlib::capture::list_conversations(r, nullptr, {.max_conversations = 4}), netlib::capture::capture_error);
+  EXPECT_THROW(netlib::capture::list_conversations(r, nullptr, {.max_conversations = 4}),
+               netlib::capture::capture_error);
   auto again = cap.reader();
   EXPECT_EQ(netlib::capture::list_conversations(again, nullptr, {.max_conversations = 5}).size(), 5u);
 }

@@ -26,8 +26,10 @@ std::vector<std::byte> frame(std::uint16_t sport, std::uint16_t dport, std::uint
   ip[8] = std::byte{64};
   ip[9] = std::byte{6};
   const bool up = sport != 80 && sport != 25;
-  ip[12] = std::byte{10}; ip[15] = std::byte(up ? 1 : 2);
-  ip[16] = std::byte{10}; ip[19] = std::byte(up ? 2 : 1);
+  ip[12] = std::byte{10};
+  ip[15] = std::byte(up ? 1 : 2);
+  ip[16] = std::byte{10};
+  ip[19] = std::byte(up ? 2 : 1);
   packet::wire::put_be16(ip.data() + 20, sport);
   packet::wire::put_be16(ip.data() + 22, dport);
   packet::wire::put_be16(ip.data() + 24, static_cast<std::uint16_t>(seq >> 16));
@@ -49,8 +51,8 @@ std::string capture_bytes() {
   const auto i = w.add_interface(packet::link_type::ethernet);
   std::int64_t t = 1'000'000'000;
   auto put = [&](std::vector<std::byte> f) { w.write(i, from_nanoseconds(t += 1000), f); };
-  put(frame(5000, 80, 10, 0, 0x02, ""));            // HTTP-ish conversation 0
-  put(frame(6000, 25, 70, 0, 0x02, ""));            // SMTP-ish conversation 1
+  put(frame(5000, 80, 10, 0, 0x02, ""));  // HTTP-ish conversation 0
+  put(frame(6000, 25, 70, 0, 0x02, ""));  // SMTP-ish conversation 1
   put(frame(80, 5000, 90, 11, 0x12, ""));
   put(frame(25, 6000, 30, 71, 0x12, ""));
   put(frame(25, 6000, 31, 71, 0x18, "220 hi\r\n"));
@@ -77,11 +79,11 @@ struct log_consumer : capture::stream_consumer {
 TEST(TcpReplay, FactoryChoosesConversationsAndTheyGetBothDirectionsInOrder) {
   auto reader = capture::capture_reader::from_bytes(capture_bytes());
   std::map<std::uint16_t, std::string> logs;
-  const auto stats = capture::replay_conversations(reader, [&](const packet::tcp_conversation& c)
-                                                               -> std::unique_ptr<capture::stream_consumer> {
-    if (c.server.port != 80) return nullptr;
-    return std::make_unique<log_consumer>(&logs[c.server.port]);
-  });
+  const auto stats = capture::replay_conversations(
+      reader, [&](const packet::tcp_conversation& c) -> std::unique_ptr<capture::stream_consumer> {
+        if (c.server.port != 80) return nullptr;
+        return std::make_unique<log_consumer>(&logs[c.server.port]);
+      });
   EXPECT_EQ(stats.packets, 8u);
   EXPECT_EQ(stats.conversations, 2u);
   EXPECT_EQ(logs.size(), 1u);

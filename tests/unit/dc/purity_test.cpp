@@ -17,7 +17,8 @@ TEST(DcPurity, the_core_includes_only_std_fmt_and_netlib_cores) {
         std::smatch m;
         if (!std::regex_search(line, m, include)) return;
         const std::string header = m[2];
-        const bool standard = m[1] == "<" && header.find('/') == std::string::npos && header.find('.') == std::string::npos;
+        const bool standard =
+            m[1] == "<" && header.find('/') == std::string::npos && header.find('.') == std::string::npos;
         EXPECT_TRUE(standard || std::regex_match(header, allowed)) << where << " includes " << header;
         EXPECT_NE(header, "netlib/dc/glpk_solver.hpp") << where << " includes " << header;
         EXPECT_EQ(header.find("glpk.h"), std::string::npos) << where;

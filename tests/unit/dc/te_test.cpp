@@ -184,9 +184,9 @@ TEST(DcTe, lp_against_exhaustive_search_on_tiny_graphs) {
 TEST(DcTe, predicted_and_robust_on_a_series_with_a_returning_burst) {
   const auto t = parse_topology(weak_leaf_spine);
   const auto series = parse_matrices(
-      "0s leaf1 leaf2 4Gbps\n0s leaf1 leaf3 36Gbps\n"  // a burst
-      "1s leaf1 leaf2 4Gbps\n1s leaf1 leaf3 0bps\n"    // calm
-      "2s leaf1 leaf2 4Gbps\n2s leaf1 leaf3 36Gbps\n", // the burst again
+      "0s leaf1 leaf2 4Gbps\n0s leaf1 leaf3 36Gbps\n"   // a burst
+      "1s leaf1 leaf2 4Gbps\n1s leaf1 leaf3 0bps\n"     // calm
+      "2s leaf1 leaf2 4Gbps\n2s leaf1 leaf3 36Gbps\n",  // the burst again
       t);
   ASSERT_EQ(series.size(), 3u);
   const std::vector<te_scheme> schemes{te_scheme::shortest_path, te_scheme::ecmp, te_scheme::optimal,
@@ -196,9 +196,9 @@ TEST(DcTe, predicted_and_robust_on_a_series_with_a_returning_burst) {
   EXPECT_TRUE(std::isnan(ev.mlu[0][3]));
   EXPECT_TRUE(std::isnan(ev.mlu[0][4]));
   const auto& last = ev.mlu[2];
-  EXPECT_DOUBLE_EQ(last[0], 4.0);       // all 40 Gbps on leaf1's first (10 Gbps) uplink
-  EXPECT_DOUBLE_EQ(last[1], 2.0);       // 20 Gbps on it
-  EXPECT_NEAR(last[2], 1.0, 1e-9);      // 10 + 30: both uplinks full
+  EXPECT_DOUBLE_EQ(last[0], 4.0);   // all 40 Gbps on leaf1's first (10 Gbps) uplink
+  EXPECT_DOUBLE_EQ(last[1], 2.0);   // 20 Gbps on it
+  EXPECT_NEAR(last[2], 1.0, 1e-9);  // 10 + 30: both uplinks full
   // Tuned to the calm matrix: leaf1->leaf2 one quarter on the weak uplink, leaf1->leaf3 (unseen
   // at 1 s) split evenly: (1 + 18) / 10.
   EXPECT_NEAR(last[3], 1.9, 1e-7);
@@ -231,10 +231,11 @@ TEST(DcTe, predicted_is_ecmp_in_a_symmetric_clos_and_threads_change_nothing) {
   const std::vector<te_scheme> schemes{te_scheme::ecmp, te_scheme::optimal, te_scheme::predicted, te_scheme::robust};
   const auto one = evaluate_te(t, series, schemes, 4, solver);
   std::size_t calls = 0;
-  const auto two = evaluate_te(t, series, schemes, 4, solver, {.workers = 2, .progress = [&](std::size_t done, std::size_t total) {
-                                 ++calls;
-                                 EXPECT_LE(done, total);
-                               }});
+  const auto two =
+      evaluate_te(t, series, schemes, 4, solver, {.workers = 2, .progress = [&](std::size_t done, std::size_t total) {
+                                                    ++calls;
+                                                    EXPECT_LE(done, total);
+                                                  }});
   EXPECT_EQ(calls, series.size());
   for (std::size_t i = 1; i < series.size(); ++i) {
     EXPECT_NEAR(one.mlu[i][2], one.mlu[i][0], 1e-6) << i;
@@ -308,7 +309,8 @@ TEST(DcTe, matrix_format_errors_name_the_line) {
             "line 3: time 0 s is before the previous line's 1 s: matrices must be in time order");
   EXPECT_EQ(matrix_error("0s leaf1 leaf2 1Gbps\n0s leaf1 leaf2 2Gbps\n"),
             "line 2: leaf1 -> leaf2 appears twice at 0 s (first on line 1)");
-  EXPECT_EQ(matrix_error("0s leaf1 leaf2\n"), "line 1: expected 'TIME SOURCE DESTINATION RATE', e.g. '0s leaf1 leaf2 4Gbps'");
+  EXPECT_EQ(matrix_error("0s leaf1 leaf2\n"),
+            "line 1: expected 'TIME SOURCE DESTINATION RATE', e.g. '0s leaf1 leaf2 4Gbps'");
   EXPECT_EQ(matrix_error("5x leaf1 leaf2 1Gbps\n").rfind("line 1: bad time: '5x': unknown unit 'x'", 0), 0u);
   EXPECT_EQ(matrix_error("0s leaf1 leaf2 lots\n").rfind("line 1: bad rate: 'lots' ", 0), 0u);
   // A long or unprintable word is shown cut and cleaned, once (found by fuzz_dc_parsers); a control
@@ -334,10 +336,12 @@ TEST(DcTe, wordless_matrix_errors_quote_nothing_of_the_text) {
            {"SECRET leaf1 leaf2 1Gbps\n", "line 1: a bad time: write a number and a unit, e.g. 1.5s"},
            {"0s leaf1 leaf2 SECRET\n", "line 1: a bad rate: write a number and a unit, e.g. 4Gbps"},
            {"0s leaf1 leaf1 1Gbps\n", "line 1: a demand from a node to itself"},
-           {"0s leaf1 leaf2 1Gbps\n0s leaf1 leaf2 1Gbps\n", "line 2: a pair appears twice in one matrix (first on line 1)"},
+           {"0s leaf1 leaf2 1Gbps\n0s leaf1 leaf2 1Gbps\n",
+            "line 2: a pair appears twice in one matrix (first on line 1)"},
            {"1s leaf1 leaf2 1Gbps\n0s leaf1 leaf2 1Gbps\n",
             "line 2: a time before the previous line's: matrices must be in time order"},
-           {"SECRET\x01\n", "line 1: binary data: not a matrix file, which is text lines 'TIME SOURCE DESTINATION RATE'"}}) {
+           {"SECRET\x01\n",
+            "line 1: binary data: not a matrix file, which is text lines 'TIME SOURCE DESTINATION RATE'"}}) {
     try {
       parse_matrices(text, t);
       ADD_FAILURE() << text;
@@ -357,7 +361,8 @@ TEST(DcTe, matrices_round_trip_as_text) {
   ASSERT_EQ(back.size(), series.size());
   for (std::size_t i = 0; i < back.size(); ++i) {
     ASSERT_EQ(back[i].demands.size(), series[i].demands.size());
-    for (std::size_t j = 0; j < back[i].demands.size(); ++j) EXPECT_EQ(back[i].demands[j].bps, series[i].demands[j].bps);
+    for (std::size_t j = 0; j < back[i].demands.size(); ++j)
+      EXPECT_EQ(back[i].demands[j].bps, series[i].demands[j].bps);
   }
 }
 

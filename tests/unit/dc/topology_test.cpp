@@ -111,13 +111,18 @@ TEST(DcTopology, errors_name_the_line) {
   EXPECT_EQ(error_of("switch a\nswitch b\nlink a b 1" + std::string(200, 'x') + "0Gbps\n"),
             "line 3: bad rate: '1xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx...' is not a rate: write a number and a unit, "
             "e.g. 10Gbps");
-  EXPECT_EQ(error_of("switch a\xc3\xa9" "b\n"),
+  EXPECT_EQ(error_of("switch a\xc3\xa9"
+                     "b\n"),
             "line 1: bad node name 'a??b': use 1 to 32 letters, digits, '_', '.' or '-' (not first)");
   // A control byte: some other file, not a topology; its bytes are not shown.
   EXPECT_EQ(error_of("switch a\nswitch b\nlink a b 1" + std::string(200, '\x03') + "0Gbps\n"),
             "line 3: binary data (byte 0x03): not a topology file, which is text lines 'switch NAME', 'host NAME', "
             "'link A B RATE'");
-  EXPECT_EQ(error_of(std::string("\x7f" "ELF\x02\x01\x01\0", 8)).rfind("line 1: binary data (byte 0x7f)", 0), 0u);
+  EXPECT_EQ(error_of(std::string("\x7f"
+                                 "ELF\x02\x01\x01\0",
+                                 8))
+                .rfind("line 1: binary data (byte 0x7f)", 0),
+            0u);
   EXPECT_EQ(error_of("switch a\nswitch b\nlink a b 1Gbps\nlink b a 1Gbps\n"),
             "line 4: a second link between 'b' and 'a'");
   EXPECT_EQ(error_of("router x\n"), "line 1: unknown statement 'router' (expected switch, host or link)");
@@ -198,8 +203,9 @@ TEST(DcTopology, wordless_errors_quote_nothing_of_the_text) {
       {"switch SECRETa\nswitch b\nlink SECRETa b 1Gbps\nlink b SECRETa 1Gbps\n",
        "line 4: a second link between the same two nodes"},
       {"host SECRETa\nhost b\nlink SECRETa b 1Gbps\n", "line 3: a link between two hosts: hosts connect to switches"},
-      {"switch a\nSECRET\x01\n", "line 2: binary data: not a topology file, which is text lines 'switch NAME', "
-                                  "'host NAME', 'link A B RATE'"},
+      {"switch a\nSECRET\x01\n",
+       "line 2: binary data: not a topology file, which is text lines 'switch NAME', "
+       "'host NAME', 'link A B RATE'"},
   };
   for (const auto& [text, wordless] : cases) {
     try {

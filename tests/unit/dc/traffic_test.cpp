@@ -133,7 +133,8 @@ TEST(DcTraffic, bad_configurations) {
 
 TEST(DcTraffic, captured_conversations_map_addresses_to_hosts) {
   const auto t = leaf_spine(2, 2, 1, 10e9, 10e9);  // two hosts
-  const auto a = *ip_address::parse("192.0.2.1"), b = *ip_address::parse("192.0.2.2"), c = *ip_address::parse("192.0.2.3");
+  const auto a = *ip_address::parse("192.0.2.1"), b = *ip_address::parse("192.0.2.2"),
+             c = *ip_address::parse("192.0.2.3");
   const std::vector<conversation_flow> conv{
       {{a, b, 6, 40000, 80}, 1000, 50000, 0.5},
       {{c, a, 17, 5353, 5353}, 300, 0, 1.0},
@@ -157,7 +158,10 @@ TEST(DcTraffic, captured_addresses_go_to_every_rack_first) {
   std::vector<conversation_flow> conv;
   for (int i = 1; i <= 5; ++i) {
     conv.push_back({{*ip_address::parse("192.0.2." + std::to_string(i)), *ip_address::parse("192.0.2.1"), 6,
-                     static_cast<std::uint16_t>(40000 + i), 80}, 100, 0, 0});
+                     static_cast<std::uint16_t>(40000 + i), 80},
+                    100,
+                    0,
+                    0});
   }
   const auto out = flows_from_conversations(t, conv);
   ASSERT_EQ(out.placed_addresses.size(), 5u);

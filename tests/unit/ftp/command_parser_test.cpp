@@ -46,9 +46,8 @@ TEST(CommandParser, AnySplitGivesTheSameCommands) {
 
 TEST(CommandParser, TruncationsNeedMore) {
   using namespace command_parser_test_local;
-  netlab::test::for_each_prefix("STOR a b\r\n", [](std::string_view prefix) {
-    EXPECT_TRUE(parse_all({prefix}).empty()) << prefix;
-  });
+  netlab::test::for_each_prefix("STOR a b\r\n",
+                                [](std::string_view prefix) { EXPECT_TRUE(parse_all({prefix}).empty()) << prefix; });
 }
 
 TEST(CommandParser, BadLines) {
@@ -89,7 +88,9 @@ TEST(CommandParser, OverLongLineIsReportedOnceAndSkipped) {
 
 TEST(CommandParser, TelnetInterruptBeforeAbor) {
   using namespace command_parser_test_local;
-  auto r = parse_all({"\xff\xf4\xff\xf2" "ABOR\r\n"});
+  auto r =
+      parse_all({"\xff\xf4\xff\xf2"
+                 "ABOR\r\n"});
   ASSERT_EQ(r.size(), 1u);
   EXPECT_EQ(r[0].value.verb, "ABOR");
 }

@@ -7,7 +7,8 @@ using namespace netlib;
 using namespace netlib::ftp;
 
 namespace {
-const std::string client = "USER anonymous\r\nPASS x\r\nPASV\r\nRETR robots.txt\r\nPORT 10,0,0,2,4,1\r\nLIST\r\nEPSV\r\nQUIT\r\n";
+const std::string client =
+    "USER anonymous\r\nPASS x\r\nPASV\r\nRETR robots.txt\r\nPORT 10,0,0,2,4,1\r\nLIST\r\nEPSV\r\nQUIT\r\n";
 const std::string server =
     "220-Welcome\r\n220 ready\r\n331 pass\r\n230 ok\r\n227 Entering Passive Mode (199,233,217,249,221,90)\r\n"
     "150 Opening\r\n226 Transfer complete.\r\n200 PORT ok\r\n150 Here\r\n226 Done\r\n"

@@ -77,7 +77,8 @@ TEST(Listing, FormatsLsStyleAndTimeVal) {
   const std::chrono::sys_seconds t{1700000000s};
   const file_info f{"a.txt", false, 1234, t};
   EXPECT_EQ(format_time_val(t), "20231114221320");
-  EXPECT_EQ(format_list_line(f, std::chrono::sys_seconds{}), "-rw-r--r-- 1 ftp ftp         1234 Nov 14  2023 a.txt\r\n");
+  EXPECT_EQ(format_list_line(f, std::chrono::sys_seconds{}),
+            "-rw-r--r-- 1 ftp ftp         1234 Nov 14  2023 a.txt\r\n");
   EXPECT_EQ(format_list_line(f, t + 60s), "-rw-r--r-- 1 ftp ftp         1234 Nov 14 22:13 a.txt\r\n");
   EXPECT_EQ(format_nlst({f, file_info{"d", true, 0, {}}}), "a.txt\r\nd\r\n");
 }

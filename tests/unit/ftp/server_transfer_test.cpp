@@ -148,7 +148,9 @@ TEST(ServerTransfer, AborDuringTransfer426Then226) {
   p.cmd("PASV");
   EXPECT_EQ(p.cmd("RETR", "readme.txt").code, 0);  // only the 150 so far
   EXPECT_EQ(p.server.state(), server_state::transferring);
-  auto r = p.raw("\xff\xf4\xff\xf2" "ABOR\r\n");
+  auto r = p.raw(
+      "\xff\xf4\xff\xf2"
+      "ABOR\r\n");
   ASSERT_EQ(r.size(), 2u);
   EXPECT_EQ(r[0].code, 426);
   EXPECT_EQ(r[1].code, 226);
@@ -204,7 +206,8 @@ TEST(ServerTransfer, ListDatesFollowTheWallTimeInput) {
   p.cmd("PASV");
   p.cmd("LIST", "readme.txt");
   EXPECT_NE(p.downloaded.find("Nov 14  2023 readme.txt"), std::string::npos) << p.downloaded;
-  p.clock = virtual_clock(p.clock.now(), wall_time(std::chrono::seconds(1700000000 + 3600)));  // an hour after the file's time
+  p.clock = virtual_clock(p.clock.now(),
+                          wall_time(std::chrono::seconds(1700000000 + 3600)));  // an hour after the file's time
   p.cmd("PASV");
   p.cmd("LIST", "readme.txt");
   EXPECT_NE(p.downloaded.find("Nov 14 22:13 readme.txt"), std::string::npos) << p.downloaded;

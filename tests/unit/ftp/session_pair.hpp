@@ -54,11 +54,11 @@ struct session_pair {
   memory_file_system fs;
   client_session client;
   virtual_clock clock;
-  std::string upload;          // what the simulated client sends on the next receive_file
-  std::string downloaded;      // what the last send_* transfer delivered
+  std::string upload;      // what the simulated client sends on the next receive_file
+  std::string downloaded;  // what the last send_* transfer delivered
   std::vector<start_transfer> transfers;
-  std::vector<reply> replies;  // every reply the client saw, in order
-  bool hold_transfers = false; // leave transfers running (for ABOR/STAT tests)
+  std::vector<reply> replies;   // every reply the client saw, in order
+  bool hold_transfers = false;  // leave transfers running (for ABOR/STAT tests)
   transfer_outcome outcome = transfer_outcome::completed;
   // The server on the shared in-memory driver (support/memory_session.hpp); a TLS handshake is
   // left for the test to report.

@@ -26,10 +26,16 @@ TEST(CachePolicy, FreshnessLifetimeOrder) {
   const std::chrono::sys_seconds t{1'700'000'000s};
   EXPECT_EQ(http::freshness_lifetime(resp({{"Cache-Control", "max-age=60, s-maxage=30"}})), 30s);
   EXPECT_EQ(http::freshness_lifetime(resp({{"Cache-Control", "public, max-age=\"60\""}})), 60s);
-  EXPECT_EQ(http::freshness_lifetime(resp({{"Date", http::format_http_date(t)}, {"Expires", http::format_http_date(t + 90s)}})), 90s);
+  EXPECT_EQ(http::freshness_lifetime(
+                resp({{"Date", http::format_http_date(t)}, {"Expires", http::format_http_date(t + 90s)}})),
+            90s);
   EXPECT_EQ(http::freshness_lifetime(resp({{"Date", http::format_http_date(t)}, {"Expires", "0"}})), 0s);
-  EXPECT_EQ(http::freshness_lifetime(resp({{"Date", http::format_http_date(t)}, {"Last-Modified", http::format_http_date(t - 1000s)}})), 100s);
-  EXPECT_EQ(http::freshness_lifetime(resp({{"Date", http::format_http_date(t)}, {"Last-Modified", http::format_http_date(t - 10'000'000s)}})), 86400s);
+  EXPECT_EQ(http::freshness_lifetime(
+                resp({{"Date", http::format_http_date(t)}, {"Last-Modified", http::format_http_date(t - 1000s)}})),
+            100s);
+  EXPECT_EQ(http::freshness_lifetime(resp(
+                {{"Date", http::format_http_date(t)}, {"Last-Modified", http::format_http_date(t - 10'000'000s)}})),
+            86400s);
   EXPECT_EQ(http::freshness_lifetime(resp({})), 0s);
 }
 
@@ -83,7 +89,7 @@ TEST(ResponseCache, LruWithTotalAndPerObjectCaps) {
   EXPECT_FALSE(c.put("huge", item(5000)));
   EXPECT_TRUE(c.put("a", item(3000)));
   EXPECT_TRUE(c.put("b", item(3000)));
-  ASSERT_TRUE(c.find("a"));  // a is now more recent than b
+  ASSERT_TRUE(c.find("a"));             // a is now more recent than b
   EXPECT_TRUE(c.put("c", item(3000)));  // evicts b
   EXPECT_FALSE(c.find("b"));
   EXPECT_TRUE(c.find("a"));

@@ -44,11 +44,11 @@ TEST(CookieJar, DomainPathExpiryAndSecure) {
   http::cookie_jar jar;
   const auto site = http::parse_url("http://www.example.com/shop/cart").value();
   const std::chrono::sys_seconds now{1'700'000'000s};
-  EXPECT_TRUE(jar.set_from_header(site, "a=1", now));                          // host-only, path /shop
+  EXPECT_TRUE(jar.set_from_header(site, "a=1", now));  // host-only, path /shop
   EXPECT_TRUE(jar.set_from_header(site, "b=2; Domain=.example.com; Path=/", now));
-  EXPECT_FALSE(jar.set_from_header(site, "c=3; Domain=other.com", now));      // not domain-matching
-  EXPECT_FALSE(jar.set_from_header(site, "d=4; Domain=com", now));            // too broad
-  EXPECT_FALSE(jar.set_from_header(site, "s=5; Secure", now));                // Secure from http
+  EXPECT_FALSE(jar.set_from_header(site, "c=3; Domain=other.com", now));  // not domain-matching
+  EXPECT_FALSE(jar.set_from_header(site, "d=4; Domain=com", now));        // too broad
+  EXPECT_FALSE(jar.set_from_header(site, "s=5; Secure", now));            // Secure from http
   EXPECT_TRUE(jar.set_from_header(site, "m=6; Max-Age=60; Expires=Thu, 01 Jan 1970 00:00:00 GMT", now));
   EXPECT_TRUE(jar.set_from_header(site, "e=7; Expires=" + http::format_http_date(now + 10s), now));
   EXPECT_EQ(jar.cookie_header(site, now), "a=1; m=6; e=7; b=2");  // longer paths first (§5.4)

@@ -10,7 +10,8 @@ namespace {
 constexpr std::int64_t sec = 1'000'000'000;
 constexpr std::int64_t now = 1'800'000'000 * sec;
 
-std::shared_ptr<const http::cached_file> small_file(std::uint64_t inode, std::string content, std::int64_t changed = now - 10 * sec) {
+std::shared_ptr<const http::cached_file> small_file(std::uint64_t inode, std::string content,
+                                                    std::int64_t changed = now - 10 * sec) {
   http::cached_file f;
   f.stamp = {1, inode, content.size(), changed, changed};
   f.info = {false, content.size(), std::chrono::sys_seconds{std::chrono::seconds{changed / sec}}};
@@ -29,11 +30,11 @@ TEST(FileCache, HitOnlyWhileTheStampIsUnchanged) {
   EXPECT_EQ(hit->content, "hello");
   EXPECT_EQ(hit->info.size, 5u);
   EXPECT_FALSE(cache.find("b.txt", f->stamp));
-  for (auto changed : {http::file_stamp{1, 7, 6, f->stamp.mtime_ns, f->stamp.ctime_ns},        // size
-                       http::file_stamp{1, 8, 5, f->stamp.mtime_ns, f->stamp.ctime_ns},        // inode (replaced)
-                       http::file_stamp{2, 7, 5, f->stamp.mtime_ns, f->stamp.ctime_ns},        // device
-                       http::file_stamp{1, 7, 5, f->stamp.mtime_ns + 1, f->stamp.ctime_ns},    // written
-                       http::file_stamp{1, 7, 5, f->stamp.mtime_ns, f->stamp.ctime_ns + 1}}) { // chmod
+  for (auto changed : {http::file_stamp{1, 7, 6, f->stamp.mtime_ns, f->stamp.ctime_ns},         // size
+                       http::file_stamp{1, 8, 5, f->stamp.mtime_ns, f->stamp.ctime_ns},         // inode (replaced)
+                       http::file_stamp{2, 7, 5, f->stamp.mtime_ns, f->stamp.ctime_ns},         // device
+                       http::file_stamp{1, 7, 5, f->stamp.mtime_ns + 1, f->stamp.ctime_ns},     // written
+                       http::file_stamp{1, 7, 5, f->stamp.mtime_ns, f->stamp.ctime_ns + 1}}) {  // chmod
     ASSERT_TRUE(cache.put("a.txt", f, now));
     EXPECT_FALSE(cache.find("a.txt", changed));
     EXPECT_FALSE(cache.contains("a.txt")) << "a changed file's entry is dropped";

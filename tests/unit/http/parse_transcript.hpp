@@ -13,7 +13,8 @@ namespace netlab::test {
 
 inline std::string describe_fields(const auto& fields) {
   std::string s;
-  for (const netlib::http::field_view f : fields.lines()) s += " [" + std::string(f.name) + "=" + std::string(f.value) + "]";
+  for (const netlib::http::field_view f : fields.lines())
+    s += " [" + std::string(f.name) + "=" + std::string(f.value) + "]";
   return s;
 }
 inline std::string describe(const netlib::http::request_view& h) {
@@ -39,7 +40,10 @@ bool drain(Parser& p, netlib::input_buffer& buf, std::string& out, std::string& 
     if (std::holds_alternative<netlib::http::need_more>(step.event)) return true;
     if (std::holds_alternative<netlib::http::head_complete>(step.event)) out += describe(p.head()) + "\n";
     if (auto* d = std::get_if<netlib::http::body_data>(&step.event)) {
-      if (d->bytes.empty()) { out += "EMPTY BODY EVENT\n"; return false; }
+      if (d->bytes.empty()) {
+        out += "EMPTY BODY EVENT\n";
+        return false;
+      }
       body += std::string(netlib::as_chars(d->bytes));
     }
     if (std::holds_alternative<netlib::http::message_complete>(step.event)) {

@@ -35,7 +35,7 @@ struct harness {
   std::chrono::sys_seconds wall = t0;
   // The two clocks of a reading; tests move them apart (a cached reply ages on the wall clock).
   netlib::clock_reading at() const { return {now, netlib::wall_time(wall)}; }
-  std::string to_client;                           // every byte sent to the client
+  std::string to_client;  // every byte sent to the client
   std::vector<http::proxy_connect_origin> connects;
   int origin_closes = 0;
   int sends = 0;
@@ -129,15 +129,16 @@ int status_of(const std::string& response) {
 
 // An origin response with a body and Content-Length.
 std::string ok(const std::string& body, const std::string& fields) {
-  return "HTTP/1.1 200 OK\r\nDate: " + http::format_http_date(t0) + "\r\nContent-Length: " + std::to_string(body.size()) +
-         "\r\n" + fields + "\r\n" + body;
+  return "HTTP/1.1 200 OK\r\nDate: " + http::format_http_date(t0) +
+         "\r\nContent-Length: " + std::to_string(body.size()) + "\r\n" + fields + "\r\n" + body;
 }
 
 const std::string url = "http://origin.test:8080/a.txt?q=1";
 
 TEST(ProxySession, MissIsForwardedInOriginFormThenAFreshCopyIsAHit) {
   harness h;
-  ASSERT_TRUE(h.request(get(url, "Connection: keep-alive, X-Secret\r\nX-Secret: 1\r\nProxy-Authorization: Basic x\r\n")));
+  ASSERT_TRUE(
+      h.request(get(url, "Connection: keep-alive, X-Secret\r\nX-Secret: 1\r\nProxy-Authorization: Basic x\r\n")));
   ASSERT_EQ(h.connects.size(), 1u);
   const auto& c = h.connects[0];
   EXPECT_EQ(c.host, "origin.test");
@@ -149,7 +150,9 @@ TEST(ProxySession, MissIsForwardedInOriginFormThenAFreshCopyIsAHit) {
   EXPECT_NE(c.request.find("\r\nConnection: close\r\n"), std::string::npos);
   EXPECT_EQ(c.request.find("X-Secret"), std::string::npos);  // named by Connection: hop-by-hop
   EXPECT_EQ(c.request.find("Proxy-Authorization"), std::string::npos);
-  h.origin(ok("hello", "Cache-Control: max-age=60\r\nConnection: close, X-Internal\r\nX-Internal: 1\r\nKeep-Alive: timeout=5\r\n"));
+  h.origin(
+      ok("hello",
+         "Cache-Control: max-age=60\r\nConnection: close, X-Internal\r\nX-Internal: 1\r\nKeep-Alive: timeout=5\r\n"));
   EXPECT_TRUE(h.waits_for_client());
   EXPECT_EQ(h.origin_closes, 1);
   const std::string miss = h.take();
@@ -191,7 +194,8 @@ TEST(ProxySession, StaleEntryIsRevalidatedAnd304IsMergedIntoTheStoredResponse) {
   harness h;
   const std::string lm = http::format_http_date(t0 - std::chrono::seconds(1000));
   ASSERT_TRUE(h.request(get(url)));
-  h.origin(ok("stored body", "Cache-Control: max-age=5\r\nETag: \"v1\"\r\nLast-Modified: " + lm + "\r\nX-Version: 1\r\n"));
+  h.origin(
+      ok("stored body", "Cache-Control: max-age=5\r\nETag: \"v1\"\r\nLast-Modified: " + lm + "\r\nX-Version: 1\r\n"));
   ASSERT_TRUE(h.waits_for_client());
   h.take();
   h.wall += std::chrono::seconds(10);  // stale now (RFC 9111 §4.2)
@@ -205,7 +209,7 @@ TEST(ProxySession, StaleEntryIsRevalidatedAnd304IsMergedIntoTheStoredResponse) {
   const std::string r = h.take();
   EXPECT_EQ(r.rfind("HTTP/1.1 200 OK\r\n", 0), 0u) << r;
   EXPECT_EQ(field(r, "X-Cache"), "REVALIDATED");
-  EXPECT_EQ(field(r, "X-Version"), "2");  // §4.3.4: the 304's fields replace the stored ones
+  EXPECT_EQ(field(r, "X-Version"), "2");        // §4.3.4: the 304's fields replace the stored ones
   EXPECT_EQ(field(r, "Content-Length"), "11");  // ... except Content-Length
   EXPECT_EQ(body_of(r), "stored body");
   EXPECT_EQ(h.shared.counters.revalidated, 1u);
@@ -371,7 +375,8 @@ TEST(ProxySession, LargeBodyStreamsThroughWithoutBeingHeldOrStored) {
   harness h(1 << 20, 64 << 10);
   const std::string body(1 << 20, 'b');  // over the per-object limit
   ASSERT_TRUE(h.request(get(url)));
-  h.origin("HTTP/1.1 200 OK\r\nCache-Control: max-age=60\r\nContent-Length: " + std::to_string(body.size()) + "\r\n\r\n");
+  h.origin("HTTP/1.1 200 OK\r\nCache-Control: max-age=60\r\nContent-Length: " + std::to_string(body.size()) +
+           "\r\n\r\n");
   ASSERT_TRUE(h.waits_for_origin());
   EXPECT_EQ(field(h.to_client, "Content-Length"), std::to_string(body.size()));
   const std::size_t head_size = h.to_client.size();

@@ -31,19 +31,26 @@ std::vector<vector_case> valid_vectors() {
        "head POST /f 1.1 [Host=a] [Content-Length=5]\nbody:hello\nend\n"},
       {"same_content_lengths", "POST /f HTTP/1.1\r\nHost: a\r\nContent-Length: 2, 2\r\nContent-Length: 2\r\n\r\nok",
        "head POST /f 1.1 [Host=a] [Content-Length=2, 2] [Content-Length=2]\nbody:ok\nend\n"},
-      {"chunked", "POST /c HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n6;ext=1;q=\"a b\"\r\n world\r\n0\r\n\r\n",
+      {"chunked",
+       "POST /c HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n6;ext=1;q=\"a b\"\r\n "
+       "world\r\n0\r\n\r\n",
        "head POST /c 1.1 [Host=a] [Transfer-Encoding=chunked]\nbody:hello world\nend\n"},
-      {"chunked_trailers", "POST /c HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\nA\r\n0123456789\r\n0\r\nX-Sum: 45\r\n\r\n",
+      {"chunked_trailers",
+       "POST /c HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\nA\r\n0123456789\r\n0\r\nX-Sum: 45\r\n\r\n",
        "head POST /c 1.1 [Host=a] [Transfer-Encoding=chunked]\nbody:0123456789\ntrailer [X-Sum=45]\nend\n"},
-      {"pipelined", "GET /1 HTTP/1.1\r\nHost: a\r\n\r\nGET /2 HTTP/1.1\r\nHost: a\r\n\r\nHEAD /3 HTTP/1.1\r\nHost: a\r\n\r\n",
-       "head GET /1 1.1 [Host=a]\nbody:\nend\nhead GET /2 1.1 [Host=a]\nbody:\nend\nhead HEAD /3 1.1 [Host=a]\nbody:\nend\n"},
-      {"pipelined_with_body", "POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 3\r\n\r\nabcGET / HTTP/1.1\r\nHost: a\r\n\r\n",
+      {"pipelined",
+       "GET /1 HTTP/1.1\r\nHost: a\r\n\r\nGET /2 HTTP/1.1\r\nHost: a\r\n\r\nHEAD /3 HTTP/1.1\r\nHost: a\r\n\r\n",
+       "head GET /1 1.1 [Host=a]\nbody:\nend\nhead GET /2 1.1 [Host=a]\nbody:\nend\nhead HEAD /3 1.1 "
+       "[Host=a]\nbody:\nend\n"},
+      {"pipelined_with_body",
+       "POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 3\r\n\r\nabcGET / HTTP/1.1\r\nHost: a\r\n\r\n",
        "head POST / 1.1 [Host=a] [Content-Length=3]\nbody:abc\nend\nhead GET / 1.1 [Host=a]\nbody:\nend\n"},
       {"absolute_form", "GET http://example.org/p HTTP/1.1\r\nHost: example.org\r\n\r\n",
        "head GET http://example.org/p 1.1 [Host=example.org]\nbody:\nend\n"},
       {"options_star", "OPTIONS * HTTP/1.1\r\nHost: a\r\n\r\n", "head OPTIONS * 1.1 [Host=a]\nbody:\nend\n"},
       {"minor_version_2", "GET / HTTP/1.2\r\nHost: a\r\n\r\n", "head GET / 1.2 [Host=a]\nbody:\nend\n"},
-      {"obs_text_value", "GET / HTTP/1.1\r\nHost: a\r\nX: caf\xc3\xa9\r\n\r\n", "head GET / 1.1 [Host=a] [X=caf\xc3\xa9]\nbody:\nend\n"},
+      {"obs_text_value", "GET / HTTP/1.1\r\nHost: a\r\nX: caf\xc3\xa9\r\n\r\n",
+       "head GET / 1.1 [Host=a] [X=caf\xc3\xa9]\nbody:\nend\n"},
   };
 }
 
@@ -90,8 +97,10 @@ std::vector<negative_case> negative_table() {
       {"repeated_host", "GET / HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n", 400},
       {"repeated_host_10", "GET / HTTP/1.0\r\nHost: a\r\nHost: a\r\n\r\n", 400},
       {"bad_host", "GET / HTTP/1.1\r\nHost: a b\r\n\r\n", 400},
-      {"cl_and_te", "POST / HTTP/1.1\r\n" + h + "Content-Length: 4\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n", 400},
-      {"te_and_cl", "POST / HTTP/1.1\r\n" + h + "Transfer-Encoding: chunked\r\nContent-Length: 4\r\n\r\n0\r\n\r\n", 400},
+      {"cl_and_te", "POST / HTTP/1.1\r\n" + h + "Content-Length: 4\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n",
+       400},
+      {"te_and_cl", "POST / HTTP/1.1\r\n" + h + "Transfer-Encoding: chunked\r\nContent-Length: 4\r\n\r\n0\r\n\r\n",
+       400},
       {"differing_cl", "POST / HTTP/1.1\r\n" + h + "Content-Length: 4\r\nContent-Length: 5\r\n\r\nabcde", 400},
       {"differing_cl_list", "POST / HTTP/1.1\r\n" + h + "Content-Length: 4, 5\r\n\r\nabcde", 400},
       {"cl_not_digits", "POST / HTTP/1.1\r\n" + h + "Content-Length: +4\r\n\r\nabcd", 400},
@@ -111,20 +120,26 @@ std::vector<negative_case> negative_table() {
       {"bad_name", "GET / HTTP/1.1\r\n" + h + "X(y): 1\r\n\r\n", 400},
       {"te_not_chunked_last", "POST / HTTP/1.1\r\n" + h + "Transfer-Encoding: chunked, gzip\r\n\r\n", 400},
       {"te_identity", "POST / HTTP/1.1\r\n" + h + "Transfer-Encoding: identity\r\n\r\n", 400},
-      {"te_chunked_twice", "POST / HTTP/1.1\r\n" + h + "Transfer-Encoding: chunked\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n", 400},
+      {"te_chunked_twice",
+       "POST / HTTP/1.1\r\n" + h + "Transfer-Encoding: chunked\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n", 400},
       {"te_obfuscated", "POST / HTTP/1.1\r\n" + h + "Transfer-Encoding: xchunked\r\n\r\n0\r\n\r\n", 400},
       {"te_in_http10", "POST / HTTP/1.0\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n", 400},
       {"te_unknown_coding", "POST / HTTP/1.1\r\n" + h + "Transfer-Encoding: gzip, chunked\r\n\r\n", 501},
       {"chunk_size_not_hex", "POST / HTTP/1.1\r\n" + h + "Transfer-Encoding: chunked\r\n\r\nzz\r\n", 400},
       {"chunk_size_negative", "POST / HTTP/1.1\r\n" + h + "Transfer-Encoding: chunked\r\n\r\n-1\r\n", 400},
-      {"chunk_size_overflow", "POST / HTTP/1.1\r\n" + h + "Transfer-Encoding: chunked\r\n\r\n10000000000000001\r\n", 400},
+      {"chunk_size_overflow", "POST / HTTP/1.1\r\n" + h + "Transfer-Encoding: chunked\r\n\r\n10000000000000001\r\n",
+       400},
       {"chunk_size_lf_only", "POST / HTTP/1.1\r\n" + h + "Transfer-Encoding: chunked\r\n\r\n3\nabc\r\n0\r\n\r\n", 400},
-      {"chunk_ext_bare_lf", "POST / HTTP/1.1\r\n" + h + "Transfer-Encoding: chunked\r\n\r\n3;a\nx\r\nabc\r\n0\r\n\r\n", 400},
+      {"chunk_ext_bare_lf", "POST / HTTP/1.1\r\n" + h + "Transfer-Encoding: chunked\r\n\r\n3;a\nx\r\nabc\r\n0\r\n\r\n",
+       400},
       {"chunk_ext_bad", "POST / HTTP/1.1\r\n" + h + "Transfer-Encoding: chunked\r\n\r\n3;=x\r\nabc\r\n0\r\n\r\n", 400},
-      {"chunk_ext_unterminated_quote", "POST / HTTP/1.1\r\n" + h + "Transfer-Encoding: chunked\r\n\r\n3;a=\"x\r\nabc\r\n0\r\n\r\n", 400},
-      {"chunk_data_too_long", "POST / HTTP/1.1\r\n" + h + "Transfer-Encoding: chunked\r\n\r\n3\r\nabcd\r\n0\r\n\r\n", 400},
+      {"chunk_ext_unterminated_quote",
+       "POST / HTTP/1.1\r\n" + h + "Transfer-Encoding: chunked\r\n\r\n3;a=\"x\r\nabc\r\n0\r\n\r\n", 400},
+      {"chunk_data_too_long", "POST / HTTP/1.1\r\n" + h + "Transfer-Encoding: chunked\r\n\r\n3\r\nabcd\r\n0\r\n\r\n",
+       400},
       {"chunk_data_no_crlf", "POST / HTTP/1.1\r\n" + h + "Transfer-Encoding: chunked\r\n\r\n3\r\nabcXX0\r\n\r\n", 400},
-      {"trailer_obs_fold", "POST / HTTP/1.1\r\n" + h + "Transfer-Encoding: chunked\r\n\r\n0\r\nX: a\r\n b\r\n\r\n", 400},
+      {"trailer_obs_fold", "POST / HTTP/1.1\r\n" + h + "Transfer-Encoding: chunked\r\n\r\n0\r\nX: a\r\n b\r\n\r\n",
+       400},
       {"version_2", "GET / HTTP/2.0\r\n" + h + "\r\n", 505},
       {"version_0", "GET / HTTP/0.9\r\n" + h + "\r\n", 505},
       {"version_lowercase", "GET / http/1.1\r\n" + h + "\r\n", 400},
@@ -139,7 +154,9 @@ std::vector<negative_case> negative_table() {
   };
 }
 
-std::string expected_error_prefix(int status) { return "error " + std::to_string(status) + " "; }
+std::string expected_error_prefix(int status) {
+  return "error " + std::to_string(status) + " ";
+}
 
 TEST(RequestParser, NegativeTableAtEverySplit) {
   for (const auto& c : negative_table()) {
@@ -165,9 +182,9 @@ TEST(RequestParser, ErrorIsSticky) {
 // line never read whole (414) leaves it empty.
 TEST(RequestParser, RefusedHeadKeepsItsRequestLine) {
   const std::pair<std::string, std::string> cases[] = {
-      {"GET / HTTP/1.1\r\n\r\n", "GET / HTTP/1.1"},                                  // no Host
-      {"GET / HTTP/2.0\r\nHost: x\r\n\r\n", "GET / HTTP/2.0"},                      // 505
-      {"GET / HTTP/1.1\r\nHost : a\r\n\r\n", "GET / HTTP/1.1"},                     // bad field line
+      {"GET / HTTP/1.1\r\n\r\n", "GET / HTTP/1.1"},              // no Host
+      {"GET / HTTP/2.0\r\nHost: x\r\n\r\n", "GET / HTTP/2.0"},   // 505
+      {"GET / HTTP/1.1\r\nHost : a\r\n\r\n", "GET / HTTP/1.1"},  // bad field line
       {"POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 1\r\nTransfer-Encoding: chunked\r\n\r\n", "POST / HTTP/1.1"},
       {"GET /" + std::string(100, 'a') + " HTTP/1.1\r\nHost: a\r\n\r\n", ""}};  // 414 (limit 64 here)
   netlib::http::parser_limits lim;
@@ -202,7 +219,8 @@ TEST(RequestParser, LimitsGive414And431And413) {
   const std::string big_head = "GET / HTTP/1.1\r\nHost: a\r\nX: " + std::string(300, 'b') + "\r\n\r\n";
   const std::string many = "GET / HTTP/1.1\r\nHost: a\r\nA: 1\r\nB: 1\r\nC: 1\r\nD: 1\r\n\r\n";
   const std::string body_cl = "POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 11\r\n\r\n";
-  const std::string body_chunked = "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n6\r\nabcdef\r\n6\r\n";
+  const std::string body_chunked =
+      "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n6\r\nabcdef\r\n6\r\n";
   const std::pair<std::string, int> cases[] = {
       {long_target, 414}, {big_head, 431}, {many, 431}, {body_cl, 413}, {body_chunked, 413}};
   for (const auto& [input, status] : cases) {

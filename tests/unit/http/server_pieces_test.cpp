@@ -4,10 +4,10 @@
 #include <array>
 #include <cctype>
 #include <chrono>
-#include <optional>
-#include <string_view>
 #include <cstdio>
 #include <ctime>
+#include <optional>
+#include <string_view>
 #include <vector>
 
 #include "netlib/http/access_log.hpp"
@@ -26,7 +26,9 @@ namespace http = netlib::http;
 
 namespace {
 // A point in time, s seconds after the Unix epoch.
-std::chrono::sys_seconds at(std::int64_t s) { return std::chrono::sys_seconds{std::chrono::seconds{s}}; }
+std::chrono::sys_seconds at(std::int64_t s) {
+  return std::chrono::sys_seconds{std::chrono::seconds{s}};
+}
 }  // namespace
 
 TEST(HttpDate, FormatsAndParsesAllThreeForms) {
@@ -73,7 +75,8 @@ TEST(TargetPath, NormalizesAndRefusesEscapes) {
     EXPECT_FALSE(r.value) << bad;
     EXPECT_EQ(r.error, http::target_error::escapes_root) << bad;
   }
-  for (auto bad : {"/a%2Fb", "/a%5Cb", "/a%00b", "/a%zz", "/a%4", "*"}) EXPECT_FALSE(http::decode_target(bad).value) << bad;
+  for (auto bad : {"/a%2Fb", "/a%5Cb", "/a%00b", "/a%zz", "/a%4", "*"})
+    EXPECT_FALSE(http::decode_target(bad).value) << bad;
 }
 
 // The path is decoded in place; a plain segment list (the first implementation) is the reference.
@@ -105,7 +108,8 @@ static std::optional<std::pair<std::string, bool>> reference_decode(std::string_
 }
 
 TEST(TargetPath, AgreesWithASegmentListOnGeneratedTargets) {
-  const std::array<std::string_view, 12> parts{"a", "bc", "..", ".", "", "%2e", "%2E%2e", "%41", "%2F", "%zz", "caf%C3%A9", "x%"};
+  const std::array<std::string_view, 12> parts{"a",      "bc",  "..",  ".",   "",          "%2e",
+                                               "%2E%2e", "%41", "%2F", "%zz", "caf%C3%A9", "x%"};
   std::uint64_t x = 0x9e3779b97f4a7c15ull;
   for (int i = 0; i < 20000; ++i) {
     std::string target;
@@ -139,7 +143,8 @@ TEST(Fields, NamesCompareWithoutCaseAndOnlyLettersFold) {
 TEST(HeadSyntax, TcharIsExactlyTheRfcSet) {
   const std::string_view extra = "!#$%&'*+-.^_`|~";
   for (int c = 0; c < 256; ++c) {
-    const bool want = (c < 128 && std::isalnum(c)) || (c != 0 && extra.find(static_cast<char>(c)) != std::string_view::npos);
+    const bool want =
+        (c < 128 && std::isalnum(c)) || (c != 0 && extra.find(static_cast<char>(c)) != std::string_view::npos);
     EXPECT_EQ(http::is_tchar(static_cast<char>(c)), want) << c;
   }
 }
@@ -195,7 +200,8 @@ TEST(BasicAuth, DecodeAndCheck) {
   EXPECT_EQ(http::base64_decode("d2lyZXNoYXJrLXN0dWRlbnRzOm5ldHdvcms="), "wireshark-students:network");
   EXPECT_EQ(http::base64_encode("wireshark-students:network"), "d2lyZXNoYXJrLXN0dWRlbnRzOm5ldHdvcms=");
   EXPECT_FALSE(http::base64_decode("abc"));
-  http::basic_auth_rule rule{"private", "lab", netlib::users_table::parse("# users\nalice:s3cret\n\nbob:pw:with:colons\n")};
+  http::basic_auth_rule rule{"private", "lab",
+                             netlib::users_table::parse("# users\nalice:s3cret\n\nbob:pw:with:colons\n")};
   EXPECT_TRUE(rule.users.check("bob", "pw:with:colons"));
   http::request_head r;
   EXPECT_FALSE(http::check_basic_auth(rule, "public/a", r).required);
@@ -213,7 +219,8 @@ TEST(BasicAuth, DecodeAndCheck) {
 
 TEST(AccessLog, CommonLogFormat) {
   http::access_record r{"127.0.0.1", "alice", at(784111777), "GET /a \"b\" HTTP/1.1", 200, 1043};
-  EXPECT_EQ(http::format_clf(r), "127.0.0.1 - alice [06/Nov/1994:08:49:37 +0000] \"GET /a \\\"b\\\" HTTP/1.1\" 200 1043");
+  EXPECT_EQ(http::format_clf(r),
+            "127.0.0.1 - alice [06/Nov/1994:08:49:37 +0000] \"GET /a \\\"b\\\" HTTP/1.1\" 200 1043");
   r.user.clear();
   r.body_bytes = 0;
   EXPECT_EQ(http::format_clf(r).substr(0, 14), "127.0.0.1 - - ");
@@ -226,7 +233,8 @@ TEST(AccessLog, CommonLogFormat) {
 }
 
 TEST(AccessLog, BodySizeOfAWholeResponse) {
-  EXPECT_EQ(http::body_size_of("HTTP/1.1 405 Method Not Allowed\r\nAllow: GET, HEAD\r\nContent-Length: 5\r\n\r\nhello"), 5u);
+  EXPECT_EQ(http::body_size_of("HTTP/1.1 405 Method Not Allowed\r\nAllow: GET, HEAD\r\nContent-Length: 5\r\n\r\nhello"),
+            5u);
   EXPECT_EQ(http::body_size_of("HTTP/1.1 304 Not Modified\r\nETag: \"x\"\r\n\r\n"), 0u);
   EXPECT_EQ(http::body_size_of("not a response"), 0u);
 }
@@ -245,8 +253,8 @@ TEST(MimeTypes, ByExtension) {
 
 TEST(HttpDate, FormatAgreesWithGmtimeAcrossTheCalendar) {
   // Leap days, century rules, the epoch, times before it, and a spread of instants up to 9999.
-  std::vector<std::int64_t> times{0, -1, 86399, 86400, 951782400, 951868800, 4107542399, 4107542400,
-                                  -62135596800, 253402300799, 1798761599, 1798761600};
+  std::vector<std::int64_t> times{0,          -1,         86399,        86400,        951782400,  951868800,
+                                  4107542399, 4107542400, -62135596800, 253402300799, 1798761599, 1798761600};
   std::uint64_t x = 88172645463325252ull;
   for (int i = 0; i < 20000; ++i) {
     x ^= x << 13, x ^= x >> 7, x ^= x << 17;
@@ -260,8 +268,8 @@ TEST(HttpDate, FormatAgreesWithGmtimeAcrossTheCalendar) {
     std::snprintf(want, sizeof want, "%s, %02d %s %04d %02d:%02d:%02d GMT",
                   std::array{"Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"}[static_cast<std::size_t>(tm.tm_wday)],
                   tm.tm_mday,
-                  std::array{"Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"}
-                      [static_cast<std::size_t>(tm.tm_mon)],
+                  std::array{"Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov",
+                             "Dec"}[static_cast<std::size_t>(tm.tm_mon)],
                   tm.tm_year + 1900, tm.tm_hour, tm.tm_min, tm.tm_sec);
     ASSERT_EQ(http::format_http_date(at(t)), want) << t;
     ASSERT_EQ(http::parse_http_date(want), at(t)) << want;

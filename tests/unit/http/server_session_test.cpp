@@ -16,7 +16,9 @@ namespace http = netlib::http;
 namespace {
 
 // A point in time, s seconds after the Unix epoch.
-std::chrono::sys_seconds unix_time(std::int64_t s) { return std::chrono::sys_seconds{std::chrono::seconds{s}}; }
+std::chrono::sys_seconds unix_time(std::int64_t s) {
+  return std::chrono::sys_seconds{std::chrono::seconds{s}};
+}
 
 // Runs a session over the input; returns "serve GET /a" / "reply 405 close" lines.
 std::string run_session(const netlab::test::pieces& in, http::server_session_options opts = {}) {
@@ -40,7 +42,8 @@ std::string run_session(const netlab::test::pieces& in, http::server_session_opt
       buf.consume(step.consumed);
       if (auto* r = std::get_if<netlib::send_bytes>(&step.actions.front())) {  // the session's own answer
         const bool close = std::holds_alternative<netlib::close_connection>(step.actions.back());
-        out += "reply " + std::to_string(std::get<http::response_sent>(step.actions[1]).status) + (close ? " close" : "");
+        out +=
+            "reply " + std::to_string(std::get<http::response_sent>(step.actions[1]).status) + (close ? " close" : "");
         if (r->bytes.find("Allow: GET, HEAD\r\n") != std::string::npos) out += " allow";
         out += "\n";
         if (close) return out;
@@ -61,11 +64,11 @@ TEST(ServerSession, PipelinedRequestsAnsweredInOrder) {
 }
 
 TEST(ServerSession, FramingErrorAnsweredAndClosed) {
-  const std::string in = "GET / HTTP/1.1\r\nHost: a\r\n\r\nPOST / HTTP/1.1\r\nHost: a\r\nContent-Length: 1\r\n"
-                         "Transfer-Encoding: chunked\r\n\r\n0\r\n\r\nGET /smuggled HTTP/1.1\r\nHost: a\r\n\r\n";
-  netlab::test::for_each_split(in, [&](const netlab::test::pieces& p) {
-    ASSERT_EQ(run_session(p), "serve GET /\nreply 400 close\n");
-  });
+  const std::string in =
+      "GET / HTTP/1.1\r\nHost: a\r\n\r\nPOST / HTTP/1.1\r\nHost: a\r\nContent-Length: 1\r\n"
+      "Transfer-Encoding: chunked\r\n\r\n0\r\n\r\nGET /smuggled HTTP/1.1\r\nHost: a\r\n\r\n";
+  netlab::test::for_each_split(
+      in, [&](const netlab::test::pieces& p) { ASSERT_EQ(run_session(p), "serve GET /\nreply 400 close\n"); });
 }
 
 TEST(ServerSession, Http10ClosesUnlessKeepAlive) {

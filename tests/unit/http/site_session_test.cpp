@@ -25,7 +25,8 @@ class files : public http::file_system {
   std::optional<http::file_info> stat(std::string_view path, const netlib::clock_reading&) override {
     if (path.empty() || path == "private") return http::file_info{true, 0, {}};
     if (path == "index.html") return http::file_info{false, 120, std::chrono::sys_seconds{1000s}};
-    if (path == "a.png" || path == "private/index.html") return http::file_info{false, 5, std::chrono::sys_seconds{2000s}};
+    if (path == "a.png" || path == "private/index.html")
+      return http::file_info{false, 5, std::chrono::sys_seconds{2000s}};
     return std::nullopt;
   }
 };

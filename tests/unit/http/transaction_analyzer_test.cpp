@@ -13,9 +13,10 @@ namespace {
 std::string summary(const http::transaction_analyzer& a) {
   std::string s;
   for (const auto& t : a.transactions())
-    s += t.method + " " + t.target + " " + (t.status ? std::to_string(*t.status) : "-") + " body=" +
-         std::to_string(t.response_body_bytes) + (t.conditional ? " cond" : "") +
-         (t.cookies_sent.empty() ? "" : " sent=" + t.cookies_sent[0]) + (t.cookies_set.empty() ? "" : " set=" + t.cookies_set[0]) + "\n";
+    s += t.method + " " + t.target + " " + (t.status ? std::to_string(*t.status) : "-") +
+         " body=" + std::to_string(t.response_body_bytes) + (t.conditional ? " cond" : "") +
+         (t.cookies_sent.empty() ? "" : " sent=" + t.cookies_sent[0]) +
+         (t.cookies_set.empty() ? "" : " set=" + t.cookies_set[0]) + "\n";
   return s;
 }
 

@@ -70,7 +70,7 @@ int flooded_legit_frames(full_table_policy policy) {
     state = state * 1103515245U + 12345U;
     sw.receive(0, frame(victim, attacker_mac(state & 0xffffffU)), clock.now());
     if (i % 100 != 0) continue;
-    const std::size_t active = i < 50000 ? 2 : 3;  // host 3 joins once the table is full
+    const std::size_t active = i < 50000 ? 2 : 3;               // host 3 joins once the table is full
     const std::size_t k = (i / 100) % (active * (active - 1));  // every ordered pair in turn
     const std::size_t from = k / (active - 1);
     const std::size_t to = (from + 1 + k % (active - 1)) % active;

@@ -33,7 +33,9 @@ class four_hosts {
   four_hosts() : switch_(switch_scenario::config_for(4)) {
     for (std::uint8_t i = 0; i < 4; ++i) {
       hosts_.push_back(host{mac_address{{0x02, 0, 0, 0, 0, static_cast<std::uint8_t>(0x10 + i)}},
-                            ipv4_address{10, 0, 0, static_cast<std::uint8_t>(1 + i)}, {}, {}});
+                            ipv4_address{10, 0, 0, static_cast<std::uint8_t>(1 + i)},
+                            {},
+                            {}});
     }
   }
 
@@ -106,8 +108,8 @@ class four_hosts {
     const ipv4_address src_ip = ip_at(f, 26);
     if (std::to_integer<int>(f[34]) == 8) {
       ++pings;
-      send(to, netlib::l2::build_icmp_echo(h.mac, mac_address::from_bytes(f.data() + 6), h.ip,
-                                           src_ip, be16(f, 38), be16(f, 40), true));
+      send(to, netlib::l2::build_icmp_echo(h.mac, mac_address::from_bytes(f.data() + 6), h.ip, src_ip, be16(f, 38),
+                                           be16(f, 40), true));
     } else if (std::to_integer<int>(f[34]) == 0) {
       ++pongs;
     }

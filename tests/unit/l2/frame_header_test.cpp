@@ -1,8 +1,7 @@
-#include "netlib/l2/frame_builder.hpp"
 #include "netlib/l2/frame_header.hpp"
+#include "netlib/l2/frame_builder.hpp"
 
 #include <gtest/gtest.h>
-
 
 namespace {
 
@@ -54,9 +53,9 @@ TEST(FrameHeader, EveryTruncatedHeaderIsMalformed) {
 }
 
 TEST(FrameBuilder, ChecksumsVerify) {
-  const auto f = netlib::l2::build_icmp_echo(*mac_address::parse("02:00:00:00:00:01"),
-                                             *mac_address::parse("02:00:00:00:00:02"), {10, 0, 0, 1},
-                                             {10, 0, 0, 2}, 7, 1, false);
+  const auto f =
+      netlib::l2::build_icmp_echo(*mac_address::parse("02:00:00:00:00:01"), *mac_address::parse("02:00:00:00:00:02"),
+                                  {10, 0, 0, 1}, {10, 0, 0, 2}, 7, 1, false);
   ASSERT_EQ(f.size(), 14U + 20 + 8 + 32);
   EXPECT_EQ(netlib::l2::internet_checksum(std::span(f).subspan(14, 20)), 0);  // RFC 1071: sums to 0
   EXPECT_EQ(netlib::l2::internet_checksum(std::span(f).subspan(34)), 0);

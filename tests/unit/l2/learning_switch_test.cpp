@@ -81,8 +81,8 @@ TEST(LearningSwitch, PortDownFlushesItsEntriesAndTakesNoPart) {
   s.sw().add_static(C, 0, 0);
   auto events = s.sw().set_port_up(0, false);
   EXPECT_EQ(count_events<netlib::l2::flushed>(events), 1);  // A only: C is static
-  s.expect(1, frame(A, B), decision::flood, {2});            // A forgotten, port 0 excluded
-  auto d = s.expect(0, frame(B, A), decision::drop, {});     // nothing comes in on a down port
+  s.expect(1, frame(A, B), decision::flood, {2});           // A forgotten, port 0 excluded
+  auto d = s.expect(0, frame(B, A), decision::drop, {});    // nothing comes in on a down port
   EXPECT_EQ(d.reason, drop_reason::port_down);
   d = s.expect(1, frame(C, B), decision::drop, {});  // the static entry points at a down port
   EXPECT_EQ(d.reason, drop_reason::port_down);

@@ -31,16 +31,18 @@ std::vector<std::vector<std::byte>> frames() {
   std::vector<std::vector<std::byte>> out;
   for (std::uint8_t n = 0; n < 200; ++n) {
     const mac_address src{{2, 0, 0, 0, 0, static_cast<std::uint8_t>(n % 23)}};
-    const auto vlan = n % 5 == 1 ? std::optional<std::uint16_t>(10) : n % 5 == 2 ? std::optional<std::uint16_t>(0)
-                                                                              : std::nullopt;
+    const auto vlan = n % 5 == 1   ? std::optional<std::uint16_t>(10)
+                      : n % 5 == 2 ? std::optional<std::uint16_t>(0)
+                                   : std::nullopt;
     auto f = l2::build_arp_request(src, {10, 0, 0, 1}, {10, 0, 0, 2}, vlan);
     if (n % 3 == 0) {  // unicast to a host seen before
       f[0] = std::byte{2}, f[1] = f[2] = f[3] = f[4] = std::byte{0}, f[5] = std::byte(n % 19);
     }
     if (n % 17 == 0) f[12] = std::byte{0x88}, f[13] = std::byte{0xa8};  // an S-tag TPID
-    if (n % 29 == 0) f[0] = std::byte{0x01}, f[1] = std::byte{0x80}, f[2] = std::byte{0xc2},
-                     f[3] = f[4] = f[5] = std::byte{0};                 // link-local
-    if (n % 31 == 0) f.resize(n % 14);                                  // malformed
+    if (n % 29 == 0)
+      f[0] = std::byte{0x01}, f[1] = std::byte{0x80}, f[2] = std::byte{0xc2},
+      f[3] = f[4] = f[5] = std::byte{0};  // link-local
+    if (n % 31 == 0) f.resize(n % 14);    // malformed
     out.push_back(std::move(f));
   }
   return out;

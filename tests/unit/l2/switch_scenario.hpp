@@ -18,7 +18,9 @@ using netlib::l2::decision;
 using netlib::l2::mac_address;
 using netlib::l2::port_id;
 
-inline mac_address mac(const char* text) { return *mac_address::parse(text); }
+inline mac_address mac(const char* text) {
+  return *mac_address::parse(text);
+}
 
 // A plain frame from src to dst (type 0x88b5, local experimental; 46 bytes of payload).
 inline std::vector<std::byte> frame(mac_address dst, mac_address src, std::optional<std::uint16_t> vid = {}) {

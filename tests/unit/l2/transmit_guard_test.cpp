@@ -28,7 +28,8 @@ TEST(TransmitGuard, OwnFramesAreRecognisedOncePerPortWithinTheWindow) {
 TEST(TransmitGuard, CapacityBoundsMemory) {
   transmit_guard guard(10s, 4);
   netlib::virtual_clock clock;
-  for (std::uint8_t i = 0; i < 10; ++i) guard.sent(0, frame(mac_address::broadcast(), mac_address{{2, 0, 0, 0, 0, i}}), clock.now());
+  for (std::uint8_t i = 0; i < 10; ++i)
+    guard.sent(0, frame(mac_address::broadcast(), mac_address{{2, 0, 0, 0, 0, i}}), clock.now());
   EXPECT_EQ(guard.pending(), 4U);
   EXPECT_FALSE(guard.is_own(0, frame(mac_address::broadcast(), mac_address{{2, 0, 0, 0, 0, 0}}), clock.now()));
   EXPECT_TRUE(guard.is_own(0, frame(mac_address::broadcast(), mac_address{{2, 0, 0, 0, 0, 9}}), clock.now()));

@@ -65,11 +65,11 @@ TEST(Vlan, IngressFiltering) {
   auto s = vlan_switch();
   auto d = s.expect(0, frame(B, A, 20), decision::drop, {});  // access 10 gets a VLAN 20 tag
   EXPECT_EQ(d.reason, netlib::l2::drop_reason::vlan);
-  s.expect(0, frame(B, A, 10), decision::flood, {1, 3});   // its own VID is accepted
-  s.expect(0, frame(B, A, 0), decision::flood, {1, 3});    // priority-tagged counts as untagged
-  s.expect(3, frame(B, C), decision::drop, {});            // trunk without native: untagged dropped
-  s.expect(3, frame(B, C, 30), decision::drop, {});        // VLAN not allowed on the trunk
-  s.expect(4, frame(B, C, 30), decision::flood, {});       // the native VLAN, tagged, is accepted
+  s.expect(0, frame(B, A, 10), decision::flood, {1, 3});  // its own VID is accepted
+  s.expect(0, frame(B, A, 0), decision::flood, {1, 3});   // priority-tagged counts as untagged
+  s.expect(3, frame(B, C), decision::drop, {});           // trunk without native: untagged dropped
+  s.expect(3, frame(B, C, 30), decision::drop, {});       // VLAN not allowed on the trunk
+  s.expect(4, frame(B, C, 30), decision::flood, {});      // the native VLAN, tagged, is accepted
   EXPECT_EQ(s.sw().counters().decisions.drop_vlan, 3U);
 }
 

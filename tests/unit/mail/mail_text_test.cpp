@@ -37,7 +37,8 @@ TEST(MessageText, ToCrlfNormalizesEveryLineEnd) {
   EXPECT_EQ(to_crlf("a\nb\r\nc\rd"), "a\r\nb\r\nc\r\nd\r\n");
   EXPECT_EQ(to_crlf(""), "");
   EXPECT_EQ(to_crlf("x\r\n"), "x\r\n");
-  for (std::string_view s : {"a\nb\r\nc\rd", "", "x", "\r\r\n\n", "line\n"}) EXPECT_EQ(crlf_size(s), to_crlf(s).size()) << s;
+  for (std::string_view s : {"a\nb\r\nc\rd", "", "x", "\r\r\n\n", "line\n"})
+    EXPECT_EQ(crlf_size(s), to_crlf(s).size()) << s;
 }
 
 TEST(MessageText, ToLfDropsOnlyTheCrOfCrlfAndRoundTripsThroughToCrlf) {
@@ -54,7 +55,8 @@ TEST(MessageText, ToLfDropsOnlyTheCrOfCrlfAndRoundTripsThroughToCrlf) {
 TEST(MessageText, FinalDeliveryCopyStartsWithReturnPathAndDeliveredTo) {
   EXPECT_EQ(final_delivery_copy("alice@example.org", "bob@example.org", "Subject: x\r\n\r\nhi\r\n"),
             "Return-Path: <alice@example.org>\r\nDelivered-To: bob@example.org\r\nSubject: x\r\n\r\nhi\r\n");
-  EXPECT_EQ(final_delivery_copy("", "bob@example.org", "x\r\n"), "Return-Path: <>\r\nDelivered-To: bob@example.org\r\nx\r\n");
+  EXPECT_EQ(final_delivery_copy("", "bob@example.org", "x\r\n"),
+            "Return-Path: <>\r\nDelivered-To: bob@example.org\r\nx\r\n");
 }
 
 TEST(MessageText, DotStuffingDoublesLeadingDots) {

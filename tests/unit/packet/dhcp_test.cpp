@@ -11,7 +11,9 @@ namespace dhcp_test {
 using namespace netlib::packet;
 using netlab::test::packet_bytes;
 
-netlib::byte_view view(const packet_bytes& p) { return {p.b.data(), p.b.size()}; }
+netlib::byte_view view(const packet_bytes& p) {
+  return {p.b.data(), p.b.size()};
+}
 
 // BOOTP's 236 fixed bytes; `sname`/`file` filled with the given bytes (zero padded).
 packet_bytes fixed(unsigned op, std::uint32_t xid, std::initializer_list<int> yiaddr, const packet_bytes& sname = {},

@@ -27,7 +27,9 @@ packet_bytes name(std::string_view dotted) {
   return p.u8(0);
 }
 
-netlib::byte_view view(const packet_bytes& p) { return {p.b.data(), p.b.size()}; }
+netlib::byte_view view(const packet_bytes& p) {
+  return {p.b.data(), p.b.size()};
+}
 
 // A query for www.campus.test A with an OPT record (payload 1232, DO set, a cookie option).
 packet_bytes query() {
@@ -44,15 +46,24 @@ packet_bytes response() {
   p.be16(0xbeef).be16(0x8580).be16(1).be16(9).be16(1).be16(1);  // QR AA RD RA
   p.append(name("www.campus.test")).be16(1).be16(1);
   const auto ptr = [&p] { p.be16(0xc00c); };
-  ptr(); p.be16(1).be16(1).be32(300).be16(4).bytes({10, 53, 0, 80});                       // A
-  ptr(); p.be16(28).be16(1).be32(300).be16(16).bytes({0x20, 0x01, 0x0d, 0xb8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x80});
-  ptr(); p.be16(5).be16(1).be32(60).be16(6).u8(3).text("web").be16(0xc010);               // CNAME web.campus.test
-  ptr(); p.be16(2).be16(1).be32(86400).be16(5).u8(2).text("ns").be16(0xc010);             // NS ns.campus.test
-  ptr(); p.be16(15).be16(1).be32(3600).be16(9).be16(10).u8(4).text("mail").be16(0xc010);  // MX 10 mail.campus.test
-  ptr(); p.be16(16).be16(1).be32(60).be16(10).u8(3).text("v=1").u8(5).text("a b.c");      // TXT two strings
-  ptr(); p.be16(12).be16(1).be32(60).be16(2).be16(0xc00c);                                // PTR www.campus.test
-  ptr(); p.be16(33).be16(1).be32(60).be16(8).be16(1).be16(5).be16(8080).be16(0xc00c);     // SRV 1 5 8080 www
-  ptr(); p.be16(99).be16(1).be32(60).be16(3).bytes({0xaa, 0xbb, 0xcc});                   // TYPE99, raw
+  ptr();
+  p.be16(1).be16(1).be32(300).be16(4).bytes({10, 53, 0, 80});  // A
+  ptr();
+  p.be16(28).be16(1).be32(300).be16(16).bytes({0x20, 0x01, 0x0d, 0xb8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x80});
+  ptr();
+  p.be16(5).be16(1).be32(60).be16(6).u8(3).text("web").be16(0xc010);  // CNAME web.campus.test
+  ptr();
+  p.be16(2).be16(1).be32(86400).be16(5).u8(2).text("ns").be16(0xc010);  // NS ns.campus.test
+  ptr();
+  p.be16(15).be16(1).be32(3600).be16(9).be16(10).u8(4).text("mail").be16(0xc010);  // MX 10 mail.campus.test
+  ptr();
+  p.be16(16).be16(1).be32(60).be16(10).u8(3).text("v=1").u8(5).text("a b.c");  // TXT two strings
+  ptr();
+  p.be16(12).be16(1).be32(60).be16(2).be16(0xc00c);  // PTR www.campus.test
+  ptr();
+  p.be16(33).be16(1).be32(60).be16(8).be16(1).be16(5).be16(8080).be16(0xc00c);  // SRV 1 5 8080 www
+  ptr();
+  p.be16(99).be16(1).be32(60).be16(3).bytes({0xaa, 0xbb, 0xcc});  // TYPE99, raw
   // Authority: SOA campus.test (pointer to offset 16).
   p.be16(0xc010).be16(6).be16(1).be32(900).be16(2 + 2 + 20).be16(0xc017).be16(0xc017);
   p.be32(2026120101).be32(7200).be32(3600).be32(1209600).be32(300);
@@ -177,8 +188,8 @@ TEST(Dns, PointerChainsAndLongNamesAreLimited) {
   for (int i = 0; i < 5; ++i) long_name += std::string(63, 'a' + i) + (i < 4 ? "." : "");
   EXPECT_EQ(decode_dns(view(header_with_question_bytes(name(long_name)))).error().reason, "name too long");
   // 3 labels of 63 and one of 61: 253 + 1 + 1 = 255, the longest legal name.
-  const std::string longest = std::string(63, 'a') + "." + std::string(63, 'b') + "." + std::string(63, 'c') + "." +
-                              std::string(61, 'd');
+  const std::string longest =
+      std::string(63, 'a') + "." + std::string(63, 'b') + "." + std::string(63, 'c') + "." + std::string(61, 'd');
   const auto l = decode_dns(view(header_with_question_bytes(name(longest))));
   ASSERT_TRUE(l) << l.error().message();
   EXPECT_EQ(l->questions[0].name, longest);

@@ -34,7 +34,8 @@ TEST(MacAddress, ParseFormatAndFlags) {
 }
 
 TEST(Ethernet, DecodesUntaggedFrame) {
-  const auto f = bytes_of({0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x00, 0x11, 0x22, 0x33, 0x44, 0x55, 0x08, 0x06, 0xde, 0xad});
+  const auto f =
+      bytes_of({0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x00, 0x11, 0x22, 0x33, 0x44, 0x55, 0x08, 0x06, 0xde, 0xad});
   auto d = decode_ethernet(f);
   ASSERT_TRUE(d) << d.error().message();
   EXPECT_TRUE(d->dst.is_broadcast());
@@ -46,10 +47,10 @@ TEST(Ethernet, DecodesUntaggedFrame) {
 }
 
 TEST(Ethernet, DecodesStackedVlanTagsAndEveryTruncation) {
-  const auto f = bytes_of({1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12,
-                           0x88, 0xa8, 0x20, 0x64,    // S-tag pcp 1 vid 100
-                           0x81, 0x00, 0xb0, 0x0a,    // C-tag pcp 5 dei vid 10
-                           0x86, 0xdd, 0x60});
+  const auto f =
+      bytes_of({1,    2,    3,    4,    5, 6, 7, 8, 9, 10, 11, 12, 0x88, 0xa8, 0x20, 0x64,  // S-tag pcp 1 vid 100
+                0x81, 0x00, 0xb0, 0x0a,                                                     // C-tag pcp 5 dei vid 10
+                0x86, 0xdd, 0x60});
   auto d = decode_ethernet(f);
   ASSERT_TRUE(d);
   ASSERT_EQ(d->tags.size(), 2u);

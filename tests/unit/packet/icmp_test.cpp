@@ -171,7 +171,9 @@ TEST(Icmp, Icmpv6PacketTooBigQuotesAFragmentedEcho) {
 TEST(Icmp, Icmpv6EchoThroughThePacketDecoder) {
   packet_bytes echo;
   echo.u8(129).u8(0).be16(0).be16(0x42).be16(9).text("x");
-  auto f = netlab::test::ethernet_header(ethertype::ipv6).append(ip6_header(58, static_cast<unsigned>(echo.size()), 61)).append(echo);
+  auto f = netlab::test::ethernet_header(ethertype::ipv6)
+               .append(ip6_header(58, static_cast<unsigned>(echo.size()), 61))
+               .append(echo);
   const auto p = decode_packet(link_type::ethernet, f.b);
   ASSERT_FALSE(p.error);
   ASSERT_TRUE(p.icmp());

@@ -15,7 +15,9 @@ using namespace netlib::packet;
 using netlab::test::packet_bytes;
 using namespace std::chrono_literals;
 
-netlib::time_point at(std::chrono::milliseconds ms) { return netlib::time_point(ms); }
+netlib::time_point at(std::chrono::milliseconds ms) {
+  return netlib::time_point(ms);
+}
 
 std::vector<std::byte> pattern(std::size_t n, unsigned seed = 1) {
   std::vector<std::byte> out(n);
@@ -62,8 +64,10 @@ TEST(IpReassembly, InOrderAndEveryOrder) {
     std::optional<reassembled_datagram> d;
     for (std::size_t i = 0; i < order.size(); ++i) {
       auto got = r.feed(pieces[order[i]].h, at(std::chrono::milliseconds(i)), order[i] + 1);
-      if (i + 1 < order.size()) EXPECT_FALSE(got);
-      else d = std::move(got);
+      if (i + 1 < order.size())
+        EXPECT_FALSE(got);
+      else
+        d = std::move(got);
     }
     ASSERT_TRUE(d);
     EXPECT_EQ(d->payload, data);
@@ -147,7 +151,7 @@ TEST(IpReassembly, InconsistentEndsAndBadLengthsDrop) {
     EXPECT_EQ(r.stats().inconsistent, 1u);
   }
   {
-    ip_reassembler r;  // data past the known end
+    ip_reassembler r;                                                    // data past the known end
     EXPECT_FALSE(r.feed(fragment(data, 1000, 1000, false).h, at(0ms)));  // the end: 2000
     EXPECT_FALSE(r.feed(fragment(data, 2000, 1000, true).h, at(1ms)));
     EXPECT_EQ(r.stats().inconsistent, 1u);

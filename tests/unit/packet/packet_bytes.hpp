@@ -10,12 +10,24 @@ namespace netlab::test {
 
 struct packet_bytes {
   std::vector<std::byte> b;
-  packet_bytes& u8(unsigned v) { b.push_back(std::byte(v & 0xff)); return *this; }
+  packet_bytes& u8(unsigned v) {
+    b.push_back(std::byte(v & 0xff));
+    return *this;
+  }
   packet_bytes& be16(unsigned v) { return u8(v >> 8).u8(v); }
   packet_bytes& be32(std::uint32_t v) { return be16(v >> 16).be16(v & 0xffff); }
-  packet_bytes& bytes(std::initializer_list<int> v) { for (int x : v) u8(static_cast<unsigned>(x)); return *this; }
-  packet_bytes& text(std::string_view s) { for (char c : s) u8(static_cast<unsigned char>(c)); return *this; }
-  packet_bytes& append(const packet_bytes& o) { b.insert(b.end(), o.b.begin(), o.b.end()); return *this; }
+  packet_bytes& bytes(std::initializer_list<int> v) {
+    for (int x : v) u8(static_cast<unsigned>(x));
+    return *this;
+  }
+  packet_bytes& text(std::string_view s) {
+    for (char c : s) u8(static_cast<unsigned char>(c));
+    return *this;
+  }
+  packet_bytes& append(const packet_bytes& o) {
+    b.insert(b.end(), o.b.begin(), o.b.end());
+    return *this;
+  }
   [[nodiscard]] std::size_t size() const { return b.size(); }
 };
 

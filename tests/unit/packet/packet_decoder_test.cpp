@@ -92,7 +92,8 @@ TEST(PacketDecoder, Ipv6SkipsExtensionHeadersAndEveryTruncation) {
 }
 
 TEST(PacketDecoder, FragmentsAreFlaggedNotReassembled) {
-  auto f = netlab::test::ethernet_header(ethertype::ipv4).append(netlab::test::ipv4_header(ip_protocol::udp, 8, false, 0x0001));
+  auto f = netlab::test::ethernet_header(ethertype::ipv4)
+               .append(netlab::test::ipv4_header(ip_protocol::udp, 8, false, 0x0001));
   f.bytes({1, 2, 3, 4, 5, 6, 7, 8});
   auto p = decode_packet(link_type::ethernet, f.b);
   EXPECT_TRUE(p.is_fragment());
@@ -104,7 +105,9 @@ TEST(PacketDecoder, FragmentsAreFlaggedNotReassembled) {
 TEST(PacketDecoder, UdpIcmpArpAndTheirTruncations) {
   packet_bytes udp;
   udp.be16(5353).be16(53).be16(12).be16(0).text("abcd");
-  auto fu = netlab::test::ethernet_header(ethertype::ipv4).append(netlab::test::ipv4_header(ip_protocol::udp, 12)).append(udp);
+  auto fu = netlab::test::ethernet_header(ethertype::ipv4)
+                .append(netlab::test::ipv4_header(ip_protocol::udp, 12))
+                .append(udp);
   auto pu = decode_packet(link_type::ethernet, fu.b);
   ASSERT_TRUE(pu.udp());
   EXPECT_EQ(netlib::as_chars(pu.udp()->payload), "abcd");
@@ -114,7 +117,9 @@ TEST(PacketDecoder, UdpIcmpArpAndTheirTruncations) {
 
   packet_bytes icmp;
   icmp.u8(8).u8(0).be16(0).be16(1).be16(2).text("ping");
-  auto fi = netlab::test::ethernet_header(ethertype::ipv4).append(netlab::test::ipv4_header(ip_protocol::icmp, 12)).append(icmp);
+  auto fi = netlab::test::ethernet_header(ethertype::ipv4)
+                .append(netlab::test::ipv4_header(ip_protocol::icmp, 12))
+                .append(icmp);
   auto pi = decode_packet(link_type::ethernet, fi.b);
   ASSERT_TRUE(pi.icmp());
   EXPECT_EQ(pi.icmp()->type, 8);
@@ -125,7 +130,8 @@ TEST(PacketDecoder, UdpIcmpArpAndTheirTruncations) {
   }
 
   packet_bytes arp;
-  arp.be16(1).be16(0x0800).u8(6).u8(4).be16(1).bytes({2, 0, 0, 0, 0, 1, 192, 168, 0, 1, 0, 0, 0, 0, 0, 0, 192, 168, 0, 2});
+  arp.be16(1).be16(0x0800).u8(6).u8(4).be16(1).bytes(
+      {2, 0, 0, 0, 0, 1, 192, 168, 0, 1, 0, 0, 0, 0, 0, 0, 192, 168, 0, 2});
   auto fa = netlab::test::ethernet_header(ethertype::arp).append(arp);
   auto pa = decode_packet(link_type::ethernet, fa.b);
   ASSERT_TRUE(pa.arp());
@@ -141,18 +147,25 @@ TEST(PacketDecoder, LinkTypes) {
   auto ip = netlab::test::ipv4_header(ip_protocol::udp, 8);
   ip.be16(1).be16(2).be16(8).be16(0);
   auto ip6 = tcp_ipv6_payload();
-  struct case_t { link_type link; packet_bytes head; const packet_bytes* body; std::string_view error_layer; };
+  struct case_t {
+    link_type link;
+    packet_bytes head;
+    const packet_bytes* body;
+    std::string_view error_layer;
+  };
   packet_bytes null_le, null_be6, loop, sll, sll2, none;
   null_le.bytes({2, 0, 0, 0});
   null_be6.bytes({0, 0, 0, 30});
   loop.be32(2);
   sll.be16(0).be16(1).be16(6).bytes({2, 0, 0, 0, 0, 1, 0, 0}).be16(0x0800);
   sll2.be16(0x86dd).be16(0).be32(1).be16(1).u8(0).u8(6).bytes({2, 0, 0, 0, 0, 1, 0, 0});
-  const case_t cases[] = {
-      {link_type::null_bsd, null_le, &ip, "loopback"}, {link_type::null_bsd, null_be6, &ip6, "loopback"},
-      {link_type::loop, loop, &ip, "loopback"},        {link_type::raw, none, &ip6, ""},
-      {link_type::ipv4, none, &ip, ""},                {link_type::linux_sll, sll, &ip, "linux_sll"},
-      {link_type::linux_sll2, sll2, &ip6, "linux_sll2"}};
+  const case_t cases[] = {{link_type::null_bsd, null_le, &ip, "loopback"},
+                          {link_type::null_bsd, null_be6, &ip6, "loopback"},
+                          {link_type::loop, loop, &ip, "loopback"},
+                          {link_type::raw, none, &ip6, ""},
+                          {link_type::ipv4, none, &ip, ""},
+                          {link_type::linux_sll, sll, &ip, "linux_sll"},
+                          {link_type::linux_sll2, sll2, &ip6, "linux_sll2"}};
   for (const auto& c : cases) {
     packet_bytes f = c.head;
     f.append(*c.body);

@@ -15,7 +15,8 @@ TEST(PayloadLabels, FirstAnsweringLabellerWinsElseSize) {
     return printable_first_line(p);
   });
   r.add("any", [](netlib::byte_view, const label_context&) -> std::optional<std::string> { return "other"; });
-  EXPECT_EQ(r.label(netlib::as_bytes("GET / HTTP/1.1\r\nHost: x\r\n"), {tcp_direction::client_to_server, 80, 0}), "GET / HTTP/1.1");
+  EXPECT_EQ(r.label(netlib::as_bytes("GET / HTTP/1.1\r\nHost: x\r\n"), {tcp_direction::client_to_server, 80, 0}),
+            "GET / HTTP/1.1");
   EXPECT_EQ(r.label(netlib::as_bytes("GET / HTTP/1.1\r\n"), {tcp_direction::client_to_server, 81, 0}), "other");
   EXPECT_EQ(r.names(), (std::vector<std::string>{"http", "any"}));
 }

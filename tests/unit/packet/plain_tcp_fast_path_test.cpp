@@ -15,12 +15,60 @@ namespace plain_tcp_fast_path_test {  // named: unity batches share one translat
 using namespace netlib::packet;
 
 std::vector<std::byte> plain_frame(std::uint16_t total_length, std::size_t payload, std::size_t padding) {
-  std::vector<std::uint8_t> f = {0x02, 0, 0, 0, 0, 0x0b, 0x02, 0, 0, 0, 0, 0x0a, 0x08, 0x00,
-                                 0x45, 0x10, static_cast<std::uint8_t>(total_length >> 8),
-                                 static_cast<std::uint8_t>(total_length & 0xff), 0x12, 0x34, 0x40, 0x00, 64, 6, 0xab,
-                                 0xcd, 10, 0, 0, 1, 10, 0, 0, 2,
-                                 0x9c, 0x40, 0x00, 0x50, 0, 0, 0x03, 0xe8, 0, 0, 0x07, 0xd0, 0x50, 0x18, 0xff,
-                                 0xff, 0x12, 0x34, 0, 0};
+  std::vector<std::uint8_t> f = {0x02,
+                                 0,
+                                 0,
+                                 0,
+                                 0,
+                                 0x0b,
+                                 0x02,
+                                 0,
+                                 0,
+                                 0,
+                                 0,
+                                 0x0a,
+                                 0x08,
+                                 0x00,
+                                 0x45,
+                                 0x10,
+                                 static_cast<std::uint8_t>(total_length >> 8),
+                                 static_cast<std::uint8_t>(total_length & 0xff),
+                                 0x12,
+                                 0x34,
+                                 0x40,
+                                 0x00,
+                                 64,
+                                 6,
+                                 0xab,
+                                 0xcd,
+                                 10,
+                                 0,
+                                 0,
+                                 1,
+                                 10,
+                                 0,
+                                 0,
+                                 2,
+                                 0x9c,
+                                 0x40,
+                                 0x00,
+                                 0x50,
+                                 0,
+                                 0,
+                                 0x03,
+                                 0xe8,
+                                 0,
+                                 0,
+                                 0x07,
+                                 0xd0,
+                                 0x50,
+                                 0x18,
+                                 0xff,
+                                 0xff,
+                                 0x12,
+                                 0x34,
+                                 0,
+                                 0};
   for (std::size_t i = 0; i < payload; ++i) f.push_back(static_cast<std::uint8_t>('a' + i % 26));
   f.resize(f.size() + padding, 0);
   std::vector<std::byte> out(f.size());
@@ -46,7 +94,9 @@ decoded_packet layered(netlib::byte_view f) {
   return p;
 }
 
-bool same_view(netlib::byte_view a, netlib::byte_view b) { return a.data() == b.data() && a.size() == b.size(); }
+bool same_view(netlib::byte_view a, netlib::byte_view b) {
+  return a.data() == b.data() && a.size() == b.size();
+}
 
 // Empty when equal, else the first field that differs.
 std::string difference(const decoded_packet& got, const decoded_packet& want) {
@@ -90,8 +140,8 @@ std::string difference(const decoded_packet& got, const decoded_packet& want) {
 
 std::vector<std::vector<std::byte>> sample_frames() {
   return {plain_frame(40 + 16, 16, 0), plain_frame(40, 0, 6),  // minimum frame padded to 60 bytes
-          plain_frame(0, 5, 0),                               // total length 0 (segmentation offload)
-          plain_frame(40 + 100, 20, 0)};                      // cut by the snaplen: truncated
+          plain_frame(0, 5, 0),                                // total length 0 (segmentation offload)
+          plain_frame(40 + 100, 20, 0)};                       // cut by the snaplen: truncated
 }
 
 TEST(PlainTcpFastPath, SameAsTheLayerDecodersOnEveryTruncation) {

@@ -45,8 +45,12 @@ struct script {
   tcp_reassembler& r;
   std::uint16_t cport = 40000, sport = 80;
   std::int64_t t = 0;
-  void c2s(std::uint8_t flags, std::uint32_t seq, std::uint32_t ack, const std::string& data = {}) { send(true, flags, seq, ack, data); }
-  void s2c(std::uint8_t flags, std::uint32_t seq, std::uint32_t ack, const std::string& data = {}) { send(false, flags, seq, ack, data); }
+  void c2s(std::uint8_t flags, std::uint32_t seq, std::uint32_t ack, const std::string& data = {}) {
+    send(true, flags, seq, ack, data);
+  }
+  void s2c(std::uint8_t flags, std::uint32_t seq, std::uint32_t ack, const std::string& data = {}) {
+    send(false, flags, seq, ack, data);
+  }
   void send(bool up, std::uint8_t flags, std::uint32_t seq, std::uint32_t ack, const std::string& data) {
     tcp_header h;
     h.src_port = up ? cport : sport;
@@ -60,7 +64,8 @@ struct script {
   }
 };
 
-constexpr std::uint8_t syn = tcp_flag::syn, ack = tcp_flag::ack, fin = tcp_flag::fin, psh = tcp_flag::psh, rst = tcp_flag::rst;
+constexpr std::uint8_t syn = tcp_flag::syn, ack = tcp_flag::ack, fin = tcp_flag::fin, psh = tcp_flag::psh,
+                       rst = tcp_flag::rst;
 
 void full_exchange(script& s, std::uint32_t c = 100, std::uint32_t v = 5000) {
   s.c2s(syn, c, 0);
@@ -103,15 +108,17 @@ TEST(TcpReassembler, StateTransitions) {
   std::vector<tcp_conversation_state> states;
   struct watcher : recorder {
     std::vector<tcp_conversation_state>* out;
-    void on_segment(const tcp_conversation& c, tcp_direction, const tcp_header&, netlib::time_point) override { out->push_back(c.state); }
+    void on_segment(const tcp_conversation& c, tcp_direction, const tcp_header&, netlib::time_point) override {
+      out->push_back(c.state);
+    }
   } w;
   w.out = &states;
   tcp_reassembler r2(w);
   script s2{r2};
   full_exchange(s2);
   using st = tcp_conversation_state;
-  EXPECT_EQ(states, (std::vector<st>{st::syn_sent, st::syn_received, st::established, st::established,
-                                     st::established, st::closing, st::closed, st::closed}));
+  EXPECT_EQ(states, (std::vector<st>{st::syn_sent, st::syn_received, st::established, st::established, st::established,
+                                     st::closing, st::closed, st::closed}));
   s.c2s(syn, 1, 0);
   s.s2c(rst | ack, 0, 2);
   r.finish();
@@ -123,10 +130,10 @@ TEST(TcpReassembler, ClientIsTheSynSenderEvenWhenTheSynAckComesFirst) {
   recorder rec;
   tcp_reassembler r(rec);
   script s{r};
-  s.s2c(syn | ack, 5000, 101);                 // the SYN was not captured
+  s.s2c(syn | ack, 5000, 101);  // the SYN was not captured
   s.c2s(psh | ack, 101, 5001, "hello");
   s.sport = 81;
-  s.s2c(psh | ack, 9000, 700, "banner");       // mid-stream: first sender is the "client"
+  s.s2c(psh | ack, 9000, 700, "banner");  // mid-stream: first sender is the "client"
   r.finish();
   ASSERT_EQ(rec.closed.size(), 2u);
   EXPECT_EQ(rec.closed[0].client.to_string(), "10.0.0.1:40000");
@@ -140,13 +147,13 @@ TEST(TcpReassembler, ReorderedRetransmittedAndLostSegmentsInBothDirections) {
   recorder rec;
   tcp_reassembler r(rec);
   script s{r};
-  s.c2s(syn, 0xfffffffa, 0);                         // wraps during the request
+  s.c2s(syn, 0xfffffffa, 0);  // wraps during the request
   s.s2c(syn | ack, 7, 0xfffffffb);
-  s.c2s(psh | ack, 0xfffffffb + 5, 8, "world");      // ahead
-  s.c2s(psh | ack, 0xfffffffb, 8, "hello");          // fills the hole
-  s.c2s(psh | ack, 0xfffffffb, 8, "hello");          // retransmission
+  s.c2s(psh | ack, 0xfffffffb + 5, 8, "world");  // ahead
+  s.c2s(psh | ack, 0xfffffffb, 8, "hello");      // fills the hole
+  s.c2s(psh | ack, 0xfffffffb, 8, "hello");      // retransmission
   s.s2c(psh | ack, 8, 5, "abc");
-  s.s2c(psh | ack, 8 + 6, 5, "ghi");                 // "def" lost
+  s.s2c(psh | ack, 8 + 6, 5, "ghi");  // "def" lost
   s.c2s(ack, 5, 8 + 9);
   r.finish();
   EXPECT_EQ(rec.to_server[0], "helloworld<end>");
@@ -185,7 +192,7 @@ TEST(TcpReassembler, FinishedConversationsAreReleasedAsTheCaptureGoesOn) {
   for (std::uint16_t i = 0; i < 2000; ++i) {
     s.cport = static_cast<std::uint16_t>(20000 + i);
     full_exchange(s);
-    s.t += 200'000'000;  // 0.2 s between connections
+    s.t += 200'000'000;                      // 0.2 s between connections
     EXPECT_LE(r.open_conversations(), 12u);  // linger 1 s + sweep every 1 s, 0.2 s apart
   }
   r.finish();
@@ -200,7 +207,9 @@ TEST(TcpReassembler, IgnoresNonTcpAndFragments) {
   udp.be16(1).be16(2).be16(8).be16(0);
   r.feed(decode_packet(link_type::ethernet, udp.b), {});
   auto tcp = netlab::test::tcp_header(1, 2, 3, 4, syn);
-  auto frag = netlab::test::ethernet_header(ethertype::ipv4).append(netlab::test::ipv4_header(ip_protocol::tcp, 40, false, 0x2000)).append(tcp);
+  auto frag = netlab::test::ethernet_header(ethertype::ipv4)
+                  .append(netlab::test::ipv4_header(ip_protocol::tcp, 40, false, 0x2000))
+                  .append(tcp);
   r.feed(decode_packet(link_type::ethernet, frag.b), {});
   EXPECT_EQ(r.ignored_packets(), 2u);
   EXPECT_EQ(r.conversations_seen(), 0u);
@@ -236,10 +245,10 @@ TEST(TcpReassembler, LatePacketsOfAReleasedConversationAreCountedNotANewOne) {
   full_exchange(s, 100, 5000);
   s.c2s(fin | ack, 119, 5019);  // the client's FIN again, and a stray RST
   s.s2c(rst, 5019, 0);
-  s.c2s(syn, 100, 0);            // the old SYN (same ISN): late as well
+  s.c2s(syn, 100, 0);  // the old SYN (same ISN): late as well
   EXPECT_EQ(r.late_packets(), 3u);
   EXPECT_EQ(r.conversations_seen(), 1u);
-  s.c2s(syn, 777, 0);            // a new ISN: port reuse, a new conversation
+  s.c2s(syn, 777, 0);  // a new ISN: port reuse, a new conversation
   r.finish();
   ASSERT_EQ(rec.closed.size(), 2u);
   EXPECT_EQ(rec.closed[1].id, 1u);

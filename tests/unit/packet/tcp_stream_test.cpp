@@ -62,7 +62,8 @@ TEST(TcpStream, InOrderAndReordered) {
 
 TEST(TcpStream, DuplicatesAndOverlapsDeliverEachByteOnce) {
   tcp_stream s;
-  EXPECT_EQ(run(7, {{0, "abcd"}, {0, "abcd"}, {2, "cdef"}, {6, "gh"}, {4, "efgh"}, {1, "bcdefghij"}}, &s), "abcdefghij");
+  EXPECT_EQ(run(7, {{0, "abcd"}, {0, "abcd"}, {2, "cdef"}, {6, "gh"}, {4, "efgh"}, {1, "bcdefghij"}}, &s),
+            "abcdefghij");
   EXPECT_EQ(s.retransmitted_bytes(), 4u + 2u + 4u + 7u);
   // Overlapping segments waiting behind a hole.
   EXPECT_EQ(run(7, {{4, "efgh"}, {6, "ghij"}, {4, "efghijkl"}, {0, "abcd"}}), "abcdefghijkl");

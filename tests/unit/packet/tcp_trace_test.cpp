@@ -43,18 +43,18 @@ const tcp_trace& make(upload& u) {
   u.send(true, c, 0, tcp_flag::syn, 0, 0us, 64240);
   u.send(false, s, c + 1, tcp_flag::syn | A, 0, 100us, 65160);
   u.send(true, c + 1, s + 1, A, 0, 200us, 502);
-  u.send(true, c + 1, s + 1, A, 1000, 1000us);           // seg 1: rel 1
-  u.send(true, c + 1001, s + 1, A, 1000, 1100us);        // seg 2: rel 1001
-  u.send(false, s + 1, c + 2001, A, 0, 1500us, 2000);    // ACK 2001 (segs 1, 2): RTT 500, 400 us
-  u.send(true, c + 2001, s + 1, A, 1000, 1600us);        // seg 3
-  u.send(true, c + 3001, s + 1, A, 1000, 1700us);        // seg 4 (lost)
-  u.send(true, c + 4001, s + 1, A, 1000, 1800us);        // seg 5
-  u.send(false, s + 1, c + 3001, A, 0, 2400us, 2000);    // ACK 3001 (seg 3): RTT 800 us
-  u.send(true, c + 5001, s + 1, A, 1000, 2500us);        // seg 6
-  u.send(false, s + 1, c + 3001, A, 0, 2600us, 1500);    // dup
-  u.send(false, s + 1, c + 3001, A, 0, 3300us, 1500);    // dup
-  u.send(true, c + 3001, s + 1, A, 1000, 3400us);        // seg 4 again
-  u.send(false, s + 1, c + 6001, A, 0, 4000us, 2000);    // all acknowledged
+  u.send(true, c + 1, s + 1, A, 1000, 1000us);         // seg 1: rel 1
+  u.send(true, c + 1001, s + 1, A, 1000, 1100us);      // seg 2: rel 1001
+  u.send(false, s + 1, c + 2001, A, 0, 1500us, 2000);  // ACK 2001 (segs 1, 2): RTT 500, 400 us
+  u.send(true, c + 2001, s + 1, A, 1000, 1600us);      // seg 3
+  u.send(true, c + 3001, s + 1, A, 1000, 1700us);      // seg 4 (lost)
+  u.send(true, c + 4001, s + 1, A, 1000, 1800us);      // seg 5
+  u.send(false, s + 1, c + 3001, A, 0, 2400us, 2000);  // ACK 3001 (seg 3): RTT 800 us
+  u.send(true, c + 5001, s + 1, A, 1000, 2500us);      // seg 6
+  u.send(false, s + 1, c + 3001, A, 0, 2600us, 1500);  // dup
+  u.send(false, s + 1, c + 3001, A, 0, 3300us, 1500);  // dup
+  u.send(true, c + 3001, s + 1, A, 1000, 3400us);      // seg 4 again
+  u.send(false, s + 1, c + 6001, A, 0, 4000us, 2000);  // all acknowledged
   u.send(true, c + 6001, s + 1, tcp_flag::fin | A, 0, 4100us);
   u.send(false, s + 1, c + 6002, tcp_flag::fin | A, 0, 4200us, 2000);
   u.send(true, c + 6002, s + 2, A, 0, 4300us);

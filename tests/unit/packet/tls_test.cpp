@@ -127,7 +127,9 @@ struct conversation {
   std::string client, server;
 };
 
-std::string text(const packet_bytes& p) { return std::string(reinterpret_cast<const char*>(p.b.data()), p.size()); }
+std::string text(const packet_bytes& p) {
+  return std::string(reinterpret_cast<const char*>(p.b.data()), p.size());
+}
 
 conversation tls13() {
   packet_bytes c, s;
@@ -147,8 +149,10 @@ conversation tls13() {
 void feed(tls_analyzer& a, const netlab::test::pieces& pieces, bool client) {
   for (auto p : pieces) {
     const auto b = netlib::as_bytes(p);
-    if (client) a.client_bytes(b);
-    else a.server_bytes(b);
+    if (client)
+      a.client_bytes(b);
+    else
+      a.server_bytes(b);
   }
 }
 

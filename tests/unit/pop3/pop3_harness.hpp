@@ -5,8 +5,8 @@
 #include <variant>
 #include <vector>
 
-#include "netlib/mail/memory_store.hpp"
 #include "netlib/core/users_table.hpp"
+#include "netlib/mail/memory_store.hpp"
 #include "netlib/pop3/server_session.hpp"
 #include "support/memory_session.hpp"
 #include "support/split_feed.hpp"

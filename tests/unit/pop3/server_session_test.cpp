@@ -56,38 +56,44 @@ TEST(Pop3Server, OneSessionPerMailbox) {
   first.feed(login);
   EXPECT_TRUE(f.store.is_locked("alice"));
   const auto second = run(f, login + "USER bob\r\nPASS hunter2\r\n");
-  EXPECT_EQ(second.sent, greeting + "+OK send PASS\r\n-ERR [IN-USE] maildrop already locked by another session\r\n"
-                                    "+OK send PASS\r\n+OK bob has 0 messages (0 octets)\r\n");
+  EXPECT_EQ(second.sent, greeting +
+                             "+OK send PASS\r\n-ERR [IN-USE] maildrop already locked by another session\r\n"
+                             "+OK send PASS\r\n+OK bob has 0 messages (0 octets)\r\n");
   first.eof();
   EXPECT_FALSE(f.store.is_locked("alice"));
 }
 
 TEST(Pop3Server, AuthorizationErrors) {
   fixture f;
-  const auto t = run(f, "PASS secret\r\nSTAT\r\nUSER\r\nUSER alice\r\nPASS wrong\r\nPASS secret\r\nUSER eve\r\nPASS x\r\n"
-                        "APOP alice abc\r\nQUIT\r\n");
-  EXPECT_EQ(t.sent, greeting + "-ERR send USER first\r\n-ERR STAT is allowed only after USER and PASS\r\n"
-                               "-ERR USER needs a name\r\n+OK send PASS\r\n-ERR [AUTH] invalid user name or password\r\n"
-                               "-ERR send USER first\r\n+OK send PASS\r\n-ERR [AUTH] invalid user name or password\r\n"
-                               "-ERR unknown command\r\n+OK pop.example.org signing off\r\n");
+  const auto t = run(f,
+                     "PASS secret\r\nSTAT\r\nUSER\r\nUSER alice\r\nPASS wrong\r\nPASS secret\r\nUSER eve\r\nPASS x\r\n"
+                     "APOP alice abc\r\nQUIT\r\n");
+  EXPECT_EQ(t.sent, greeting +
+                        "-ERR send USER first\r\n-ERR STAT is allowed only after USER and PASS\r\n"
+                        "-ERR USER needs a name\r\n+OK send PASS\r\n-ERR [AUTH] invalid user name or password\r\n"
+                        "-ERR send USER first\r\n+OK send PASS\r\n-ERR [AUTH] invalid user name or password\r\n"
+                        "-ERR unknown command\r\n+OK pop.example.org signing off\r\n");
 }
 
 TEST(Pop3Server, TransactionErrors) {
   fixture f;
-  const auto t = run(f, login + "RETR\r\nRETR 0\r\nRETR 3\r\nRETR x1\r\nTOP 1\r\nTOP 1 x\r\nSTAT 1\r\nUSER bob\r\nSTLS\r\nXYZ\r\n");
-  EXPECT_EQ(t.sent.substr(greeting.size() + login_ok.size()),
-            "-ERR message number required\r\n-ERR no such message, only 2 messages in maildrop\r\n"
-            "-ERR no such message, only 2 messages in maildrop\r\n-ERR message number required\r\n"
-            "-ERR Syntax: TOP <message> <lines>\r\n-ERR Syntax: TOP <message> <lines>\r\n-ERR STAT takes no argument\r\n"
-            "-ERR USER is not allowed after login\r\n-ERR STLS is not allowed after login\r\n-ERR unknown command\r\n");
+  const auto t = run(
+      f, login + "RETR\r\nRETR 0\r\nRETR 3\r\nRETR x1\r\nTOP 1\r\nTOP 1 x\r\nSTAT 1\r\nUSER bob\r\nSTLS\r\nXYZ\r\n");
+  EXPECT_EQ(
+      t.sent.substr(greeting.size() + login_ok.size()),
+      "-ERR message number required\r\n-ERR no such message, only 2 messages in maildrop\r\n"
+      "-ERR no such message, only 2 messages in maildrop\r\n-ERR message number required\r\n"
+      "-ERR Syntax: TOP <message> <lines>\r\n-ERR Syntax: TOP <message> <lines>\r\n-ERR STAT takes no argument\r\n"
+      "-ERR USER is not allowed after login\r\n-ERR STLS is not allowed after login\r\n-ERR unknown command\r\n");
 }
 
 TEST(Pop3Server, CapaAndStls) {
   fixture f;
   auto t = run(f, "CAPA\r\nSTLS\r\n");
-  EXPECT_EQ(t.sent, greeting + "+OK Capability list follows\r\nUSER\r\nUIDL\r\nTOP\r\nPIPELINING\r\nRESP-CODES\r\n"
-                               "AUTH-RESP-CODE\r\nIMPLEMENTATION netlab-lab-pop3\r\n.\r\n"
-                               "-ERR STLS not available (no certificate configured)\r\n");
+  EXPECT_EQ(t.sent, greeting +
+                        "+OK Capability list follows\r\nUSER\r\nUIDL\r\nTOP\r\nPIPELINING\r\nRESP-CODES\r\n"
+                        "AUTH-RESP-CODE\r\nIMPLEMENTATION netlab-lab-pop3\r\n.\r\n"
+                        "-ERR STLS not available (no certificate configured)\r\n");
   f.config.tls_available = true;
   memory_server s(netlib::pop3::server_session(f.config, f.store, f.users));
   s.feed({"CAPA\r\nSTLS\r\nUSER alice\r\n", "CAPA\r\nSTLS\r\n" + login});
@@ -104,8 +110,9 @@ TEST(Pop3Server, LongLinesAndTooManyErrors) {
   fixture f;
   f.config.max_errors = 3;
   const auto t = run(f, "NOOP " + std::string(300, 'x') + "\r\nA\r\nB\r\nC\r\n");
-  EXPECT_EQ(t.sent, greeting + "-ERR line too long (255 octets at most, RFC 2449)\r\n-ERR unknown command\r\n"
-                               "-ERR unknown command\r\n-ERR too many errors, closing connection\r\n");
+  EXPECT_EQ(t.sent, greeting +
+                        "-ERR line too long (255 octets at most, RFC 2449)\r\n-ERR unknown command\r\n"
+                        "-ERR unknown command\r\n-ERR too many errors, closing connection\r\n");
   EXPECT_TRUE(t.closed);
 }
 

@@ -30,8 +30,10 @@ const std::vector<exchange> dialogue = {
 };
 
 void feed(session_analyzer& a, const exchange& e) {
-  if (e.from_client) a.client_bytes(netlib::as_bytes(e.bytes));
-  else a.server_bytes(netlib::as_bytes(e.bytes));
+  if (e.from_client)
+    a.client_bytes(netlib::as_bytes(e.bytes));
+  else
+    a.server_bytes(netlib::as_bytes(e.bytes));
 }
 
 TEST(Pop3SessionAnalyzer, PairsCommandsAndSizesMultiLineAnswers) {
@@ -42,8 +44,8 @@ TEST(Pop3SessionAnalyzer, PairsCommandsAndSizesMultiLineAnswers) {
   std::vector<std::string> got;
   for (const auto& c : s.commands)
     got.push_back(c.verb + "=" + c.status.value_or("-") + (c.body_bytes ? "/" + std::to_string(*c.body_bytes) : ""));
-  EXPECT_EQ(got, (std::vector<std::string>{"CAPA=+OK/12", "USER=+OK", "PASS=+OK", "LIST=+OK/6", "RETR=+OK/10", "LIST=+OK",
-                                           "DELE=-ERR", "AUTH=+", "<auth-continuation>=-ERR", "STLS=+OK"}));
+  EXPECT_EQ(got, (std::vector<std::string>{"CAPA=+OK/12", "USER=+OK", "PASS=+OK", "LIST=+OK/6", "RETR=+OK/10",
+                                           "LIST=+OK", "DELE=-ERR", "AUTH=+", "<auth-continuation>=-ERR", "STLS=+OK"}));
   EXPECT_EQ(s.commands[2].argument, "<hidden>");
   EXPECT_EQ(s.garbage_lines, 1U);
   EXPECT_TRUE(s.encrypted);

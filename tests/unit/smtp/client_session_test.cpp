@@ -72,9 +72,10 @@ TEST(SmtpClient, DeliversThroughTheServerCore) {
   ASSERT_EQ(f.store.messages_of("alice").size(), 1U);
   const std::string& stored = f.store.messages_of("alice")[0].bytes;
   EXPECT_EQ(stored.substr(stored.find("Subject:")), message);
-  EXPECT_EQ(r.trace, (std::vector<std::string>{"S: 220", "C: EHLO localhost", "S: 250", "C: MAIL FROM:<me@other.org>",
-                                               "S: 250", "C: RCPT TO:<alice@example.org>", "S: 250", "C: DATA",
-                                               "S: 354", "C: <message, 33 bytes>\r\n.", "S: 250", "C: QUIT", "S: 221"}));
+  EXPECT_EQ(r.trace,
+            (std::vector<std::string>{"S: 220", "C: EHLO localhost", "S: 250", "C: MAIL FROM:<me@other.org>", "S: 250",
+                                      "C: RCPT TO:<alice@example.org>", "S: 250", "C: DATA", "S: 354",
+                                      "C: <message, 33 bytes>\r\n.", "S: 250", "C: QUIT", "S: 221"}));
 }
 
 TEST(SmtpClient, StartTlsAndAuthPlainThenRelay) {
@@ -95,7 +96,8 @@ TEST(SmtpClient, ReportsEveryRefusal) {
   server_fixture f;
   auto r = run_pair(f, {}, {"me@other.org", {"nobody@example.org"}}, message);
   EXPECT_FALSE(r.result.delivered);
-  EXPECT_EQ(r.result.error, "server refused RCPT TO:<nobody@example.org>: 550 5.1.1 <nobody@example.org>: no such user here");
+  EXPECT_EQ(r.result.error,
+            "server refused RCPT TO:<nobody@example.org>: 550 5.1.1 <nobody@example.org>: no such user here");
   r = run_pair(f, {}, {"me@other.org", {"alice@example.org", "x@remote.net"}}, message);
   EXPECT_TRUE(r.result.delivered);
   EXPECT_EQ(r.result.rejected.size(), 1U);
@@ -178,8 +180,8 @@ TEST(SmtpCommand, PathParsing) {
   EXPECT_EQ(p->params.size(), 2U);
   EXPECT_EQ(p->params[0], (std::pair<std::string, std::string>{"SIZE", "10"}));
   EXPECT_TRUE(netlib::smtp::parse_path("to:<\"john doe\"@[127.0.0.1]>", "TO:", why).has_value());
-  for (std::string_view bad : {"TO:", "TO:a@b", "TO:<a@b", "TO:<a..b@c>", "TO:<a@-b.org>", "TO:<a@b>x", "TO:<a@b_c>",
-                               "TO:<@x>"})
+  for (std::string_view bad :
+       {"TO:", "TO:a@b", "TO:<a@b", "TO:<a..b@c>", "TO:<a@-b.org>", "TO:<a@b>x", "TO:<a@b_c>", "TO:<@x>"})
     EXPECT_FALSE(netlib::smtp::parse_path(bad, "TO:", why).has_value()) << bad;
 }
 

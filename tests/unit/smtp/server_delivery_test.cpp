@@ -69,7 +69,7 @@ TEST(SmtpServerDelivery, EndOfDataEmitsDeliverMessageAndWaits) {
   EXPECT_TRUE(d.held_delivery->relay_recipients.empty());
   EXPECT_EQ(d.held_delivery->message.rfind("Received: from client.example ([127.0.0.1]:40000)\r\n", 0), 0U);
   EXPECT_NE(d.held_delivery->message.find("\r\n\r\n.dot\r\n"), std::string::npos);  // dot-unstuffed
-  EXPECT_EQ(d.sent.find("queued"), std::string::npos);  // no 250 before the store answered
+  EXPECT_EQ(d.sent.find("queued"), std::string::npos);                              // no 250 before the store answered
   EXPECT_EQ(d.s.messages_accepted(), 0U);
   d.complete({});
   EXPECT_NE(d.sent.find("250 2.0.0 OK: queued as S1.1\r\n"), std::string::npos);
@@ -200,9 +200,10 @@ TEST(SmtpServerDelivery, RelayRecipientsAndSenderGoWithTheMessage) {
   server_fixture f;
   f.config.tls_available = true;
   const auto t = run_pieces(f,
-                            {"EHLO c\r\nSTARTTLS\r\n", "EHLO c\r\nAUTH PLAIN AGFsaWNlAHNlY3JldA==\r\n"
-                                                       "MAIL FROM:<alice@example.org>\r\nRCPT TO:<friend@elsewhere.net>\r\n"
-                                                       "RCPT TO:<bob@example.org>\r\nDATA\r\nhi\r\n.\r\n"},
+                            {"EHLO c\r\nSTARTTLS\r\n",
+                             "EHLO c\r\nAUTH PLAIN AGFsaWNlAHNlY3JldA==\r\n"
+                             "MAIL FROM:<alice@example.org>\r\nRCPT TO:<friend@elsewhere.net>\r\n"
+                             "RCPT TO:<bob@example.org>\r\nDATA\r\nhi\r\n.\r\n"},
                             true);
   ASSERT_EQ(t.deliveries.size(), 1U) << t.sent;
   EXPECT_EQ(t.deliveries[0].relay_recipients, std::vector<std::string>{"friend@elsewhere.net"});

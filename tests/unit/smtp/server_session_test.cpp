@@ -45,8 +45,9 @@ TEST(SmtpServer, DeliversWithReceivedHeaderAndDotUnstuffing) {
   // puts Return-Path and Delivered-To before it (RFC 5321 §4.4).
   ASSERT_EQ(t.deliveries.size(), 1U);
   EXPECT_EQ(t.deliveries[0].message, received_for_alice + "Subject: hi\r\n\r\n.leading dot\r\nbody\r\n");
-  EXPECT_EQ(f.store.messages_of("alice")[0].bytes, "Return-Path: <sender@other.org>\r\nDelivered-To: alice@example.org\r\n" +
-                                                       received_for_alice + "Subject: hi\r\n\r\n.leading dot\r\nbody\r\n");
+  EXPECT_EQ(f.store.messages_of("alice")[0].bytes,
+            "Return-Path: <sender@other.org>\r\nDelivered-To: alice@example.org\r\n" + received_for_alice +
+                "Subject: hi\r\n\r\n.leading dot\r\nbody\r\n");
   EXPECT_NE(t.sent.find("250 2.0.0 OK: queued as S1.1\r\n"), std::string::npos);
 }
 
@@ -77,7 +78,8 @@ TEST(SmtpServer, BadOrderIs503) {
   EXPECT_EQ(run_server(f, "EHLO c\r\nRCPT TO:<alice@example.org>\r\n").codes, (codes{220, 250, 503}));
   EXPECT_EQ(run_server(f, "EHLO c\r\nDATA\r\n").codes, (codes{220, 250, 503}));
   EXPECT_EQ(run_server(f, "EHLO c\r\nMAIL FROM:<a@b.org>\r\nDATA\r\n").codes, (codes{220, 250, 250, 503}));
-  EXPECT_EQ(run_server(f, "EHLO c\r\nMAIL FROM:<a@b.org>\r\nMAIL FROM:<a@b.org>\r\n").codes, (codes{220, 250, 250, 503}));
+  EXPECT_EQ(run_server(f, "EHLO c\r\nMAIL FROM:<a@b.org>\r\nMAIL FROM:<a@b.org>\r\n").codes,
+            (codes{220, 250, 250, 503}));
   EXPECT_EQ(run_server(f, "EHLO c\r\nMAIL FROM:<a@b.org>\r\nRSET\r\nRCPT TO:<alice@example.org>\r\n").codes,
             (codes{220, 250, 250, 250, 503}));
 }
@@ -90,8 +92,9 @@ TEST(SmtpServer, BadSyntaxIs501Or555) {
   EXPECT_EQ(run_server(f, "EHLO c\r\nMAIL FROM:<a@b.org> SIZE=x\r\nMAIL FROM:<a@b.org> BODY=9BIT\r\n").codes,
             (codes{220, 250, 501, 501}));
   EXPECT_EQ(run_server(f, "EHLO c\r\nMAIL FROM:<a@b.org> FOO=1\r\n").codes, (codes{220, 250, 555}));
-  EXPECT_EQ(run_server(f, "EHLO c\r\nMAIL FROM:<>\r\nRCPT TO:<>\r\nRCPT TO:alice\r\nDATA x\r\nRSET x\r\nVRFY\r\n").codes,
-            (codes{220, 250, 250, 501, 501, 501, 501, 501}));
+  EXPECT_EQ(
+      run_server(f, "EHLO c\r\nMAIL FROM:<>\r\nRCPT TO:<>\r\nRCPT TO:alice\r\nDATA x\r\nRSET x\r\nVRFY\r\n").codes,
+      (codes{220, 250, 250, 501, 501, 501, 501, 501}));
 }
 
 TEST(SmtpServer, NullSenderSourceRouteAndSpaceAfterColonAccepted) {
@@ -119,8 +122,9 @@ TEST(SmtpServer, AuthenticatedRelayIsQueued) {
   server_fixture f;
   f.config.tls_available = true;
   const auto t = run_pieces(f,
-                            {"EHLO c\r\nSTARTTLS\r\n", "EHLO c\r\nAUTH PLAIN AGFsaWNlAHNlY3JldA==\r\nMAIL FROM:<alice@example.org>\r\n"
-                            "RCPT TO:<friend@elsewhere.net>\r\nDATA\r\nhello\r\n.\r\n"},
+                            {"EHLO c\r\nSTARTTLS\r\n",
+                             "EHLO c\r\nAUTH PLAIN AGFsaWNlAHNlY3JldA==\r\nMAIL FROM:<alice@example.org>\r\n"
+                             "RCPT TO:<friend@elsewhere.net>\r\nDATA\r\nhello\r\n.\r\n"},
                             true);
   EXPECT_EQ(t.codes, (codes{220, 250, 220, 250, 235, 250, 250, 354, 250}));
   ASSERT_EQ(f.store.relay_queue().size(), 1U);
@@ -153,12 +157,14 @@ TEST(SmtpServer, SizeLimitIs552AndNothingStored) {
   server_fixture f;
   f.config.max_message_bytes = 20;
   EXPECT_EQ(run_server(f, "EHLO c\r\nMAIL FROM:<a@b.org> SIZE=21\r\n").codes, (codes{220, 250, 552}));
-  const auto t = run_server(f, "EHLO c\r\nMAIL FROM:<a@b.org>\r\nRCPT TO:<alice@example.org>\r\nDATA\r\n"
-                               "0123456789\r\n0123456789\r\n.\r\nNOOP\r\n");
+  const auto t = run_server(f,
+                            "EHLO c\r\nMAIL FROM:<a@b.org>\r\nRCPT TO:<alice@example.org>\r\nDATA\r\n"
+                            "0123456789\r\n0123456789\r\n.\r\nNOOP\r\n");
   EXPECT_EQ(t.codes, (codes{220, 250, 250, 250, 354, 552, 250}));
   EXPECT_TRUE(f.store.messages_of("alice").empty());
   // Exactly at the limit: 18 bytes + CRLF = 20.
-  (void)run_server(f, "EHLO c\r\nMAIL FROM:<a@b.org>\r\nRCPT TO:<alice@example.org>\r\nDATA\r\n012345678901234567\r\n.\r\n");
+  (void)run_server(
+      f, "EHLO c\r\nMAIL FROM:<a@b.org>\r\nRCPT TO:<alice@example.org>\r\nDATA\r\n012345678901234567\r\n.\r\n");
   EXPECT_EQ(f.store.messages_of("alice").size(), 1U);
 }
 
@@ -174,13 +180,15 @@ TEST(SmtpServer, AtLeast100RecipientsThen452) {
 
 TEST(SmtpServer, EveryLocalRecipientGetsACopy) {
   server_fixture f;
-  (void)run_server(f, "HELO c\r\nMAIL FROM:<a@b.org>\r\nRCPT TO:<alice@example.org>\r\nRCPT TO:<bob@example.org>\r\n"
-                      "DATA\r\nx\r\n.\r\n");
+  (void)run_server(f,
+                   "HELO c\r\nMAIL FROM:<a@b.org>\r\nRCPT TO:<alice@example.org>\r\nRCPT TO:<bob@example.org>\r\n"
+                   "DATA\r\nx\r\n.\r\n");
   ASSERT_EQ(f.store.messages_of("alice").size(), 1U);
   ASSERT_EQ(f.store.messages_of("bob").size(), 1U);
   const std::string& m = f.store.messages_of("bob")[0].bytes;
   EXPECT_TRUE(m.starts_with("Return-Path: <a@b.org>\r\nDelivered-To: bob@example.org\r\nReceived: ")) << m;
-  EXPECT_TRUE(f.store.messages_of("alice")[0].bytes.starts_with("Return-Path: <a@b.org>\r\nDelivered-To: alice@example.org\r\n"));
+  EXPECT_TRUE(f.store.messages_of("alice")[0].bytes.starts_with(
+      "Return-Path: <a@b.org>\r\nDelivered-To: alice@example.org\r\n"));
   EXPECT_NE(m.find(" with SMTP id "), std::string::npos);
   EXPECT_EQ(m.find("\tfor <"), std::string::npos);  // no "for" with several recipients
 }

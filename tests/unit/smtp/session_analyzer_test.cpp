@@ -14,8 +14,10 @@ struct exchange {
 };
 
 void feed(session_analyzer& a, const exchange& e) {
-  if (e.from_client) a.client_bytes(netlib::as_bytes(e.bytes));
-  else a.server_bytes(netlib::as_bytes(e.bytes));
+  if (e.from_client)
+    a.client_bytes(netlib::as_bytes(e.bytes));
+  else
+    a.server_bytes(netlib::as_bytes(e.bytes));
 }
 
 const std::vector<exchange> recorded_dialogue = {

@@ -7,8 +7,8 @@
 #include <variant>
 #include <vector>
 
-#include "netlib/mail/memory_store.hpp"
 #include "netlib/core/users_table.hpp"
+#include "netlib/mail/memory_store.hpp"
 #include "netlib/smtp/client_session.hpp"
 #include "netlib/smtp/server_session.hpp"
 #include "netlib/smtp/store_delivery.hpp"
@@ -17,8 +17,8 @@
 
 namespace smtp_test {
 
-inline const netlib::clock_reading test_time{netlib::time_point{},
-                                             netlib::wall_time(std::chrono::seconds(1796028904))};  // Mon, 30 Nov 2026 08:55:04
+inline const netlib::clock_reading test_time{
+    netlib::time_point{}, netlib::wall_time(std::chrono::seconds(1796028904))};  // Mon, 30 Nov 2026 08:55:04
 
 struct server_fixture {
   netlib::mail::memory_store store;
@@ -33,11 +33,11 @@ struct server_fixture {
 };
 
 struct transcript {
-  std::string sent;          // every reply, concatenated
-  std::vector<int> codes;    // the code of every reply line group, in order
+  std::string sent;        // every reply, concatenated
+  std::vector<int> codes;  // the code of every reply line group, in order
   bool closed = false;
   bool tls_started = false;
-  std::size_t unconsumed = 0;  // bytes left in the buffer at the end
+  std::size_t unconsumed = 0;                             // bytes left in the buffer at the end
   std::vector<netlib::smtp::deliver_message> deliveries;  // every deliver_message, in order
 };
 

@@ -39,8 +39,7 @@ inline constexpr int exit_failure = 1;
 inline constexpr int exit_usage = 2;
 
 // A top-level program with --help (and an example in its footer) and --version.
-std::unique_ptr<CLI::App> make_app(const std::string& name, const std::string& description,
-                                   const std::string& example);
+std::unique_ptr<CLI::App> make_app(const std::string& name, const std::string& description, const std::string& example);
 // A subcommand with its own --help and example. Its action runs after parsing; it returns the
 // exit code.
 CLI::App* add_command(CLI::App& parent, const std::string& name, const std::string& description,
@@ -55,8 +54,8 @@ int run(CLI::App& app, int argc, char** argv, std::function<int()> action = {});
 // A unit-aware option: --length 1500B is parsed by `parse` (netlib::units) into `target`, and a bad
 // value is a usage error naming the option. Every duration, rate and size flag goes through here:
 // the unit is written (0 needs none; a bare duration is in seconds).
-CLI::Option* add_quantity(CLI::App& cmd, const std::string& flag, double& target,
-                          double (*parse)(std::string_view), const std::string& description);
+CLI::Option* add_quantity(CLI::App& cmd, const std::string& flag, double& target, double (*parse)(std::string_view),
+                          const std::string& description);
 // A duration flag (--timeout 2s, --timeout 500ms, --timeout 2) in seconds, within [min_s, max_s]
 // (a value outside is a usage error that says the range).
 CLI::Option* add_duration(CLI::App& cmd, const std::string& flag, double& seconds, const std::string& description,

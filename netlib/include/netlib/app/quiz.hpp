@@ -25,7 +25,7 @@
 namespace netlib::app {
 
 struct quiz_question {
-  int number = 0;             // from 1
+  int number = 0;  // from 1
   std::string kind;
   std::string question;
   std::string check_command;  // a lab command whose --json output gives the answer, or empty

@@ -102,8 +102,8 @@ int report_sessions(const std::string& capture, const Read& read, bool json, std
 struct sessions_command {
   std::string description;  // for --help
   std::string example;
-  std::string port_help;    // --port's help: which ports are taken without it
-  std::string protocol;     // "SMTP", in the text report's header
+  std::string port_help;  // --port's help: which ports are taken without it
+  std::string protocol;   // "SMTP", in the text report's header
 };
 
 // The whole analyze subcommand: `observe(path, keep)` returns a netlib::capture::sessions_read (the
@@ -119,7 +119,8 @@ void add_sessions_command(CLI::App& app, sessions_command what, Observe observe,
                           [o, protocol = what.protocol, observe, looks_like, to_json, print_text] {
                             // The test is applied as each conversation closes: only the protocol's
                             // sessions are kept (unreadable: throws, exit 1).
-                            auto read = observe(o->capture, [&](const auto& f) { return is_session(*o, f, looks_like); });
+                            auto read =
+                                observe(o->capture, [&](const auto& f) { return is_session(*o, f, looks_like); });
                             if (read.damage) std::cerr << program_name() << ": warning: " << *read.damage << '\n';
                             return report_sessions(o->capture, read, o->json, protocol, to_json, print_text);
                           });

@@ -19,15 +19,14 @@ struct link_spec {
 };
 
 struct end_to_end_result {
-  double total_s = 0;                 // until the last bit of the last packet arrives
-  double first_packet_s = 0;          // until the last bit of the first packet arrives
-  std::vector<double> per_packet_s;   // arrival of each packet's last bit (at most 1000 kept)
+  double total_s = 0;                // until the last bit of the last packet arrives
+  double first_packet_s = 0;         // until the last bit of the first packet arrives
+  std::vector<double> per_packet_s;  // arrival of each packet's last bit (at most 1000 kept)
   std::string explanation;
 };
 
 // P packets of `length_bits` each over `links`.
-end_to_end_result end_to_end_delay(const std::vector<link_spec>& links, double length_bits,
-                                   long long packets);
+end_to_end_result end_to_end_delay(const std::vector<link_spec>& links, double length_bits, long long packets);
 
 // Segmentation (problem P31): a message of `message_bits` sent whole, or cut into packets carrying
 // at most `payload_bits` each plus `header_bits` of header.
@@ -37,7 +36,7 @@ struct segmentation_result {
   long long packets = 0;
   std::string explanation;
 };
-segmentation_result segmentation(const std::vector<link_spec>& links, double message_bits,
-                                 double payload_bits, double header_bits = 0);
+segmentation_result segmentation(const std::vector<link_spec>& links, double message_bits, double payload_bits,
+                                 double header_bits = 0);
 
 }  // namespace netlib::calc

@@ -23,17 +23,17 @@ std::optional<http_mode> parse_http_mode(std::string_view text);
 struct http_timing_input {
   double rtt_s = 0;
   double dns_s = 0;
-  long long objects = 0;       // referenced by the base page, the page itself not counted
+  long long objects = 0;  // referenced by the base page, the page itself not counted
   http_mode mode = http_mode::nonpersistent;
-  long long parallel = 1;      // connections, for http_mode::parallel
-  double base_bits = 0;        // sizes, for transmission times (0: ignored)
+  long long parallel = 1;  // connections, for http_mode::parallel
+  double base_bits = 0;    // sizes, for transmission times (0: ignored)
   double object_bits = 0;
-  double rate_bps = 0;         // 0: transmission times are zero
+  double rate_bps = 0;  // 0: transmission times are zero
 };
 
 struct http_timing_result {
   double total_s = 0;
-  double rtts = 0;             // number of RTTs after DNS
+  double rtts = 0;  // number of RTTs after DNS
   double dns_s = 0;
   double transmission_s = 0;
   std::string explanation;

@@ -21,11 +21,11 @@ struct nodal_result {
   double processing_s = 0;
   double queueing_s = 0;
   double total_s = 0;
-  double bandwidth_delay_bits = 0;    // R · d_prop: bits "in flight" on the link
-  double bit_width_m = 0;             // s / R
-  double first_bit_position_m = 0;    // distance of the first bit from the sender at t = L/R
-  bool first_bit_arrived = false;     // d_prop <= d_trans: the first bit reached the far end
-  std::string explanation;            // each formula with the numbers substituted
+  double bandwidth_delay_bits = 0;  // R · d_prop: bits "in flight" on the link
+  double bit_width_m = 0;           // s / R
+  double first_bit_position_m = 0;  // distance of the first bit from the sender at t = L/R
+  bool first_bit_arrived = false;   // d_prop <= d_trans: the first bit reached the far end
+  std::string explanation;          // each formula with the numbers substituted
 };
 
 nodal_result nodal_delay(const nodal_input& in);

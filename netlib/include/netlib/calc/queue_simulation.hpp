@@ -25,27 +25,27 @@ struct trace_arrival {
 struct simulation_config {
   double rate_bps = 0;
   double mean_length_bits = 0;
-  double arrival_rate = 0;                 // per second; for a trace, the trace is time-scaled to it
+  double arrival_rate = 0;  // per second; for a trace, the trace is time-scaled to it
   arrival_process arrivals = arrival_process::poisson;
   size_distribution sizes = size_distribution::exponential;
-  std::vector<trace_arrival> trace;        // for arrival_process::trace, sorted by time
-  long long buffer_packets = 100;          // waiting room B, the packet being sent not counted
-  long long packets = 100000;              // arrivals simulated (the trace repeats if shorter)
-  long long warmup = 1000;                 // first arrivals not measured
-  int batches = 20;                        // for the batch-means confidence interval
+  std::vector<trace_arrival> trace;  // for arrival_process::trace, sorted by time
+  long long buffer_packets = 100;    // waiting room B, the packet being sent not counted
+  long long packets = 100000;        // arrivals simulated (the trace repeats if shorter)
+  long long warmup = 1000;           // first arrivals not measured
+  int batches = 20;                  // for the batch-means confidence interval
   std::uint64_t seed = 1;
 };
 
 struct simulation_result {
-  double traffic_intensity = 0;            // offered: a · E[L] / R, E[L] as served_mean_length_bits
-  long long arrived = 0;                   // measured arrivals (after warm-up)
+  double traffic_intensity = 0;  // offered: a · E[L] / R, E[L] as served_mean_length_bits
+  long long arrived = 0;         // measured arrivals (after warm-up)
   long long dropped = 0;
   double loss_rate = 0;
   double mean_queueing_s = 0;
-  double ci95_half_width_s = 0;            // batch means, Student t with batches-1 degrees of freedom
+  double ci95_half_width_s = 0;  // batch means, Student t with batches-1 degrees of freedom
   double p95_queueing_s = 0;
   double p99_queueing_s = 0;
-  double utilisation = 0;                  // fraction of time the link was sending
+  double utilisation = 0;  // fraction of time the link was sending
 };
 
 // Throws input_error on bad configuration.

@@ -21,10 +21,10 @@ std::optional<queue_model> parse_model(std::string_view text);
 struct queue_result {
   queue_model model = queue_model::mm1;
   double traffic_intensity = 0;
-  double transmission_s = 0;              // L/R
-  bool unbounded = false;                 // I >= 1
-  std::optional<double> queueing_delay_s; // absent when unbounded
-  std::optional<double> total_s;          // queueing + transmission, absent when unbounded
+  double transmission_s = 0;               // L/R
+  bool unbounded = false;                  // I >= 1
+  std::optional<double> queueing_delay_s;  // absent when unbounded
+  std::optional<double> total_s;           // queueing + transmission, absent when unbounded
   std::string explanation;
 };
 
@@ -47,13 +47,12 @@ struct finite_queue_result {
   double queueing_delay_s = 0;
   std::string explanation;
 };
-finite_queue_result finite_buffer_delay(double length_bits, double rate_bps, double arrivals_per_s,
-                                        long long capacity);
+finite_queue_result finite_buffer_delay(double length_bits, double rate_bps, double arrivals_per_s, long long capacity);
 
 struct little_result {
-  double in_system = 0;       // N
-  double arrival_rate = 0;    // λ (per second)
-  double time_in_system_s = 0;// W
+  double in_system = 0;         // N
+  double arrival_rate = 0;      // λ (per second)
+  double time_in_system_s = 0;  // W
   std::string explanation;
 };
 // Little's law: exactly one of the three is absent and is computed from the other two.

@@ -15,8 +15,7 @@ struct switching_result {
   std::string explanation;
 };
 
-switching_result circuit_vs_packet(double link_bps, double user_bps, double active_probability,
-                                   long long users);
+switching_result circuit_vs_packet(double link_bps, double user_bps, double active_probability, long long users);
 
 // P(X > n) for X ~ Binomial(trials, p), summed exactly in log space.
 double binomial_tail_above(long long trials, double p, long long n);

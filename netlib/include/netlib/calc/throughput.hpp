@@ -17,14 +17,13 @@ struct path_result {
   double throughput_bps = 0;
   // Index (0-based) of the limiting link, or -1 when the shared link limits.
   int bottleneck = 0;
-  std::vector<double> link_utilisation;     // throughput / R_i per per-flow link
-  std::optional<double> shared_utilisation; // N · throughput / R
-  std::optional<double> transfer_s;         // F / throughput when a file size is given
+  std::vector<double> link_utilisation;      // throughput / R_i per per-flow link
+  std::optional<double> shared_utilisation;  // N · throughput / R
+  std::optional<double> transfer_s;          // F / throughput when a file size is given
   std::string explanation;
 };
 
-path_result path_throughput(const std::vector<double>& link_rates_bps,
-                            std::optional<shared_link> shared = std::nullopt,
+path_result path_throughput(const std::vector<double>& link_rates_bps, std::optional<shared_link> shared = std::nullopt,
                             std::optional<double> file_bits = std::nullopt);
 
 }  // namespace netlib::calc

@@ -10,19 +10,19 @@
 namespace netlib::calc {
 
 struct web_cache_input {
-  double request_rate = 0;     // β, requests per second
-  double object_bits = 0;      // L
-  double access_bps = 0;       // R
-  double internet_s = 0;       // from the access router to the origin server and back
-  double hit_rate = 0;         // h
-  double lan_s = 0;            // response time of a cache hit
-  double lan_bps = 0;          // 0: LAN intensity not computed
+  double request_rate = 0;  // β, requests per second
+  double object_bits = 0;   // L
+  double access_bps = 0;    // R
+  double internet_s = 0;    // from the access router to the origin server and back
+  double hit_rate = 0;      // h
+  double lan_s = 0;         // response time of a cache hit
+  double lan_bps = 0;       // 0: LAN intensity not computed
 };
 
 struct web_cache_side {
   double access_intensity = 0;
-  std::optional<double> access_delay_s;   // absent when unbounded
-  std::optional<double> response_s;       // absent when unbounded
+  std::optional<double> access_delay_s;  // absent when unbounded
+  std::optional<double> response_s;      // absent when unbounded
 };
 
 struct web_cache_result {

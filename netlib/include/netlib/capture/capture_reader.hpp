@@ -66,9 +66,9 @@ class capture_reader {
   std::optional<packet_record> next_pcapng();
   template <bool big_endian>
   std::optional<packet_record> next_enhanced_fast();  // a complete, well-formed EPB already buffered
-  bool read_block();  // false at a clean or truncated end
-  bool fill(std::size_t n);  // at least n unread bytes in the read buffer; false at the end
-  byte_view take(std::size_t n);  // the next n bytes (after fill(n)), consumed
+  bool read_block();                                  // false at a clean or truncated end
+  bool fill(std::size_t n);                           // at least n unread bytes in the read buffer; false at the end
+  byte_view take(std::size_t n);                      // the next n bytes (after fill(n)), consumed
   void on_section_header();
   void on_interface_description();
   std::optional<packet_record> on_enhanced_packet();
@@ -101,14 +101,14 @@ class capture_reader {
   std::size_t read_pos_ = 0;
   std::size_t read_end_ = 0;
   bool eof_ = false;
-  byte_view block_;                 // current pcapng block, a view into read_buffer_
+  byte_view block_;  // current pcapng block, a view into read_buffer_
   std::uint32_t block_type_ = 0;
   std::uint32_t section_ = 0;
   bool first_section_ = true;
   std::uint64_t packets_ = 0;
   std::uint64_t truncated_ = 0;
   std::uint64_t skipped_ = 0;
-  std::uint64_t offset_ = 0;        // file offset of the next unread byte, for error messages
+  std::uint64_t offset_ = 0;  // file offset of the next unread byte, for error messages
 };
 
 }  // namespace netlib::capture

@@ -26,8 +26,7 @@ enum class pcap_precision { microseconds, nanoseconds };
 class capture_writer {
  public:
   // The format from the extension (.pcap, .pcapng; also .cap = pcap, .ntar = pcapng), or `format`.
-  static capture_writer create(const std::filesystem::path& path,
-                               std::optional<capture_format> format = std::nullopt);
+  static capture_writer create(const std::filesystem::path& path, std::optional<capture_format> format = std::nullopt);
   static std::optional<capture_format> format_for(const std::filesystem::path& path);
 
   capture_writer(std::unique_ptr<std::ostream> out, capture_format format, std::string name);
@@ -38,8 +37,7 @@ class capture_writer {
   // Timestamp precision of a pcap file; set before the first add_interface.
   void set_pcap_precision(pcap_precision p);
   // Declares an interface; returns its id for write().
-  std::uint32_t add_interface(packet::link_type link, const std::string& name = {},
-                              std::uint32_t snaplen = 262144);
+  std::uint32_t add_interface(packet::link_type link, const std::string& name = {}, std::uint32_t snaplen = 262144);
   // Writes one packet; orig_len 0 means data.size().
   void write(std::uint32_t interface_id, time_point ts, byte_view data, std::uint32_t orig_len = 0);
   void write(const packet_record& rec) { write(rec.interface_id, rec.ts, rec.data, rec.orig_len); }

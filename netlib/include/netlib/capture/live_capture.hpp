@@ -17,16 +17,16 @@
 namespace netlib::capture {
 
 struct live_options {
-  std::string interface{};
-  std::string filter{};               // BPF expression; empty: everything
+  std::string interface {};
+  std::string filter{};  // BPF expression; empty: everything
   int snaplen = 262144;
   bool promiscuous = false;
   std::chrono::milliseconds timeout{100};  // longest wait inside next()
-  int buffer_bytes = 0;               // kernel ring buffer; 0: libpcap's default (2 MB, which in
-                                      // immediate mode on lo holds only ~30 packets)
-  bool inbound_only = false;          // only frames the interface received, not those this host
-                                      // sent out of it (pcap_setdirection(PCAP_D_IN); no BPF filter,
-                                      // so nothing captured before it is flushed)
+  int buffer_bytes = 0;                    // kernel ring buffer; 0: libpcap's default (2 MB, which in
+                                           // immediate mode on lo holds only ~30 packets)
+  bool inbound_only = false;               // only frames the interface received, not those this host
+                                           // sent out of it (pcap_setdirection(PCAP_D_IN); no BPF filter,
+                                           // so nothing captured before it is flushed)
 };
 
 struct live_stats {

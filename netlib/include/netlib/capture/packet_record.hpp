@@ -23,17 +23,17 @@ class capture_error : public std::runtime_error {
 struct interface_info {
   packet::link_type link = packet::link_type::ethernet;
   std::uint32_t snaplen = 0;
-  std::string name;              // if_name option, empty when absent
+  std::string name;                            // if_name option, empty when absent
   std::uint64_t ticks_per_second = 1'000'000;  // from if_tsresol (pcapng) or the magic (pcap)
   std::int64_t offset_seconds = 0;             // if_tsoffset
 };
 
 struct packet_record {
-  time_point ts;                  // capture time, nanoseconds since the Unix epoch
-  std::uint32_t interface_id = 0; // pcapng interface id within its section; 0 for pcap
+  time_point ts;                   // capture time, nanoseconds since the Unix epoch
+  std::uint32_t interface_id = 0;  // pcapng interface id within its section; 0 for pcap
   packet::link_type link = packet::link_type::ethernet;
-  byte_view data;                 // captured bytes; valid until the reader's next call to next()
-  std::uint32_t orig_len = 0;     // length on the wire (> data.size() when cut by the snaplen)
+  byte_view data;              // captured bytes; valid until the reader's next call to next()
+  std::uint32_t orig_len = 0;  // length on the wire (> data.size() when cut by the snaplen)
 };
 
 }  // namespace netlib::capture

@@ -26,9 +26,9 @@
 namespace netlib::capture {
 
 struct captured_packet {
-  std::uint64_t frame = 0;                // 1-based, as tshark's frame.number
-  const packet_record& record;            // timestamp, interface, captured and original length
-  const packet::decoded_packet& packet;   // every layer that decoded
+  std::uint64_t frame = 0;               // 1-based, as tshark's frame.number
+  const packet_record& record;           // timestamp, interface, captured and original length
+  const packet::decoded_packet& packet;  // every layer that decoded
 };
 using packet_callback = std::function<void(const captured_packet&)>;
 

@@ -13,9 +13,9 @@
 #include <filesystem>
 #include <functional>
 #include <memory>
-#include <type_traits>
 #include <optional>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -77,7 +77,8 @@ std::vector<captured_session<Analyzer>> observe_sessions(const std::filesystem::
   stats = replay_conversations(path, [&found, &keep](const packet::tcp_conversation&) {
     return std::make_unique<session_feed<Analyzer>>(found, keep);
   });
-  std::sort(found.begin(), found.end(), [](const auto& a, const auto& b) { return a.conversation.id < b.conversation.id; });
+  std::sort(found.begin(), found.end(),
+            [](const auto& a, const auto& b) { return a.conversation.id < b.conversation.id; });
   return found;
 }
 

@@ -34,15 +34,15 @@ namespace netlib::capture {
 struct replay_stats {
   std::uint64_t packets = 0;
   std::uint64_t tcp_packets = 0;
-  std::uint64_t decode_errors = 0;     // frames whose decoding stopped with an error
-  std::uint64_t truncated_records = 0; // records cut short by the end of the file
+  std::uint64_t decode_errors = 0;      // frames whose decoding stopped with an error
+  std::uint64_t truncated_records = 0;  // records cut short by the end of the file
   std::uint64_t skipped_blocks = 0;
   std::uint64_t conversations = 0;
-  std::uint64_t missing_bytes = 0;     // TCP payload reported as gaps (never captured), all streams
-  std::uint64_t late_packets = 0;      // packets of conversations already released
-  time_point first_ts{};               // of the first packet in the file
+  std::uint64_t missing_bytes = 0;  // TCP payload reported as gaps (never captured), all streams
+  std::uint64_t late_packets = 0;   // packets of conversations already released
+  time_point first_ts{};            // of the first packet in the file
   time_point last_ts{};
-  std::string first_decode_error;      // e.g. "frame 12: tcp: truncated header"
+  std::string first_decode_error;  // e.g. "frame 12: tcp: truncated header"
 };
 
 // What is wrong with the capture, as one line to print after "PROGRAM: warning: " on stderr: the

@@ -16,7 +16,9 @@ inline byte_view as_bytes(std::string_view s) noexcept {
 inline std::string_view as_chars(byte_view b) noexcept {
   return {reinterpret_cast<const char*>(b.data()), b.size()};
 }
-inline std::string to_string(byte_view b) { return std::string(as_chars(b)); }
+inline std::string to_string(byte_view b) {
+  return std::string(as_chars(b));
+}
 
 // Bytes a driver has read but a core has not consumed yet. Drivers append what they read, hand
 // `data()` to the core, and `consume()` what the core reports; the rest stays for the next read,
@@ -29,7 +31,10 @@ class input_buffer {
   [[nodiscard]] std::size_t size() const noexcept { return bytes_.size() - head_; }
   [[nodiscard]] bool empty() const noexcept { return size() == 0; }
   void consume(std::size_t n);
-  void clear() noexcept { bytes_.clear(); head_ = 0; }
+  void clear() noexcept {
+    bytes_.clear();
+    head_ = 0;
+  }
 
  private:
   std::vector<std::byte> bytes_;

@@ -27,9 +27,15 @@ using wall_time = std::chrono::sys_time<std::chrono::nanoseconds>;
 inline time_point from_steady(std::chrono::steady_clock::time_point t) noexcept {
   return time_point(std::chrono::duration_cast<duration>(t.time_since_epoch()));
 }
-inline time_point from_nanoseconds(std::int64_t ns) noexcept { return time_point(duration(ns)); }
-inline double to_seconds(duration d) noexcept { return std::chrono::duration<double>(d).count(); }
-inline double to_seconds(time_point t) noexcept { return to_seconds(t.time_since_epoch()); }
+inline time_point from_nanoseconds(std::int64_t ns) noexcept {
+  return time_point(duration(ns));
+}
+inline double to_seconds(duration d) noexcept {
+  return std::chrono::duration<double>(d).count();
+}
+inline double to_seconds(time_point t) noexcept {
+  return to_seconds(t.time_since_epoch());
+}
 
 // One reading of the two clocks, taken at the same moment.
 struct clock_reading {

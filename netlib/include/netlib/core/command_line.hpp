@@ -29,9 +29,9 @@ struct command_syntax {
 command_line split_command_line(std::string_view line, command_syntax syntax = {});
 
 enum class read_status {
-  command,    // `value` holds the line's command; `consumed` covers the line
-  need_more,  // no complete line yet (nothing consumed, except an over-long line being skipped)
-  too_long,   // a line over the limit: report it once; it is skipped up to its end
+  command,       // `value` holds the line's command; `consumed` covers the line
+  need_more,     // no complete line yet (nothing consumed, except an over-long line being skipped)
+  too_long,      // a line over the limit: report it once; it is skipped up to its end
   bad_line_end,  // strict framing only: a bare LF or CR ended or split the line; `consumed` covers it
 };
 

@@ -46,14 +46,14 @@
 namespace netlib {
 
 struct guard_policy {
-  std::size_t max_failures = 10;                  // unresolved failures of an address before its lockout
-  duration delay = std::chrono::seconds(1);       // the wait after the first failure, doubling
-  duration max_delay = std::chrono::seconds(30);  // the longest wait between two attempts, and hold
-  duration lockout = std::chrono::minutes(5);     // an address's lockout; failures are forgotten this
-                                                  // long after the last one
+  std::size_t max_failures = 10;                     // unresolved failures of an address before its lockout
+  duration delay = std::chrono::seconds(1);          // the wait after the first failure, doubling
+  duration max_delay = std::chrono::seconds(30);     // the longest wait between two attempts, and hold
+  duration lockout = std::chrono::minutes(5);        // an address's lockout; failures are forgotten this
+                                                     // long after the last one
   duration remember_login = std::chrono::hours(24);  // how long a login makes its address known
-  std::size_t max_keys = 32768;                   // per table (addresses, networks, accounts, pairs,
-                                                  // known logins): about 200 bytes a key
+  std::size_t max_keys = 32768;                      // per table (addresses, networks, accounts, pairs,
+                                                     // known logins): about 200 bytes a key
 };
 
 struct admission {

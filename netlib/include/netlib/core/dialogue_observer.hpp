@@ -39,8 +39,12 @@ struct observed_transport {
 template <class Derived>
 class dialogue_observer {
  public:
-  void client_bytes(byte_view bytes) { take(bytes, client_, stopped_client_, &observed_transport::encrypted_client_bytes); }
-  void server_bytes(byte_view bytes) { take(bytes, server_, stopped_server_, &observed_transport::encrypted_server_bytes); }
+  void client_bytes(byte_view bytes) {
+    take(bytes, client_, stopped_client_, &observed_transport::encrypted_client_bytes);
+  }
+  void server_bytes(byte_view bytes) {
+    take(bytes, server_, stopped_server_, &observed_transport::encrypted_server_bytes);
+  }
   void gap(bool from_client, std::size_t size) {
     observed_transport& t = self().transport();
     t.gap_bytes += size;
@@ -50,7 +54,8 @@ class dialogue_observer {
   }
 
  protected:
-  explicit dialogue_observer(std::size_t max_client_line) : client_framer_({.max_length = max_client_line, .strict = false}) {}
+  explicit dialogue_observer(std::size_t max_client_line)
+      : client_framer_({.max_length = max_client_line, .strict = false}) {}
 
   // The first problem is kept.
   void note_problem(std::string what) {

@@ -55,9 +55,8 @@ struct session_step {
 
 // True for the alternatives every driver executes itself.
 template <class A>
-inline constexpr bool is_common_action =
-    std::same_as<A, send_bytes> || std::same_as<A, start_tls> || std::same_as<A, close_connection> ||
-    std::same_as<A, wake_at>;
+inline constexpr bool is_common_action = std::same_as<A, send_bytes> || std::same_as<A, start_tls> ||
+                                         std::same_as<A, close_connection> || std::same_as<A, wake_at>;
 
 // The client side of the contract (lab-smtp send, lab-pop3 fetch): a command, with the text a
 // trace shows (credentials hidden); start_tls and close_connection as above. A client core has

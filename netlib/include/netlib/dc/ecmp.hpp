@@ -69,7 +69,7 @@ std::vector<std::uint32_t> capacity_weights(const topology& t, std::span<const a
 // fields); nullopt for anything else.
 std::optional<hash_config> parse_hash(std::string_view name);
 std::string hash_name(hash_algorithm a);
-std::string fields_name(field_set f);  // "2-tuple" .. "5-tuple"
+std::string fields_name(field_set f);                          // "2-tuple" .. "5-tuple"
 std::optional<field_set> parse_fields(std::string_view text);  // "2" .. "5", "2-tuple" .. "5-tuple"
 
 // The seed switch `sw` uses in per-switch mode: a SplitMix64 mix of the base seed and the switch
@@ -128,18 +128,18 @@ class ecmp_model {
   const topology& topo_;
   const routes& routes_;
   hash_config config_;
-  std::vector<std::uint32_t> seeds_;   // per node
-  std::vector<field_set> fields_;      // per node
+  std::vector<std::uint32_t> seeds_;           // per node
+  std::vector<field_set> fields_;              // per node
   std::vector<const toeplitz_table*> tables_;  // per node (Toeplitz only)
   std::vector<std::unique_ptr<toeplitz_table>> owned_tables_;
-  bool uniform_ = true;                // every switch computes the same hash: compute it once per flow
+  bool uniform_ = true;  // every switch computes the same hash: compute it once per flow
   static constexpr std::size_t max_key = 40;
   std::vector<std::array<std::uint32_t, max_key + 1>> offset_;  // per node and key length: CRC/XOR seed offsets
-  std::vector<node_id> attach_;        // per node: a host's switch
-  std::vector<arc_id> up_;             // per node: a host's uplink
+  std::vector<node_id> attach_;                                 // per node: a host's switch
+  std::vector<arc_id> up_;                                      // per node: a host's uplink
   group_hashing grouping_ = group_hashing::modulo;
-  bool plain_ = true;                  // select(h, n) decides (no weights, the hash's own grouping)
-  std::vector<std::int32_t> group_;    // destination * nodes + switch -> resilient table, or -1
+  bool plain_ = true;                // select(h, n) decides (no weights, the hash's own grouping)
+  std::vector<std::int32_t> group_;  // destination * nodes + switch -> resilient table, or -1
   std::vector<resilient_table> tables_res_;
   void build_resilient(const ecmp_model* before, std::span<const flow> flows_before = {}, bool know_flows = false);
   // The hash with seed 0 (CRC, XOR): what every switch's offset is relative to.

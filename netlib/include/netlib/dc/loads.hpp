@@ -14,8 +14,8 @@
 namespace netlib::dc {
 
 struct placement {
-  std::vector<double> arc_bytes;        // per arc
-  std::vector<std::uint32_t> arc_flows; // per arc: flows whose path uses it
+  std::vector<double> arc_bytes;         // per arc
+  std::vector<std::uint32_t> arc_flows;  // per arc: flows whose path uses it
   // With keep_paths: flow i's arcs are path_arcs[path_begin[i] .. path_begin[i + 1]).
   std::vector<arc_id> path_arcs;
   std::vector<std::uint32_t> path_begin;
@@ -31,7 +31,7 @@ double jain_index(std::span<const double> loads) noexcept;  // 1 for an empty or
 
 // One tier's links between tier t and t + 1.
 struct tier_figures {
-  int tier = 0;                // t: uplinks go from tier t to t + 1
+  int tier = 0;  // t: uplinks go from tier t to t + 1
   std::size_t uplinks = 0;
   std::size_t unused_uplinks = 0;
   std::size_t downlinks = 0;

@@ -42,9 +42,9 @@ class routes {
  private:
   std::size_t n_ = 0;
   std::size_t dests_ = 0;
-  std::vector<std::int32_t> index_;     // node -> destination number, -1 when not a destination
-  std::vector<std::uint32_t> dist_;     // destination * n + node
-  std::vector<std::uint32_t> begin_;    // destination * n + node -> first hop in hops_ (one past the end: + 1)
+  std::vector<std::int32_t> index_;   // node -> destination number, -1 when not a destination
+  std::vector<std::uint32_t> dist_;   // destination * n + node
+  std::vector<std::uint32_t> begin_;  // destination * n + node -> first hop in hops_ (one past the end: + 1)
   std::vector<arc_id> hops_;
   std::uint32_t diameter_ = 0;
 };

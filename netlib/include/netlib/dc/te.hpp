@@ -124,11 +124,12 @@ struct split_routing {
   std::vector<std::pair<node_id, node_id>> pairs;  // (source switch, destination switch)
   std::vector<std::uint32_t> pair_paths;           // pair i's paths: [pair_paths[i], pair_paths[i + 1])
   std::vector<arc_id> path_arcs;
-  std::vector<std::uint32_t> path_begin;           // path j's arcs: [path_begin[j], path_begin[j + 1])
-  std::vector<double> fraction;                    // per path; a pair's fractions sum to 1
+  std::vector<std::uint32_t> path_begin;  // path j's arcs: [path_begin[j], path_begin[j + 1])
+  std::vector<double> fraction;           // per path; a pair's fractions sum to 1
 };
 // Candidate paths for every ordered pair of `endpoints`, each pair split evenly.
-split_routing shortest_path_candidates(const topology& t, std::span<const node_id> endpoints, std::size_t max_paths = 64);
+split_routing shortest_path_candidates(const topology& t, std::span<const node_id> endpoints,
+                                       std::size_t max_paths = 64);
 // Sets the fractions to the split with the least MLU on `design`, plus
 // Σ bursts[c].bps · max over c's paths p of (fraction_p / bottleneck_p) when bursts are given
 // (robustness weight per pair, 0 for none): the centre of those splits (above). Demands are folded
@@ -156,7 +157,8 @@ struct te_options {
   // Called after each matrix with (matrices done, matrices), one call at a time.
   std::function<void(std::size_t, std::size_t)> progress;
 };
-te_evaluation evaluate_te(const topology& t, std::span<const traffic_matrix> matrices, std::span<const te_scheme> schemes,
-                          std::size_t history, const lp_solver& solver, const te_options& options = {});
+te_evaluation evaluate_te(const topology& t, std::span<const traffic_matrix> matrices,
+                          std::span<const te_scheme> schemes, std::size_t history, const lp_solver& solver,
+                          const te_options& options = {});
 
 }  // namespace netlib::dc

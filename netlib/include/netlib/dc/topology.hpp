@@ -60,9 +60,9 @@ class topology_error : public std::runtime_error {
 struct topology_limits {
   std::size_t max_nodes = 4096;
   std::size_t max_links = 65536;
-  std::size_t max_line = 1024;       // bytes per line of the text format
-  std::size_t max_name = 32;         // bytes per node name: [A-Za-z0-9_.-]
-  std::size_t max_text = 4 << 20;    // bytes of text
+  std::size_t max_line = 1024;     // bytes per line of the text format
+  std::size_t max_name = 32;       // bytes per node name: [A-Za-z0-9_.-]
+  std::size_t max_text = 4 << 20;  // bytes of text
 };
 
 class topology {

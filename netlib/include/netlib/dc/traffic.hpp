@@ -33,17 +33,18 @@ packet::ip_address host_address(std::size_t host_index);
 
 enum class traffic_pattern : std::uint8_t { uniform, permutation, incast, all_to_all, ring };
 std::string pattern_name(traffic_pattern p);
-bool parse_pattern(std::string_view text, traffic_pattern& out);  // "uniform", "permutation", "incast", "all-to-all", "ring"
+bool parse_pattern(std::string_view text,
+                   traffic_pattern& out);  // "uniform", "permutation", "incast", "all-to-all", "ring"
 
 struct traffic_config {
   traffic_pattern pattern = traffic_pattern::uniform;
   std::size_t flows = 100;
-  std::size_t hosts = 0;          // participants; 0: every host
+  std::size_t hosts = 0;  // participants; 0: every host
   double size_bytes = 1e6;
-  double pareto_alpha = 0;        // 0: every flow is size_bytes
+  double pareto_alpha = 0;  // 0: every flow is size_bytes
   double window_s = 1;
   std::uint64_t seed = 1;
-  std::uint8_t protocol = 6;      // 6 TCP, 17 UDP
+  std::uint8_t protocol = 6;  // 6 TCP, 17 UDP
   bool unique_ports = false;
 };
 
@@ -52,10 +53,10 @@ std::vector<flow> generate_flows(const topology& t, const traffic_config& c);
 
 // A conversation seen in a capture, in one direction or both (the capture layer's figures).
 struct conversation_flow {
-  flow_key key;            // a -> b
-  double bytes_ab = 0;     // frame bytes a -> b
-  double bytes_ba = 0;     // frame bytes b -> a
-  double start_s = 0;      // since the capture's first packet
+  flow_key key;         // a -> b
+  double bytes_ab = 0;  // frame bytes a -> b
+  double bytes_ba = 0;  // frame bytes b -> a
+  double start_s = 0;   // since the capture's first packet
 };
 
 // Flows from recorded conversations: one flow per direction that carried bytes. The distinct

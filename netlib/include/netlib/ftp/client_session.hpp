@@ -27,8 +27,8 @@ enum class client_state {
 
 struct client_event {
   ftp::reply value;
-  std::string verb;  // the command it answers ("" for the greeting or an unsolicited reply)
-  bool final = true; // false for a preliminary 1yz reply
+  std::string verb;   // the command it answers ("" for the greeting or an unsolicited reply)
+  bool final = true;  // false for a preliminary 1yz reply
 };
 
 struct client_output {

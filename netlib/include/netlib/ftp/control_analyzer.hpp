@@ -18,7 +18,7 @@ namespace netlib::ftp {
 
 struct command_record {
   std::string verb;
-  std::string argument;  // PASS arguments are kept as sent; callers mask them for display
+  std::string argument;                // PASS arguments are kept as sent; callers mask them for display
   std::optional<int> reply_code;       // the final reply, when captured
   std::vector<int> preliminary_codes;  // 1yz replies (150 before a transfer)
   time_point sent{};

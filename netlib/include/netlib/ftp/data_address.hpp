@@ -9,8 +9,8 @@
 namespace netlib::ftp {
 
 struct data_address {
-  int family = 1;          // RFC 2428 network protocol: 1 IPv4, 2 IPv6
-  std::string host;        // dotted quad or IPv6 text; empty in a 229 reply (same host as control)
+  int family = 1;    // RFC 2428 network protocol: 1 IPv4, 2 IPv6
+  std::string host;  // dotted quad or IPv6 text; empty in a 229 reply (same host as control)
   std::uint16_t port = 0;
   friend bool operator==(const data_address&, const data_address&) = default;
 };

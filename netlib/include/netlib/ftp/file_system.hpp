@@ -1,7 +1,7 @@
 #pragma once
-// The file store an FTP server session works on, injected (docs/architecture.md, "Protocol cores never do I/O"): the session
-// core calls it for metadata; the data-connection driver opens readers and writers. Paths are
-// virtual: absolute, normalized by ftp::normalize_path ("/", "/dir/file"), never containing "..".
+// The file store an FTP server session works on, injected (docs/architecture.md, "Protocol cores never do I/O"): the
+// session core calls it for metadata; the data-connection driver opens readers and writers. Paths are virtual:
+// absolute, normalized by ftp::normalize_path ("/", "/dir/file"), never containing "..".
 // netlib::ftp::memory_file_system serves tests; netlib::io::ftp_disk_file_system serves a real
 // directory.
 #include <chrono>

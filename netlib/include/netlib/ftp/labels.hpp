@@ -20,10 +20,13 @@ inline std::optional<std::string> ftp_label(byte_view payload, const packet::lab
   if (c.direction == packet::tcp_direction::client_to_server)
     return parse_command_line(*line).status == command_status::complete ? line : std::nullopt;
   const bool reply = line->size() >= 3 && std::isdigit(static_cast<unsigned char>((*line)[0])) &&
-                     std::isdigit(static_cast<unsigned char>((*line)[1])) && std::isdigit(static_cast<unsigned char>((*line)[2]));
+                     std::isdigit(static_cast<unsigned char>((*line)[1])) &&
+                     std::isdigit(static_cast<unsigned char>((*line)[2]));
   return reply ? line : std::nullopt;
 }
 
-inline void register_labels(packet::label_registry& registry) { registry.add("ftp", ftp_label); }
+inline void register_labels(packet::label_registry& registry) {
+  registry.add("ftp", ftp_label);
+}
 
 }  // namespace netlib::ftp

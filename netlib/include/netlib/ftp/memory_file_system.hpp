@@ -11,7 +11,8 @@ namespace netlib::ftp {
 
 class memory_file_system final : public file_system {
  public:
-  static constexpr std::chrono::sys_seconds default_modified{std::chrono::seconds{1700000000}};  // 2023-11-14 22:13:20 UTC
+  static constexpr std::chrono::sys_seconds default_modified{
+      std::chrono::seconds{1700000000}};  // 2023-11-14 22:13:20 UTC
   // Every file and folder has this modification time.
   explicit memory_file_system(std::chrono::sys_seconds modified = default_modified);
   // Test set-up: creates parent directories as needed.

@@ -24,7 +24,7 @@ struct reply {
   [[nodiscard]] bool completion() const noexcept { return code >= 200 && code < 300; }    // 2yz
   [[nodiscard]] bool intermediate() const noexcept { return code >= 300 && code < 400; }  // 3yz
   [[nodiscard]] bool failure() const noexcept { return code >= 400; }                     // 4yz 5yz
-  [[nodiscard]] std::string text() const;  // the lines joined with '\n'
+  [[nodiscard]] std::string text() const;                                                 // the lines joined with '\n'
   friend bool operator==(const reply&, const reply&) = default;
 };
 
@@ -37,8 +37,8 @@ enum class reply_status { reply, need_more, error };
 struct reply_result {
   reply_status status = reply_status::need_more;
   std::size_t consumed = 0;
-  ftp::reply value;     // when status == reply
-  std::string error;    // when status == error (sticky)
+  ftp::reply value;   // when status == reply
+  std::string error;  // when status == error (sticky)
 };
 
 struct reply_parser_limits {

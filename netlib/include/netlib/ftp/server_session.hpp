@@ -20,8 +20,8 @@
 
 #include "netlib/core/bytes.hpp"
 #include "netlib/core/clock.hpp"
-#include "netlib/core/session.hpp"
 #include "netlib/core/credentials_guard.hpp"
+#include "netlib/core/session.hpp"
 #include "netlib/ftp/command.hpp"
 #include "netlib/ftp/file_system.hpp"
 #include "netlib/ftp/server_action.hpp"
@@ -31,21 +31,21 @@ namespace netlib::ftp {
 
 struct server_config {
   user_table users;
-  bool writable = false;                 // STOR APPE MKD RMD DELE RNFR/RNTO allowed
+  bool writable = false;  // STOR APPE MKD RMD DELE RNFR/RNTO allowed
   // With writable, anonymous users (RFC 1635) may upload new files and make folders; deleting,
   // renaming, removing folders and replacing or appending to a file need a named user, unless
   // this is set (vsftpd's anon_upload_enable / anon_mkdir_write_enable split, and its
   // anon_other_write_enable for the rest).
   bool anonymous_full_write = false;
-  std::string peer_address;              // the control connection's remote address (RFC 2577)
+  std::string peer_address;  // the control connection's remote address (RFC 2577)
   bool peer_is_ipv6 = false;
   std::string greeting = "netlab FTP server ready";
-  std::size_t max_failed_logins = 3;     // then 421 and close (RFC 2577 §5)
+  std::size_t max_failed_logins = 3;               // then 421 and close (RFC 2577 §5)
   duration login_delay = std::chrono::seconds(1);  // before each 530, growing with the count
   duration idle_timeout = std::chrono::seconds(300);
   std::size_t max_line = command_parser::default_max_line;
-  bool tls_available = false;            // AUTH TLS offered
-  credentials_gate* guard = nullptr;     // PASS throttling shared by the server's sessions, or none
+  bool tls_available = false;         // AUTH TLS offered
+  credentials_gate* guard = nullptr;  // PASS throttling shared by the server's sessions, or none
 };
 
 enum class server_state {
@@ -101,7 +101,9 @@ class server_session {
   // The action is built in place in out_ (no variant temporary to move: GCC 12 then warned of an
   // uninitialized alternative, -Wmaybe-uninitialized).
   template <class Action>
-  void emit(Action a) { out_.emplace_back(std::move(a)); }
+  void emit(Action a) {
+    out_.emplace_back(std::move(a));
+  }
   server_actions flush();  // out_, with a wake_at first when the next deadline moved
   bool busy() const;
   bool accepts_while_busy(std::string_view verb) const;
@@ -174,13 +176,13 @@ class server_session {
   std::string held_password_;
   std::string user_;
   bool logged_in_ = false;
-  bool anonymous_ = false;   // logged in as anonymous/ftp (RFC 1635)
+  bool anonymous_ = false;  // logged in as anonymous/ftp (RFC 1635)
   bool user_given_ = false;
   std::size_t failed_logins_ = 0;
   std::string cwd_ = "/";
   std::string rename_from_;  // set by RNFR for the very next command only (RFC 959 §4.1.3)
   bool rename_pending_ = false;
-  bool ascii_ = true;        // TYPE A is the default (RFC 959 §3.1.1.1)
+  bool ascii_ = true;  // TYPE A is the default (RFC 959 §3.1.1.1)
   std::uint64_t restart_ = 0;
   bool restart_pending_ = false;
   enum class data_mode { none, passive, active } data_mode_ = data_mode::none;

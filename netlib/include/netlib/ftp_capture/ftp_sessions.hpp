@@ -20,7 +20,7 @@ struct ftp_transfer {
   std::string path;
   std::optional<int> reply_code;
   bool passive = true;
-  std::string setup;  // PASV, EPSV, PORT, EPRT
+  std::string setup;      // PASV, EPSV, PORT, EPRT
   std::string direction;  // "download" (server to client) or "upload"
   std::uint64_t bytes = 0;
   std::string sha256;

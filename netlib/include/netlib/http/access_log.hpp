@@ -12,9 +12,9 @@ namespace netlib::http {
 
 struct access_record {
   std::string remote_host;
-  std::string user;           // authenticated user, empty for "-"
+  std::string user;                 // authenticated user, empty for "-"
   std::chrono::sys_seconds time{};  // when the request arrived
-  std::string request_line;   // "GET / HTTP/1.1"; empty when none was parsed
+  std::string request_line;         // "GET / HTTP/1.1"; empty when none was parsed
   int status = 0;
   std::uint64_t body_bytes = 0;
 };

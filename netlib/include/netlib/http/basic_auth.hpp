@@ -16,7 +16,7 @@ std::optional<std::string> base64_decode(std::string_view in);
 std::string base64_encode(std::string_view in);
 
 struct basic_auth_rule {
-  std::string prefix;   // normalized path prefix, e.g. "private" (a folder under the root)
+  std::string prefix;  // normalized path prefix, e.g. "private" (a folder under the root)
   std::string realm = "netlab";
   users_table users;
   // Where that folder really is when its name is a symbolic link ("vault" for private -> vault):
@@ -25,9 +25,9 @@ struct basic_auth_rule {
 };
 
 struct auth_decision {
-  bool required = false;      // the path is under the protected folder (prefix or real_prefix)
+  bool required = false;  // the path is under the protected folder (prefix or real_prefix)
   bool granted = false;
-  std::string user;           // when granted
+  std::string user;  // when granted
 };
 
 // True when `path` (normalized) is the protected folder or under it (prefix or real_prefix).

@@ -15,7 +15,7 @@ namespace netlib::http {
 
 struct cookie {
   std::string name, value;
-  std::string domain;          // lower case, no leading dot
+  std::string domain;  // lower case, no leading dot
   std::string path = "/";
   bool host_only = true;
   bool secure = false;
@@ -41,8 +41,8 @@ class cookie_jar {
   std::vector<cookie> cookies_;
 };
 
-bool domain_match(std::string_view host, std::string_view domain);  // RFC 6265 §5.1.3
+bool domain_match(std::string_view host, std::string_view domain);             // RFC 6265 §5.1.3
 bool path_match(std::string_view request_path, std::string_view cookie_path);  // §5.1.4
-std::string default_path(std::string_view request_path);  // §5.1.4
+std::string default_path(std::string_view request_path);                       // §5.1.4
 
 }  // namespace netlib::http

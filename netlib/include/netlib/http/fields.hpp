@@ -39,7 +39,9 @@ using ascii::iequals;
 using ascii::to_lower;
 
 // Without optional white space (spaces and tabs, RFC 9110 §5.6.3) at either end.
-constexpr std::string_view trim_ows(std::string_view s) noexcept { return ascii::trim(s, " \t"); }
+constexpr std::string_view trim_ows(std::string_view s) noexcept {
+  return ascii::trim(s, " \t");
+}
 
 // The elements of a comma-separated list value, trimmed, empty ones skipped (RFC 9110 §5.6.1),
 // one at a time and without allocating:
@@ -51,8 +53,10 @@ class list_items {
     while (!done_) {
       const std::size_t comma = rest_.find(',');
       const std::string_view item = trim_ows(rest_.substr(0, comma));
-      if (comma == std::string_view::npos) done_ = true;
-      else rest_.remove_prefix(comma + 1);
+      if (comma == std::string_view::npos)
+        done_ = true;
+      else
+        rest_.remove_prefix(comma + 1);
       if (!item.empty()) return item;
     }
     return std::nullopt;
@@ -84,8 +88,10 @@ class field_queries {
     std::optional<std::string> out;
     for (const field_view f : self().lines()) {
       if (!iequals(f.name, name)) continue;
-      if (out) *out += ", ";
-      else out.emplace();
+      if (out)
+        *out += ", ";
+      else
+        out.emplace();
       *out += f.value;
     }
     return out;
@@ -190,7 +196,8 @@ class fields : public field_queries<fields> {
     std::uint32_t name_at, name_size, value_at, value_size;
   };
   [[nodiscard]] field_view view(const line& l) const noexcept {
-    return {std::string_view(text_.get() + l.name_at, l.name_size), std::string_view(text_.get() + l.value_at, l.value_size)};
+    return {std::string_view(text_.get() + l.name_at, l.name_size),
+            std::string_view(text_.get() + l.value_at, l.value_size)};
   }
   void add_slow(std::string_view name, std::string_view value);  // grows (or copies an aliased line) first
   void copy_from(const fields& other);
@@ -247,7 +254,9 @@ class fields::line_range {
   const fields* f_;
 };
 
-inline fields::line_range fields::lines() const noexcept { return line_range(this); }
+inline fields::line_range fields::lines() const noexcept {
+  return line_range(this);
+}
 
 class field_views : public field_queries<field_views> {
  public:

@@ -61,7 +61,8 @@ class file_cache {
   [[nodiscard]] bool contains(std::string_view path) const { return content_.contains(path) || open_.contains(path); }
   // Stores (or replaces) the entry, compared with the file at `checked`; false when it may not be
   // cached (see admissible).
-  bool put(std::string_view path, std::shared_ptr<const cached_file> file, std::int64_t now_ns, time_point checked = {});
+  bool put(std::string_view path, std::shared_ptr<const cached_file> file, std::int64_t now_ns,
+           time_point checked = {});
   void erase(std::string_view path);
 
   // A small file may be cached when it fits and when its last change is at least settle_ns old:

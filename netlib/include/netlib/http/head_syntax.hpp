@@ -69,7 +69,9 @@ struct tchar_table {
 };
 inline constexpr tchar_table tchars{};
 }  // namespace detail
-inline bool is_tchar(char c) noexcept { return detail::tchars.is[static_cast<unsigned char>(c)]; }
+inline bool is_tchar(char c) noexcept {
+  return detail::tchars.is[static_cast<unsigned char>(c)];
+}
 bool is_token(std::string_view s) noexcept;
 
 }  // namespace netlib::http

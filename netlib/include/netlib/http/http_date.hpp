@@ -15,6 +15,6 @@ struct http_date_buffer {
 };
 std::string_view format_http_date(std::chrono::sys_seconds t, http_date_buffer& out);
 std::optional<std::chrono::sys_seconds> parse_http_date(std::string_view text);
-std::string format_clf_date(std::chrono::sys_seconds t);   // "06/Nov/1994:08:49:37 +0000"
+std::string format_clf_date(std::chrono::sys_seconds t);  // "06/Nov/1994:08:49:37 +0000"
 
 }  // namespace netlib::http

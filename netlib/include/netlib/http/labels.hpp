@@ -19,7 +19,9 @@ inline bool looks_like_request_line(std::string_view line) {
   return v != std::string_view::npos && v > sp && v + 9 == line.size();
 }
 
-inline bool looks_like_status_line(std::string_view line) { return line.size() >= 12 && line.substr(0, 7) == "HTTP/1."; }
+inline bool looks_like_status_line(std::string_view line) {
+  return line.size() >= 12 && line.substr(0, 7) == "HTTP/1.";
+}
 
 inline std::optional<std::string> http_label(byte_view payload, const packet::label_context& c) {
   auto line = packet::printable_first_line(payload, 80);
@@ -29,6 +31,8 @@ inline std::optional<std::string> http_label(byte_view payload, const packet::la
   return std::nullopt;
 }
 
-inline void register_labels(packet::label_registry& registry) { registry.add("http", http_label); }
+inline void register_labels(packet::label_registry& registry) {
+  registry.add("http", http_label);
+}
 
 }  // namespace netlib::http

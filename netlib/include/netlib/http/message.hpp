@@ -28,8 +28,8 @@ struct basic_request_head {
   basic_request_head() = default;
   // An owned copy of a view, or a view of an owned head (see above).
   template <class Other>
-    requires(!std::same_as<Other, Text>)
-  explicit(std::same_as<Text, std::string>) basic_request_head(const basic_request_head<Other>& o)
+  requires(!std::same_as<Other, Text>) explicit(std::same_as<Text, std::string>)
+      basic_request_head(const basic_request_head<Other>& o)
       : method(o.method), target(o.target), version(o.version), fields(o.fields), trailers(o.trailers) {}
 
   Text method;
@@ -44,7 +44,7 @@ using request_view = basic_request_head<std::string_view>;
 struct response_head {
   http::version version;
   int status = 200;
-  std::string reason;     // empty: the RFC 9110 phrase is used when serializing
+  std::string reason;  // empty: the RFC 9110 phrase is used when serializing
   http::fields fields;
   http::fields trailers;
 };

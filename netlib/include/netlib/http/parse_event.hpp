@@ -9,13 +9,13 @@
 
 namespace netlib::http {
 
-struct need_more {};           // nothing complete yet: feed more bytes (or end of stream)
-struct head_complete {};       // parser.head() is ready; for a 1xx response another head follows
-struct body_data {             // part of the body, framing removed; valid while the input is
+struct need_more {};      // nothing complete yet: feed more bytes (or end of stream)
+struct head_complete {};  // parser.head() is ready; for a 1xx response another head follows
+struct body_data {        // part of the body, framing removed; valid while the input is
   byte_view bytes;
 };
-struct message_complete {};    // the message (and any trailers) ended; the next one may follow
-struct parse_error {           // sticky: every later call repeats it; close the connection
+struct message_complete {};  // the message (and any trailers) ended; the next one may follow
+struct parse_error {         // sticky: every later call repeats it; close the connection
   errc code;
 };
 

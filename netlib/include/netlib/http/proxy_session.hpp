@@ -126,23 +126,25 @@ class proxy_session {
   void client_gone();
 
   // True while an origin exchange is open (connect_origin given, close_origin not yet).
-  [[nodiscard]] bool origin_open() const noexcept { return phase_ == phase::awaiting_head || phase_ == phase::streaming; }
+  [[nodiscard]] bool origin_open() const noexcept {
+    return phase_ == phase::awaiting_head || phase_ == phase::streaming;
+  }
 
  private:
   enum class phase { idle, awaiting_head, streaming, closing, closed };
   struct exchange {
-    request_head request;   // the client's
+    request_head request;  // the client's
     url origin;
-    std::string key;        // the store's key: the absolute URL
+    std::string key;  // the store's key: the absolute URL
     bool head_only = false;
     std::shared_ptr<const cached_response> stored;  // a stale entry being revalidated, or null
-    bool conditional = false;  // we added validators to the forwarded request
+    bool conditional = false;                       // we added validators to the forwarded request
     time_point deadline;
     std::chrono::sys_seconds request_time{};
     bool head_sent = false;       // the response head is in the outbox (or gone to the client)
     bool head_delivered = false;  // the driver took it: too late for a status of our own
-    bool revalidated = false;  // the origin answered 304: the stored response was served
-    bool chunked_out = false;  // the body goes to the client in chunks
+    bool revalidated = false;     // the origin answered 304: the stored response was served
+    bool chunked_out = false;     // the body goes to the client in chunks
     bool keep_client = true;
     // Gathering the body for the store (only under the per-object cap, in reserved room).
     bool gathering = false;
@@ -156,7 +158,8 @@ class proxy_session {
                     std::string_view content_type = "text/plain; charset=utf-8");
   bool serve_stored(const request_head& request, response_head head, std::shared_ptr<const cached_response> stored,
                     std::string_view x_cache, const clock_reading& now);
-  bool finish_head(response_head& head, const request_head& request, std::string_view x_cache, const clock_reading& now);
+  bool finish_head(response_head& head, const request_head& request, std::string_view x_cache,
+                   const clock_reading& now);
   void on_origin_head(const clock_reading& now);
   void on_origin_body(byte_view piece);
   void send_body_bytes(std::string_view bytes);
@@ -170,7 +173,7 @@ class proxy_session {
   server_session server_;
   server_step step_;  // the server session's step, its memory reused
   response_parser parser_;
-  input_buffer origin_buffer_;  // an incomplete response head
+  input_buffer origin_buffer_;              // an incomplete response head
   std::optional<time_point> head_started_;  // when the first byte of the current request head came
   phase phase_ = phase::idle;
   std::optional<exchange> ex_;

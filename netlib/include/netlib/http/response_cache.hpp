@@ -5,8 +5,8 @@
 // written, even if the store drops or replaces it meanwhile. Room for a response still arriving
 // is reserved against the same total (reserve/release), so what the store holds plus what is
 // being gathered for it never exceeds the total.
-#include <cstddef>
 #include <chrono>
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <string>

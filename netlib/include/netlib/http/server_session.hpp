@@ -12,8 +12,8 @@
 //                    -> an answer of the session's own: write it, log it, close when asked
 #include <cstdint>
 #include <string>
-#include <variant>
 #include <string_view>
+#include <variant>
 #include <vector>
 
 #include "netlib/core/clock.hpp"

@@ -16,8 +16,8 @@ namespace netlib::http {
 
 struct session_visit {
   std::string id;
-  bool is_new = false;        // Set-Cookie must be sent
-  std::uint64_t visits = 0;   // counted page views, this one included
+  bool is_new = false;       // Set-Cookie must be sent
+  std::uint64_t visits = 0;  // counted page views, this one included
 };
 
 class session_store {

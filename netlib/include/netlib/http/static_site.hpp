@@ -58,7 +58,7 @@ struct response_plan {
   // The requested path under the root, decoded and normalized (for a folder, its index file):
   // the file a file_part body comes from, as given to file_system::stat.
   std::string path;
-  std::string user;           // authenticated user, for the access log
+  std::string user;  // authenticated user, for the access log
   // Set when the credentials must wait for the credentials guard's turn: no response yet; call
   // respond_held() with the same request at this time.
   std::optional<wake_at> wait;
@@ -73,9 +73,9 @@ struct site_options {
   std::string index = "index.html";
   std::optional<basic_auth_rule> auth;
   bool cookies = false;
-  std::string visits_path = "visits";   // the cookie lab's counter page (under the root URL)
+  std::string visits_path = "visits";  // the cookie lab's counter page (under the root URL)
   std::string cookie_name = "sid";
-  credentials_gate* guard = nullptr;    // Basic auth throttling (429 with Retry-After), or none
+  credentials_gate* guard = nullptr;  // Basic auth throttling (429 with Retry-After), or none
 };
 
 class static_site {

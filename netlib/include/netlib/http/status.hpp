@@ -11,8 +11,12 @@ namespace netlib::http {
 std::string_view reason_phrase(int code) noexcept;
 
 // RFC 9110 §15: 1xx interim; 204 and 304 never carry content (RFC 9112 §6.3 rule 1).
-inline bool is_interim(int code) noexcept { return code >= 100 && code < 200; }
-inline bool status_has_no_body(int code) noexcept { return is_interim(code) || code == 204 || code == 304; }
+inline bool is_interim(int code) noexcept {
+  return code >= 100 && code < 200;
+}
+inline bool status_has_no_body(int code) noexcept {
+  return is_interim(code) || code == 204 || code == 304;
+}
 
 struct status {
   int code = 200;

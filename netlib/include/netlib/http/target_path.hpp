@@ -9,9 +9,9 @@
 namespace netlib::http {
 
 struct target_path {
-  std::string path;            // "dir/file.html"; "" for the root; never starts with '/'
-  bool trailing_slash = false; // the target named a directory ("/dir/")
-  std::string query;           // after '?', still encoded
+  std::string path;             // "dir/file.html"; "" for the root; never starts with '/'
+  bool trailing_slash = false;  // the target named a directory ("/dir/")
+  std::string query;            // after '?', still encoded
 };
 
 enum class target_error { malformed, escapes_root };

@@ -17,18 +17,18 @@
 namespace netlib::http {
 
 struct http_transaction {
-  std::uint64_t connection = 0;        // index of the TCP conversation (tshark's tcp.stream)
+  std::uint64_t connection = 0;  // index of the TCP conversation (tshark's tcp.stream)
   std::string method, target;
   int version_minor = 1;
-  std::optional<int> status;           // final status; nullopt when no response was captured
-  std::vector<int> interim;            // 1xx statuses before it
+  std::optional<int> status;  // final status; nullopt when no response was captured
+  std::vector<int> interim;   // 1xx statuses before it
   std::uint64_t request_header_bytes = 0, request_body_bytes = 0;
   std::uint64_t response_header_bytes = 0, response_body_bytes = 0;  // body after chunked framing
   time_point request_ts{}, response_ts{}, response_end_ts{};
   bool response_complete = false;
-  bool conditional = false;            // If-None-Match or If-Modified-Since sent
+  bool conditional = false;                            // If-None-Match or If-Modified-Since sent
   std::vector<std::string> cookies_sent, cookies_set;  // cookie names
-  std::string transfer;                // "content-length", "chunked", "until-close", "none"
+  std::string transfer;                                // "content-length", "chunked", "until-close", "none"
 };
 
 struct analyzer_counters {
@@ -70,7 +70,7 @@ class transaction_analyzer {
   input_buffer client_buf_, server_buf_;
   mode client_mode_ = mode::unknown, server_mode_ = mode::unknown;
   std::vector<http_transaction> transactions_;
-  std::size_t next_response_ = 0;     // transaction the next response belongs to
+  std::size_t next_response_ = 0;           // transaction the next response belongs to
   std::optional<http_transaction> orphan_;  // a response captured without its request
   analyzer_counters counters_;
   // A capture that starts mid-connection may take the server for the client (the first packet

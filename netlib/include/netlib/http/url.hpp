@@ -11,7 +11,7 @@ struct url {
   std::string scheme = "http";  // "http" or "https", lower case
   std::string host;             // lower case; IPv6 without brackets
   unsigned short port = 80;
-  std::string target = "/";     // path and query, origin-form
+  std::string target = "/";  // path and query, origin-form
   [[nodiscard]] bool secure() const noexcept { return scheme == "https"; }
   // "host" or "host:port" when the port is not the scheme's default (the Host field value).
   [[nodiscard]] std::string authority() const;

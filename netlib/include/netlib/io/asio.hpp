@@ -1,9 +1,9 @@
 #pragma once
 // The one place netlib::io pulls in Boost.Asio. With Boost 1.74, <boost/asio/awaitable.hpp> needs
 // <utility> first; include it here so every io file works with both Debian versions.
-#include <utility>
 #include <boost/asio.hpp>
 #include <boost/asio/ssl.hpp>
+#include <utility>
 
 namespace netlib::io {
 namespace asio = boost::asio;

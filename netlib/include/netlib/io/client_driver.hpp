@@ -27,7 +27,7 @@ struct client_endpoint {
   std::string host = "127.0.0.1";
   unsigned short port = 25;
   std::chrono::milliseconds timeout{std::chrono::seconds(30)};
-  std::shared_ptr<ssl::context> tls;  // for STARTTLS/STLS
+  std::shared_ptr<ssl::context> tls;            // for STARTTLS/STLS
   std::function<void(std::string_view)> trace;  // "C: ..." / "S: ..." lines, when set
 };
 

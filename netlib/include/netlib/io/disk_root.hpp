@@ -78,6 +78,8 @@ class disk_root {
 };
 
 // A regular file that has other names (hard links) than the one it was opened by.
-inline bool has_other_names(const struct stat& st) noexcept { return S_ISREG(st.st_mode) && st.st_nlink > 1; }
+inline bool has_other_names(const struct stat& st) noexcept {
+  return S_ISREG(st.st_mode) && st.st_nlink > 1;
+}
 
 }  // namespace netlib::io

@@ -42,8 +42,7 @@ class maildir_store : public mail::mail_store {
   explicit maildir_store(std::filesystem::path root);
 
   bool deliver(std::string_view user, std::string_view message) override;
-  bool queue_relay(std::string_view sender, std::span<const std::string> recipients,
-                   std::string_view message) override;
+  bool queue_relay(std::string_view sender, std::span<const std::string> recipients, std::string_view message) override;
   mail::open_result open(std::string_view user) override;
 
   // One file of a batch: `mailbox` is a user name or relay_mailbox; files with the same `group`

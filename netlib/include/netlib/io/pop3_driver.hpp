@@ -5,11 +5,11 @@
 #include <functional>
 #include <string>
 
-#include "netlib/io/asio.hpp"
-#include "netlib/io/connection.hpp"
-#include "netlib/io/client_driver.hpp"
-#include "netlib/mail/mail_store.hpp"
 #include "netlib/core/users_table.hpp"
+#include "netlib/io/asio.hpp"
+#include "netlib/io/client_driver.hpp"
+#include "netlib/io/connection.hpp"
+#include "netlib/mail/mail_store.hpp"
 #include "netlib/pop3/client_session.hpp"
 #include "netlib/pop3/server_session.hpp"
 

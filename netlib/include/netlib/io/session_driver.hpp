@@ -57,8 +57,12 @@ class session_runner : public std::enable_shared_from_this<session_runner<Core, 
   using action = typename Core::action;
 
   session_runner(connection& c, Core core, Hooks hooks, session_options options)
-      : conn_(c), core_(std::move(core)), hooks_(std::move(hooks)), options_(options),
-        waker_(c.executor()), notify_(c.executor()) {}
+      : conn_(c),
+        core_(std::move(core)),
+        hooks_(std::move(hooks)),
+        options_(options),
+        waker_(c.executor()),
+        notify_(c.executor()) {}
 
   awaitable<void> run();
 
@@ -235,11 +239,14 @@ void session_runner<Core, Hooks>::run_task(F make_task) {
 
 template <class Core, class Hooks>
 void session_runner<Core, Hooks>::send(std::string bytes) {
-  if (out_.empty()) out_ = std::move(bytes);  // the usual case: no copy
-  else out_ += bytes;
+  if (out_.empty())
+    out_ = std::move(bytes);  // the usual case: no copy
+  else
+    out_ += bytes;
   if (writing_ || read_loop_active_) return;  // a writer is at work, or the read loop writes next
   writing_ = true;
-  asio::co_spawn(conn_.executor(), [self = this->shared_from_this()] { return self->writer(); }, asio::detached);
+  asio::co_spawn(
+      conn_.executor(), [self = this->shared_from_this()] { return self->writer(); }, asio::detached);
 }
 
 template <class Core, class Hooks>
@@ -346,7 +353,8 @@ awaitable<void> session_runner<Core, Hooks>::run() {
   if constexpr (requires { hooks_.on_start(*this); }) hooks_.on_start(*this);
   execute(core_.start(read_clock()));
   waking_ = true;
-  asio::co_spawn(conn_.executor(), [self = this->shared_from_this()] { return self->wake_loop(); }, asio::detached);
+  asio::co_spawn(
+      conn_.executor(), [self = this->shared_from_this()] { return self->wake_loop(); }, asio::detached);
   co_await settle();
   std::vector<std::byte> buffer(options_.read_size);
   while (conn_.is_open()) {

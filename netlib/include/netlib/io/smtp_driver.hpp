@@ -10,11 +10,11 @@
 #include <memory>
 #include <string>
 
+#include "netlib/core/users_table.hpp"
 #include "netlib/io/asio.hpp"
 #include "netlib/io/client_driver.hpp"
 #include "netlib/io/connection.hpp"
 #include "netlib/io/smtp_delivery_queue.hpp"
-#include "netlib/core/users_table.hpp"
 #include "netlib/smtp/client_session.hpp"
 #include "netlib/smtp/server_session.hpp"
 

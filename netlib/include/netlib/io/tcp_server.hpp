@@ -44,12 +44,12 @@ struct server_options {
   // first request head); the handler moves or clears it. 0: none.
   std::chrono::milliseconds initial_deadline{0};
   unsigned threads = 1;
-  std::string busy_reply;                  // written to a connection over the cap, then closed
-  std::string per_address_reply;           // over max_per_address (empty: busy_reply)
-  std::shared_ptr<ssl::context> tls;       // enables connection::start_tls
-  bool implicit_tls = false;               // handshake before the handler runs (HTTPS)
-  bool handle_signals = true;              // SIGINT/SIGTERM stop the server
-  bool print_listening = true;             // "listening on HOST:PORT" on stdout, flushed
+  std::string busy_reply;             // written to a connection over the cap, then closed
+  std::string per_address_reply;      // over max_per_address (empty: busy_reply)
+  std::shared_ptr<ssl::context> tls;  // enables connection::start_tls
+  bool implicit_tls = false;          // handshake before the handler runs (HTTPS)
+  bool handle_signals = true;         // SIGINT/SIGTERM stop the server
+  bool print_listening = true;        // "listening on HOST:PORT" on stdout, flushed
   // The line on stderr instead: for a server given --json, whose stdout holds only its JSON
   // document (docs/conventions.md, "Output").
   bool listening_on_stderr = false;

@@ -29,7 +29,7 @@ std::shared_ptr<ssl::context> make_client_tls(bool verify, const std::string& ca
 // connection can resume its control connection's session (or one made on an earlier data
 // connection of the same control connection), and no other. make_server_tls installs what the
 // tickets need; an unbound SSL object behaves as usual.
-std::string new_tls_session_tag();  // unique in this process
+std::string new_tls_session_tag();                       // unique in this process
 void bind_tls_sessions(SSL* ssl, std::string_view tag);  // before the handshake
 // After a server handshake: whether it resumed a session (an abbreviated handshake).
 bool tls_session_resumed(SSL* ssl);

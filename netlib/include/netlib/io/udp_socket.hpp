@@ -33,5 +33,4 @@ class udp_socket {
   std::unique_ptr<impl> impl_;
 };
 
-
 }  // namespace netlib::io

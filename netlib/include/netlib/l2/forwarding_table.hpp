@@ -58,15 +58,15 @@ class forwarding_table {
   using key = std::uint64_t;  // VLAN in bits 48..59, MAC in bits 0..47
   using node_index = std::uint32_t;
   static constexpr node_index none = 0xffffffffU;
-  struct node {                 // an entry; dynamic ones are also linked on their port's list
+  struct node {  // an entry; dynamic ones are also linked on their port's list
     key k = 0;
     port_id port = 0;
     bool is_static = false;
     time_point last_seen{};
-    node_index prev = none;     // toward the least recently seen (the front)
+    node_index prev = none;  // toward the least recently seen (the front)
     node_index next = none;
   };
-  struct port_list {            // a port's dynamic entries, least recently seen first
+  struct port_list {  // a port's dynamic entries, least recently seen first
     node_index front = none;
     node_index back = none;
     std::size_t size = 0;
@@ -92,9 +92,9 @@ class forwarding_table {
   std::size_t capacity_;
   full_table_policy policy_;
   packet::open_hash_map<key, node_index, key_hash> index_;  // every entry, by (VLAN, MAC)
-  std::vector<node> nodes_;         // the entries; freed ones are chained through `next` from free_
+  std::vector<node> nodes_;  // the entries; freed ones are chained through `next` from free_
   node_index free_ = none;
-  std::vector<port_list> lists_;    // per port
+  std::vector<port_list> lists_;  // per port
   std::size_t dynamic_count_ = 0;
   // A lower bound of every dynamic entry's last sighting: the oldest list front, or the time of
   // the last expire() when there was none. It stays a bound until the next expire(), since fronts

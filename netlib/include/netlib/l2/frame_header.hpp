@@ -20,7 +20,7 @@ using netlib::packet::vlan_tag;
 
 inline constexpr std::uint16_t tpid_8021q = netlib::packet::ethertype::vlan;  // C-VLAN tag
 inline constexpr std::size_t vlan_tag_size = 4;                               // TPID(2) TCI(2)
-inline constexpr std::size_t max_frame_size = 65535;  // largest frame a port accepts
+inline constexpr std::size_t max_frame_size = 65535;                          // largest frame a port accepts
 
 struct frame_header {
   mac_address dst;

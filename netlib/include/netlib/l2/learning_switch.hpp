@@ -48,11 +48,11 @@ struct egress {
 struct forwarding_decision {
   decision kind = decision::drop;
   drop_reason reason = drop_reason::none;
-  std::optional<frame_header> header;  // absent for a malformed frame
+  std::optional<frame_header> header;                     // absent for a malformed frame
   std::optional<netlib::packet::decode_error> malformed;  // why, for a malformed frame
-  std::optional<vlan_id> vlan;         // the frame's VLAN (classified, or its tag when not aware)
-  std::vector<egress> out;             // ascending port numbers
-  std::vector<fdb_event> events;       // aging before this frame, then what it caused
+  std::optional<vlan_id> vlan;                            // the frame's VLAN (classified, or its tag when not aware)
+  std::vector<egress> out;                                // ascending port numbers
+  std::vector<fdb_event> events;                          // aging before this frame, then what it caused
 
   // Back to a default decision, keeping the vectors' capacity (for reuse across frames).
   void clear() noexcept {

@@ -5,9 +5,9 @@
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <set>
 #include <string_view>
-#include <optional>
 
 namespace netlib::l2 {
 
@@ -29,11 +29,11 @@ enum class port_mode {
 
 // Per-port settings. VLAN fields matter only when the switch is VLAN-aware.
 struct port_config {
-  bool hairpin = false;            // a frame may leave by the port it came in on
+  bool hairpin = false;  // a frame may leave by the port it came in on
   port_mode mode = port_mode::access;
-  vlan_id pvid = 1;                // access: the port's VLAN
-  std::set<vlan_id> allowed;       // trunk: the VLANs carried tagged
-  std::optional<vlan_id> native;   // trunk: untagged frames belong to this VLAN
+  vlan_id pvid = 1;               // access: the port's VLAN
+  std::set<vlan_id> allowed;      // trunk: the VLANs carried tagged
+  std::optional<vlan_id> native;  // trunk: untagged frames belong to this VLAN
 };
 
 struct switch_config {

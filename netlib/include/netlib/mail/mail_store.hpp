@@ -1,9 +1,9 @@
 #pragma once
-// The mail store as the SMTP and POP3 cores see it: an injected interface (docs/architecture.md, "Protocol cores never do I/O").
-// Delivery stores one message for one local user whole or not at all; a POP3 session opens one
-// user's maildrop, which stays locked (one session per mailbox, RFC 1939 §8) until the returned
-// mailbox object is destroyed. netlib::mail::memory_store is the in-memory version for tests;
-// netlib::io::maildir_store keeps the messages in Maildir folders.
+// The mail store as the SMTP and POP3 cores see it: an injected interface (docs/architecture.md, "Protocol cores never
+// do I/O"). Delivery stores one message for one local user whole or not at all; a POP3 session opens one user's
+// maildrop, which stays locked (one session per mailbox, RFC 1939 §8) until the returned mailbox object is destroyed.
+// netlib::mail::memory_store is the in-memory version for tests; netlib::io::maildir_store keeps the messages in
+// Maildir folders.
 #include <cstddef>
 #include <memory>
 #include <optional>
@@ -16,8 +16,8 @@ namespace netlib::mail {
 
 // One message of an open maildrop, as POP3 lists it.
 struct message_info {
-  std::string uid;        // stable across sessions, 1..70 chars in 0x21..0x7E (RFC 1939 §7 UIDL)
-  std::size_t size = 0;   // octets with CRLF line ends, as RETR sends it before byte-stuffing
+  std::string uid;       // stable across sessions, 1..70 chars in 0x21..0x7E (RFC 1939 §7 UIDL)
+  std::size_t size = 0;  // octets with CRLF line ends, as RETR sends it before byte-stuffing
 };
 
 // One user's maildrop, locked while this object lives. Indices are 0-based positions in the

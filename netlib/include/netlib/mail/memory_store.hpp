@@ -24,8 +24,7 @@ class memory_store : public mail_store {
   };
 
   bool deliver(std::string_view user, std::string_view message) override;
-  bool queue_relay(std::string_view sender, std::span<const std::string> recipients,
-                   std::string_view message) override;
+  bool queue_relay(std::string_view sender, std::span<const std::string> recipients, std::string_view message) override;
   open_result open(std::string_view user) override;
 
   // Test controls and inspection.

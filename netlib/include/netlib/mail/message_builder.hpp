@@ -8,7 +8,7 @@
 namespace netlib::mail {
 
 struct attachment {
-  std::string file_name;     // name only, no folder
+  std::string file_name;  // name only, no folder
   std::string content_type = "application/octet-stream";
   std::string bytes;
 };
@@ -18,8 +18,8 @@ struct message_fields {
   std::vector<std::string> to;
   std::string subject;
   std::chrono::sys_seconds date{};
-  std::string message_id;    // without angle brackets: "123.456@host"
-  std::string boundary;      // for multipart; must not occur in any part
+  std::string message_id;  // without angle brackets: "123.456@host"
+  std::string boundary;    // for multipart; must not occur in any part
 };
 
 // Returns the message with CRLF line ends. The body's line ends are normalized to CRLF; a body

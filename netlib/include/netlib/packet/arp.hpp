@@ -10,9 +10,9 @@
 namespace netlib::packet {
 
 struct arp_packet {
-  std::uint16_t hardware_type = 1;   // 1 = Ethernet
+  std::uint16_t hardware_type = 1;  // 1 = Ethernet
   std::uint16_t protocol_type = 0x0800;
-  std::uint16_t operation = 0;       // 1 request, 2 reply
+  std::uint16_t operation = 0;  // 1 request, 2 reply
   mac_address sender_mac;
   ip_address sender_ip;
   mac_address target_mac;

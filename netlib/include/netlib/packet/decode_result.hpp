@@ -21,8 +21,8 @@ struct decode_error {
 template <class T>
 class decoded {
  public:
-  decoded(T value) : v_(std::move(value)) {}          // NOLINT(google-explicit-constructor)
-  decoded(decode_error error) : v_(error) {}           // NOLINT(google-explicit-constructor)
+  decoded(T value) : v_(std::move(value)) {}  // NOLINT(google-explicit-constructor)
+  decoded(decode_error error) : v_(error) {}  // NOLINT(google-explicit-constructor)
   [[nodiscard]] bool ok() const noexcept { return v_.index() == 0; }
   explicit operator bool() const noexcept { return ok(); }
   [[nodiscard]] const T& value() const& { return std::get<0>(v_); }

@@ -72,16 +72,16 @@ struct dhcp_message {
   std::uint8_t htype = 0;  // 1 Ethernet
   std::uint8_t hlen = 0;
   std::uint8_t hops = 0;
-  std::uint32_t xid = 0;   // transaction id
+  std::uint32_t xid = 0;  // transaction id
   std::uint16_t secs = 0;
-  std::uint16_t flags = 0; // the top bit: BROADCAST (RFC 2131 §2, figure 2)
-  ip_address ciaddr;       // client's address, when it has one (RENEWING, BOUND...)
-  ip_address yiaddr;       // "your" address: the one the server offers or assigns
-  ip_address siaddr;       // next server (TFTP)
-  ip_address giaddr;       // relay agent (RFC 2131 §4.1); 0.0.0.0 without a relay
+  std::uint16_t flags = 0;  // the top bit: BROADCAST (RFC 2131 §2, figure 2)
+  ip_address ciaddr;        // client's address, when it has one (RENEWING, BOUND...)
+  ip_address yiaddr;        // "your" address: the one the server offers or assigns
+  ip_address siaddr;        // next server (TFTP)
+  ip_address giaddr;        // relay agent (RFC 2131 §4.1); 0.0.0.0 without a relay
   std::array<std::uint8_t, 16> chaddr{};
-  std::string sname, file; // up to the first NUL; empty when overloaded with options
-  bool has_cookie = false; // the magic cookie 99.130.83.99 (RFC 2131 §3)
+  std::string sname, file;           // up to the first NUL; empty when overloaded with options
+  bool has_cookie = false;           // the magic cookie 99.130.83.99 (RFC 2131 §3)
   std::vector<dhcp_option> options;  // in order of each code's first instance; no PAD or END
 
   [[nodiscard]] bool broadcast() const noexcept { return (flags & 0x8000) != 0; }

@@ -52,7 +52,7 @@ std::string dns_opcode_name(std::uint8_t opcode);
 
 struct dns_header {
   std::uint16_t id = 0;
-  bool response = false;             // QR
+  bool response = false;  // QR
   std::uint8_t opcode = 0;
   bool authoritative = false;        // AA
   bool truncated = false;            // TC
@@ -66,7 +66,7 @@ struct dns_header {
   std::uint16_t answer_count = 0;
   std::uint16_t authority_count = 0;
   std::uint16_t additional_count = 0;
-  std::uint16_t flags = 0;           // the 16 flag bits as sent
+  std::uint16_t flags = 0;  // the 16 flag bits as sent
 };
 
 struct dns_question {
@@ -103,8 +103,8 @@ struct dns_edns {
   std::uint16_t udp_payload_size = 0;
   std::uint8_t extended_rcode = 0;  // the upper 8 bits of the 12-bit RCODE
   std::uint8_t version = 0;
-  bool dnssec_ok = false;           // DO (RFC 3225)
-  std::uint16_t z = 0;              // the 15 bits after DO
+  bool dnssec_ok = false;  // DO (RFC 3225)
+  std::uint16_t z = 0;     // the 15 bits after DO
   std::vector<dns_edns_option> options;
 };
 struct dns_raw {  // any other type: the RDATA as sent
@@ -135,8 +135,8 @@ struct dns_message {
 };
 
 struct dns_limits {
-  std::size_t max_records = 4096;       // over all four sections, questions included
-  std::size_t max_pointer_jumps = 64;   // compression pointers followed for one name
+  std::size_t max_records = 4096;      // over all four sections, questions included
+  std::size_t max_pointer_jumps = 64;  // compression pointers followed for one name
 };
 
 // Errors ("dns" layer): "truncated header", "truncated question", "truncated record", "too many

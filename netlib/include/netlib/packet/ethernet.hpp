@@ -41,9 +41,9 @@ struct mac_address {
 namespace ethertype {
 inline constexpr std::uint16_t ipv4 = 0x0800;
 inline constexpr std::uint16_t arp = 0x0806;
-inline constexpr std::uint16_t vlan = 0x8100;     // IEEE 802.1Q C-tag
-inline constexpr std::uint16_t qinq = 0x88a8;     // IEEE 802.1ad S-tag
-inline constexpr std::uint16_t qinq_old = 0x9100; // pre-standard stacked tag
+inline constexpr std::uint16_t vlan = 0x8100;      // IEEE 802.1Q C-tag
+inline constexpr std::uint16_t qinq = 0x88a8;      // IEEE 802.1ad S-tag
+inline constexpr std::uint16_t qinq_old = 0x9100;  // pre-standard stacked tag
 inline constexpr std::uint16_t ipv6 = 0x86dd;
 }  // namespace ethertype
 

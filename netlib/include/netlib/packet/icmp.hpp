@@ -83,9 +83,9 @@ decoded<icmp_message> decode_icmp(byte_view bytes, bool v6);
 // of the data, enough for UDP and TCP ports and for an ICMP echo's header.
 struct quoted_transport {
   std::uint8_t protocol = 0;
-  std::optional<std::uint16_t> src_port, dst_port;          // UDP, TCP (4 bytes needed)
-  std::optional<std::uint32_t> tcp_seq;                     // TCP (8 bytes needed)
-  std::optional<std::uint8_t> icmp_type, icmp_code;         // ICMP, ICMPv6 (2 bytes)
+  std::optional<std::uint16_t> src_port, dst_port;              // UDP, TCP (4 bytes needed)
+  std::optional<std::uint32_t> tcp_seq;                         // TCP (8 bytes needed)
+  std::optional<std::uint8_t> icmp_type, icmp_code;             // ICMP, ICMPv6 (2 bytes)
   std::optional<std::uint16_t> icmp_identifier, icmp_sequence;  // an echo (8 bytes)
 };
 

@@ -43,9 +43,9 @@ namespace netlib::packet {
 struct ip_fragment_limits {
   std::size_t max_datagram_bytes = 65535;
   std::size_t max_fragments_per_datagram = 1024;
-  std::size_t max_datagrams = 1024;              // in progress at once
-  std::size_t max_buffered_bytes = 8u << 20;     // held over every datagram in progress
-  duration timeout = std::chrono::seconds(30);   // from a datagram's first fragment
+  std::size_t max_datagrams = 1024;             // in progress at once
+  std::size_t max_buffered_bytes = 8u << 20;    // held over every datagram in progress
+  duration timeout = std::chrono::seconds(30);  // from a datagram's first fragment
 };
 
 // One fragment as it was captured.
@@ -61,22 +61,22 @@ struct reassembled_datagram {
   bool v6 = false;
   ip_address src, dst;
   std::uint32_t identification = 0;
-  std::uint8_t protocol = 0;         // IPv4 protocol / the Fragment header's Next Header
-  std::vector<std::byte> payload;    // the upper-layer bytes, whole
+  std::uint8_t protocol = 0;                 // IPv4 protocol / the Fragment header's Next Header
+  std::vector<std::byte> payload;            // the upper-layer bytes, whole
   std::vector<ip_fragment_piece> fragments;  // in the order they were captured (duplicates left out)
   time_point first_ts{}, last_ts{};
 };
 
 struct ip_reassembly_stats {
-  std::uint64_t fragments = 0;        // fed
-  std::uint64_t completed = 0;        // datagrams put back together
-  std::uint64_t duplicates = 0;       // fragments that repeated bytes already held
-  std::uint64_t overlaps = 0;         // datagrams dropped for an overlap
-  std::uint64_t inconsistent = 0;     // datagrams dropped: two ends, data past the end, a bad length
-  std::uint64_t over_limit = 0;       // datagrams dropped for a per-datagram limit
-  std::uint64_t timed_out = 0;        // datagrams still incomplete at their timeout
-  std::uint64_t evicted = 0;          // datagrams dropped to make room for a new one
-  std::uint64_t refused = 0;          // fragments of a datagram already dropped (until its timeout)
+  std::uint64_t fragments = 0;          // fed
+  std::uint64_t completed = 0;          // datagrams put back together
+  std::uint64_t duplicates = 0;         // fragments that repeated bytes already held
+  std::uint64_t overlaps = 0;           // datagrams dropped for an overlap
+  std::uint64_t inconsistent = 0;       // datagrams dropped: two ends, data past the end, a bad length
+  std::uint64_t over_limit = 0;         // datagrams dropped for a per-datagram limit
+  std::uint64_t timed_out = 0;          // datagrams still incomplete at their timeout
+  std::uint64_t evicted = 0;            // datagrams dropped to make room for a new one
+  std::uint64_t refused = 0;            // fragments of a datagram already dropped (until its timeout)
   std::uint64_t incomplete_at_end = 0;  // set by finish()
 };
 
@@ -111,12 +111,12 @@ class ip_reassembler {
     std::vector<std::byte> bytes;
   };
   struct partial {
-    std::vector<chunk> chunks;          // in capture order
-    std::optional<std::uint32_t> end;   // known from the last fragment
+    std::vector<chunk> chunks;         // in capture order
+    std::optional<std::uint32_t> end;  // known from the last fragment
     std::uint8_t protocol = 0;
     std::size_t bytes = 0;
     time_point first_ts{}, expiry{};
-    std::uint64_t order = 0;            // for eviction: smaller is older
+    std::uint64_t order = 0;  // for eviction: smaller is older
   };
   std::optional<reassembled_datagram> add(const key& k, std::uint8_t protocol, std::uint32_t offset, bool more,
                                           byte_view data, time_point ts, std::uint64_t sequence);
@@ -125,7 +125,7 @@ class ip_reassembler {
 
   ip_fragment_limits limits_;
   std::map<key, partial> partial_;
-  std::map<key, time_point> refused_;  // dropped datagrams' keys, until their timeout
+  std::map<key, time_point> refused_;              // dropped datagrams' keys, until their timeout
   std::deque<std::pair<key, std::uint64_t>> age_;  // (key, order) in the order datagrams began
   std::uint64_t next_order_ = 0;
   std::size_t buffered_ = 0;

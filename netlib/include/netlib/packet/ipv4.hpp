@@ -16,21 +16,21 @@ inline constexpr std::uint8_t icmpv6 = 58;
 }  // namespace ip_protocol
 
 struct ipv4_header {
-  std::uint8_t header_length = 20;   // IHL * 4
+  std::uint8_t header_length = 20;  // IHL * 4
   std::uint8_t tos = 0;
   std::uint16_t total_length = 0;
   std::uint16_t identification = 0;
   bool dont_fragment = false;
   bool more_fragments = false;
-  std::uint16_t fragment_offset = 0; // in bytes
+  std::uint16_t fragment_offset = 0;  // in bytes
   std::uint8_t ttl = 0;
   std::uint8_t protocol = 0;
   std::uint16_t checksum = 0;
   ip_address src;
   ip_address dst;
   byte_view options;
-  byte_view payload;                 // up to total_length (trailer padding removed)
-  bool truncated = false;            // the capture holds fewer bytes than total_length
+  byte_view payload;       // up to total_length (trailer padding removed)
+  bool truncated = false;  // the capture holds fewer bytes than total_length
 
   [[nodiscard]] bool is_fragment() const noexcept { return more_fragments || fragment_offset != 0; }
 };

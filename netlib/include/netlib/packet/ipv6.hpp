@@ -12,19 +12,19 @@ struct ipv6_header {
   std::uint8_t traffic_class = 0;
   std::uint32_t flow_label = 0;
   std::uint16_t payload_length = 0;
-  std::uint8_t next_header = 0;      // the first Next Header value
-  std::uint8_t protocol = 0;         // after skipping extension headers; 59 = no next header
+  std::uint8_t next_header = 0;  // the first Next Header value
+  std::uint8_t protocol = 0;     // after skipping extension headers; 59 = no next header
   std::uint8_t hop_limit = 0;
   ip_address src;
   ip_address dst;
   std::uint8_t extension_headers = 0;
-  bool is_fragment = false;          // a Fragment header was present (RFC 8200 §4.5)
-  std::uint16_t fragment_offset = 0; // in bytes; the upper layer is decoded only at offset 0
-  bool more_fragments = false;       // the Fragment header's M flag
-  std::uint32_t fragment_id = 0;     // the Fragment header's Identification
-  byte_view fragment_data;           // the fragment's bytes: everything after the Fragment header
-  byte_view payload;                 // the upper-layer bytes
-  bool truncated = false;            // the capture holds fewer bytes than payload_length
+  bool is_fragment = false;           // a Fragment header was present (RFC 8200 §4.5)
+  std::uint16_t fragment_offset = 0;  // in bytes; the upper layer is decoded only at offset 0
+  bool more_fragments = false;        // the Fragment header's M flag
+  std::uint32_t fragment_id = 0;      // the Fragment header's Identification
+  byte_view fragment_data;            // the fragment's bytes: everything after the Fragment header
+  byte_view payload;                  // the upper-layer bytes
+  bool truncated = false;             // the capture holds fewer bytes than payload_length
 };
 
 inline constexpr std::size_t max_ipv6_extension_headers = 16;

@@ -25,7 +25,7 @@ std::string_view state_name(tcp_conversation_state s) noexcept;
 
 struct tcp_direction_stats {
   std::uint64_t packets = 0;
-  std::uint64_t payload_bytes = 0;       // delivered in order (no retransmissions)
+  std::uint64_t payload_bytes = 0;  // delivered in order (no retransmissions)
   std::uint64_t gap_bytes = 0;
   std::uint64_t gaps = 0;
   std::uint64_t retransmitted_bytes = 0;
@@ -35,10 +35,10 @@ struct tcp_direction_stats {
 };
 
 struct tcp_conversation {
-  std::uint64_t id = 0;           // order of the first packet, from 0 (like tshark's tcp.stream)
+  std::uint64_t id = 0;  // order of the first packet, from 0 (like tshark's tcp.stream)
   endpoint client;
   endpoint server;
-  bool handshake_seen = false;    // the client's SYN was captured
+  bool handshake_seen = false;  // the client's SYN was captured
   tcp_conversation_state state = tcp_conversation_state::established;
   time_point first_ts;
   time_point last_ts;

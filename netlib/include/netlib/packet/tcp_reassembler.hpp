@@ -90,7 +90,7 @@ class tcp_reassembler {
     time_point expiry{};
     std::uint32_t client_isn = 0;
     bool has_isn = false;
-    bool dead = false;       // its slot is gone (a new conversation took the tuple)
+    bool dead = false;  // its slot is gone (a new conversation took the tuple)
   };
   class direction_output;
   // The two endpoints as machine words (address octets 0..7 and 8..15, port, family), endpoint a
@@ -146,8 +146,8 @@ class tcp_reassembler {
   std::vector<std::uint32_t> free_;              // pool indices to reuse
   std::uint32_t pool_size_ = 0;                  // indices handed out so far
   std::size_t live_ = 0;
-  std::deque<tombstone> tombstones_;             // in the order they were left
-  std::uint32_t tombstone_base_ = 0;             // sequence number of tombstones_.front()
+  std::deque<tombstone> tombstones_;  // in the order they were left
+  std::uint32_t tombstone_base_ = 0;  // sequence number of tombstones_.front()
   std::uint64_t next_id_ = 0;
   std::uint64_t ignored_ = 0;
   std::uint64_t late_ = 0;

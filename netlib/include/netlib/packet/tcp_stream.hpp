@@ -43,7 +43,7 @@ class tcp_stream {
   // A segment of this direction: its sequence number, flags and payload. Inline for the usual
   // segment (no SYN or FIN, the next expected bytes, nothing waiting): delivered as it is.
   template <class Output>
-    requires std::derived_from<Output, output>
+  requires std::derived_from<Output, output>
   void on_segment(std::uint32_t seq, bool syn, bool fin, byte_view payload, time_point ts, Output& out) {
     if (!syn && !fin && base_ && !payload.empty() && waiting_.empty() &&
         seq == static_cast<std::uint32_t>(*base_ + next_)) {
@@ -105,9 +105,9 @@ class tcp_stream {
   std::optional<std::uint32_t> base_;  // sequence number of offset 0
   std::optional<std::uint32_t> isn_;
   bool syn_seen_ = false;
-  std::uint64_t next_ = 0;             // next offset to deliver
+  std::uint64_t next_ = 0;  // next offset to deliver
   std::optional<std::uint64_t> fin_offset_;
-  std::uint64_t acked_ = 0;            // highest offset the peer acknowledged
+  std::uint64_t acked_ = 0;  // highest offset the peer acknowledged
   std::map<std::uint64_t, pending> waiting_;
   std::size_t buffered_ = 0;
   std::uint64_t delivered_ = 0;

@@ -29,12 +29,12 @@ struct tcp_trace_segment {
   time_point ts{};
   tcp_direction direction{};
   std::uint8_t flags = 0;
-  std::uint32_t seq = 0;         // relative to the sender's ISN (the SYN is 0, its first data byte 1)
-  std::uint32_t ack = 0;         // relative to the receiver's ISN, when ACK is set
+  std::uint32_t seq = 0;  // relative to the sender's ISN (the SYN is 0, its first data byte 1)
+  std::uint32_t ack = 0;  // relative to the receiver's ISN, when ACK is set
   std::uint32_t raw_seq = 0, raw_ack = 0;
-  std::uint32_t length = 0;      // payload bytes
-  std::uint64_t window = 0;      // receive window in bytes: scaled (RFC 7323 §2.2) except in a SYN
-  bool retransmission = false;   // all its sequence space was sent before in this direction
+  std::uint32_t length = 0;     // payload bytes
+  std::uint64_t window = 0;     // receive window in bytes: scaled (RFC 7323 §2.2) except in a SYN
+  bool retransmission = false;  // all its sequence space was sent before in this direction
   [[nodiscard]] bool has(std::uint8_t flag) const noexcept { return (flags & flag) != 0; }
   // Sequence space it occupies (payload, plus one for SYN and for FIN).
   [[nodiscard]] std::uint32_t span() const noexcept {
@@ -43,7 +43,7 @@ struct tcp_trace_segment {
 };
 
 struct tcp_trace {
-  tcp_conversation conversation;  // as released (final counters); while recording: as opened
+  tcp_conversation conversation;                // as released (final counters); while recording: as opened
   std::optional<std::uint32_t> isn[2];          // raw ISN per direction (client 0, server 1): its SYN's
   std::optional<std::uint32_t> base[2];         // raw sequence number that is relative 0
   std::optional<std::uint8_t> window_scale[2];  // the option each SYN carried
@@ -122,8 +122,8 @@ struct loss_recovery {
 std::optional<loss_recovery> first_loss(const tcp_trace& t, tcp_direction sender);
 
 struct transfer_throughput {
-  std::uint64_t bytes = 0;     // payload sent, each byte once
-  double seconds = 0;          // from the first data segment to the ACK that covers the last byte
+  std::uint64_t bytes = 0;  // payload sent, each byte once
+  double seconds = 0;       // from the first data segment to the ACK that covers the last byte
   [[nodiscard]] double bytes_per_second() const noexcept { return seconds > 0 ? double(bytes) / seconds : 0; }
 };
 // nullopt when the sender sent no data or the last byte is never acknowledged in the trace.

@@ -55,22 +55,22 @@ inline constexpr std::uint8_t finished = 20;
 }  // namespace tls_handshake
 
 struct tls_limits {
-  std::size_t max_record_length = 16384 + 2048;   // RFC 5246 §6.2.3 (TLS 1.3: 2^14 + 256)
-  std::size_t max_handshake_message = 65536;      // buffered to be decoded; longer ones are counted
-  std::size_t max_records = 4096;                 // kept in detail per connection
+  std::size_t max_record_length = 16384 + 2048;  // RFC 5246 §6.2.3 (TLS 1.3: 2^14 + 256)
+  std::size_t max_handshake_message = 65536;     // buffered to be decoded; longer ones are counted
+  std::size_t max_records = 4096;                // kept in detail per connection
 };
 
 struct tls_client_hello {
-  std::uint16_t legacy_version = 0;               // 0x0303 for TLS 1.2 and 1.3 (RFC 8446 §4.1.2)
+  std::uint16_t legacy_version = 0;  // 0x0303 for TLS 1.2 and 1.3 (RFC 8446 §4.1.2)
   std::size_t session_id_length = 0;
-  std::vector<std::uint16_t> cipher_suites;       // in the client's order, GREASE values included
-  std::optional<std::string> server_name;         // SNI host_name (RFC 6066 §3)
-  std::vector<std::string> alpn;                  // ALPN protocols offered (RFC 7301)
-  std::vector<std::uint16_t> supported_versions;  // RFC 8446 §4.2.1
-  std::vector<std::uint16_t> supported_groups;    // RFC 8446 §4.2.7
-  std::vector<std::uint16_t> key_share_groups;    // RFC 8446 §4.2.8: the groups of the shares sent
+  std::vector<std::uint16_t> cipher_suites;         // in the client's order, GREASE values included
+  std::optional<std::string> server_name;           // SNI host_name (RFC 6066 §3)
+  std::vector<std::string> alpn;                    // ALPN protocols offered (RFC 7301)
+  std::vector<std::uint16_t> supported_versions;    // RFC 8446 §4.2.1
+  std::vector<std::uint16_t> supported_groups;      // RFC 8446 §4.2.7
+  std::vector<std::uint16_t> key_share_groups;      // RFC 8446 §4.2.8: the groups of the shares sent
   std::vector<std::uint16_t> signature_algorithms;  // RFC 8446 §4.2.3
-  std::vector<std::uint16_t> extensions;          // extension types, in order
+  std::vector<std::uint16_t> extensions;            // extension types, in order
 };
 
 struct tls_server_hello {
@@ -79,7 +79,7 @@ struct tls_server_hello {
   std::optional<std::uint16_t> selected_version;  // supported_versions (TLS 1.3)
   std::optional<std::string> alpn;                // the protocol chosen
   std::optional<std::uint16_t> key_share_group;
-  bool hello_retry_request = false;               // RFC 8446 §4.1.3: the special random
+  bool hello_retry_request = false;  // RFC 8446 §4.1.3: the special random
   std::vector<std::uint16_t> extensions;
   // The version in use: the selected supported_version, else the legacy version.
   [[nodiscard]] std::uint16_t version() const noexcept { return selected_version.value_or(legacy_version); }
@@ -90,34 +90,34 @@ struct tls_record {
   std::uint8_t type = 0;      // tls_content
   std::uint16_t version = 0;  // the record layer's legacy version
   std::uint16_t length = 0;
-  bool encrypted = false;     // sent after this direction's ChangeCipherSpec, or application data
+  bool encrypted = false;              // sent after this direction's ChangeCipherSpec, or application data
   std::vector<std::uint8_t> messages;  // handshake messages in clear that begin in this record
 };
 
 struct tls_direction_counts {
   std::uint64_t records = 0;
-  std::uint64_t handshake_records = 0;         // in clear
+  std::uint64_t handshake_records = 0;  // in clear
   std::uint64_t encrypted_handshake_records = 0;
   std::uint64_t change_cipher_spec_records = 0;
   std::uint64_t alert_records = 0;
   std::uint64_t application_data_records = 0;
-  std::uint64_t application_data_bytes = 0;    // record payload bytes (ciphertext)
-  std::uint64_t handshake_messages = 0;        // in clear
-  std::uint64_t oversized_messages = 0;        // longer than max_handshake_message: counted only
-  bool tls = false;      // began like TLS
-  bool decoding = true;  // still framing records (false after an error, a gap, or not TLS)
+  std::uint64_t application_data_bytes = 0;  // record payload bytes (ciphertext)
+  std::uint64_t handshake_messages = 0;      // in clear
+  std::uint64_t oversized_messages = 0;      // longer than max_handshake_message: counted only
+  bool tls = false;                          // began like TLS
+  bool decoding = true;                      // still framing records (false after an error, a gap, or not TLS)
 };
 
 struct tls_session {
   std::optional<tls_client_hello> client_hello;  // the first one
   std::optional<tls_server_hello> server_hello;  // the first one that is not a HelloRetryRequest
   bool hello_retry_request = false;
-  std::optional<std::size_t> certificates;       // in a Certificate message sent in clear
-  std::vector<tls_record> records;               // both directions in the order they completed
-  bool records_truncated = false;                // more than max_records
+  std::optional<std::size_t> certificates;  // in a Certificate message sent in clear
+  std::vector<tls_record> records;          // both directions in the order they completed
+  bool records_truncated = false;           // more than max_records
   tls_direction_counts client, server;
   std::vector<std::uint8_t> client_messages, server_messages;  // handshake types in clear, in order
-  std::optional<std::string> error;              // why decoding stopped ("server: record of 40000 bytes...")
+  std::optional<std::string> error;  // why decoding stopped ("server: record of 40000 bytes...")
   [[nodiscard]] bool is_tls() const noexcept { return client.tls || server.tls; }
 };
 
@@ -131,9 +131,9 @@ class tls_analyzer {
 
  private:
   struct direction {
-    std::vector<std::byte> pending;   // an incomplete record (header included)
-    std::vector<std::byte> message;   // an incomplete handshake message (header included)
-    std::uint64_t skip_message = 0;   // bytes left of a message too long to buffer
+    std::vector<std::byte> pending;  // an incomplete record (header included)
+    std::vector<std::byte> message;  // an incomplete handshake message (header included)
+    std::uint64_t skip_message = 0;  // bytes left of a message too long to buffer
     bool encrypted = false;
     bool started = false;
   };
@@ -164,6 +164,8 @@ std::string tls_content_name(std::uint8_t type);
 // "ClientHello", "Certificate", ... (RFC 8446 §4 / RFC 5246 §7.4); "type N" for others.
 std::string tls_handshake_name(std::uint8_t type);
 // GREASE (RFC 8701): 0x0a0a, 0x1a1a, ... 0xfafa.
-inline bool tls_is_grease(std::uint16_t v) noexcept { return (v & 0x0f0f) == 0x0a0a && (v >> 8) == (v & 0xff); }
+inline bool tls_is_grease(std::uint16_t v) noexcept {
+  return (v & 0x0f0f) == 0x0a0a && (v >> 8) == (v & 0xff);
+}
 
 }  // namespace netlib::packet

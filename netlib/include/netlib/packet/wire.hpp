@@ -18,9 +18,15 @@ inline T load(const std::byte* p) noexcept {
   std::memcpy(&v, p, sizeof v);
   return v;
 }
-inline std::uint16_t swap(std::uint16_t v) noexcept { return __builtin_bswap16(v); }
-inline std::uint32_t swap(std::uint32_t v) noexcept { return __builtin_bswap32(v); }
-inline std::uint64_t swap(std::uint64_t v) noexcept { return __builtin_bswap64(v); }
+inline std::uint16_t swap(std::uint16_t v) noexcept {
+  return __builtin_bswap16(v);
+}
+inline std::uint32_t swap(std::uint32_t v) noexcept {
+  return __builtin_bswap32(v);
+}
+inline std::uint64_t swap(std::uint64_t v) noexcept {
+  return __builtin_bswap64(v);
+}
 template <class T>
 inline T big(const std::byte* p) noexcept {
   if constexpr (std::endian::native == std::endian::big) return load<T>(p);
@@ -39,13 +45,27 @@ inline T little(const std::byte* p) noexcept {
 }
 }  // namespace detail
 
-inline std::uint8_t u8(const std::byte* p) noexcept { return static_cast<std::uint8_t>(p[0]); }
-inline std::uint16_t be16(const std::byte* p) noexcept { return detail::big<std::uint16_t>(p); }
-inline std::uint32_t be32(const std::byte* p) noexcept { return detail::big<std::uint32_t>(p); }
-inline std::uint16_t le16(const std::byte* p) noexcept { return detail::little<std::uint16_t>(p); }
-inline std::uint32_t le32(const std::byte* p) noexcept { return detail::little<std::uint32_t>(p); }
-inline std::uint64_t le64(const std::byte* p) noexcept { return detail::little<std::uint64_t>(p); }
-inline std::uint64_t be64(const std::byte* p) noexcept { return detail::big<std::uint64_t>(p); }
+inline std::uint8_t u8(const std::byte* p) noexcept {
+  return static_cast<std::uint8_t>(p[0]);
+}
+inline std::uint16_t be16(const std::byte* p) noexcept {
+  return detail::big<std::uint16_t>(p);
+}
+inline std::uint32_t be32(const std::byte* p) noexcept {
+  return detail::big<std::uint32_t>(p);
+}
+inline std::uint16_t le16(const std::byte* p) noexcept {
+  return detail::little<std::uint16_t>(p);
+}
+inline std::uint32_t le32(const std::byte* p) noexcept {
+  return detail::little<std::uint32_t>(p);
+}
+inline std::uint64_t le64(const std::byte* p) noexcept {
+  return detail::little<std::uint64_t>(p);
+}
+inline std::uint64_t be64(const std::byte* p) noexcept {
+  return detail::big<std::uint64_t>(p);
+}
 
 inline void put_be16(std::byte* p, std::uint16_t v) noexcept {
   p[0] = std::byte(v >> 8);

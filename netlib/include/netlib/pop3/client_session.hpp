@@ -26,8 +26,8 @@ using client_action = client_session_action<>;
 struct fetched_message {
   std::size_t number = 0;
   std::string uid;
-  std::size_t size = 0;   // as LIST reported it
-  std::string bytes;      // unstuffed, CRLF line ends
+  std::size_t size = 0;  // as LIST reported it
+  std::string bytes;     // unstuffed, CRLF line ends
 };
 
 struct client_step {
@@ -38,8 +38,17 @@ struct client_step {
 };
 
 enum class client_state {
-  awaiting_greeting, awaiting_stls, awaiting_tls, awaiting_user, awaiting_pass, awaiting_uidl,
-  awaiting_list, awaiting_retr, awaiting_dele, awaiting_quit, finished,
+  awaiting_greeting,
+  awaiting_stls,
+  awaiting_tls,
+  awaiting_user,
+  awaiting_pass,
+  awaiting_uidl,
+  awaiting_list,
+  awaiting_retr,
+  awaiting_dele,
+  awaiting_quit,
+  finished,
 };
 
 class client_session {

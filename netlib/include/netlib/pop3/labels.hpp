@@ -14,6 +14,8 @@ inline std::optional<std::string> pop3_label(byte_view payload, const packet::la
   return packet::line_protocol_label(payload, c, {110, 1110}, "PASS");
 }
 
-inline void register_labels(packet::label_registry& registry) { registry.add("pop3", pop3_label); }
+inline void register_labels(packet::label_registry& registry) {
+  registry.add("pop3", pop3_label);
+}
 
 }  // namespace netlib::pop3

@@ -15,16 +15,16 @@
 #include "netlib/core/command_line.hpp"
 #include "netlib/core/credentials_guard.hpp"
 #include "netlib/core/session.hpp"
-#include "netlib/mail/mail_store.hpp"
 #include "netlib/core/users_table.hpp"
+#include "netlib/mail/mail_store.hpp"
 
 namespace netlib::pop3 {
 
 struct server_config {
   std::string hostname = "localhost";
-  bool tls_available = false;  // advertise and accept STLS
-  std::size_t max_errors = 20; // then -ERR and close
-  std::string peer_address;    // the client's address, for the credentials guard
+  bool tls_available = false;         // advertise and accept STLS
+  std::size_t max_errors = 20;        // then -ERR and close
+  std::string peer_address;           // the client's address, for the credentials guard
   credentials_gate* guard = nullptr;  // PASS throttling shared by the server's sessions, or none
 };
 
@@ -83,7 +83,7 @@ class server_session {
   command_reader reader_{{.max_length = 255, .strict = false}};  // RFC 2449 §4: 255 octets
   bool tls_active_ = false;
   std::string user_;
-  std::string held_password_;   // pass_delayed: the password waiting for its turn
+  std::string held_password_;  // pass_delayed: the password waiting for its turn
   time_point held_until_{};
   clock_reading now_{};
   std::unique_ptr<mail::mailbox> box_;

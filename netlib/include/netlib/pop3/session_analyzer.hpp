@@ -17,8 +17,8 @@
 namespace netlib::pop3 {
 
 struct observed_command {
-  std::string verb;                 // upper-cased; "<auth-continuation>" for AUTH responses
-  std::string argument;             // PASS arguments are kept as "<hidden>"
+  std::string verb;                   // upper-cased; "<auth-continuation>" for AUTH responses
+  std::string argument;               // PASS arguments are kept as "<hidden>"
   std::optional<std::string> status;  // "+OK", "-ERR" or "+" (continuation); none if not captured
   std::string text;
   std::optional<std::size_t> body_bytes;  // multi-line responses: unstuffed bytes before "."
@@ -28,7 +28,7 @@ struct observed_command {
 struct observed_session : observed_transport {
   std::optional<std::string> greeting;
   std::vector<observed_command> commands;
-  std::size_t garbage_lines = 0;    // server lines that were no response (skipped)
+  std::size_t garbage_lines = 0;  // server lines that were no response (skipped)
 };
 
 class session_analyzer : public dialogue_observer<session_analyzer> {
@@ -49,7 +49,7 @@ class session_analyzer : public dialogue_observer<session_analyzer> {
 
   observed_session session_;
   line_framer server_framer_{{.max_length = 65536, .strict = false}};
-  std::deque<std::size_t> pending_;  // indices into session_.commands
+  std::deque<std::size_t> pending_;     // indices into session_.commands
   std::optional<std::size_t> in_body_;  // the command whose multi-line body is being read
   bool auth_continuation_ = false;
 };

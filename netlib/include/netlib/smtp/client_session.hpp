@@ -23,13 +23,13 @@ namespace netlib::smtp {
 
 struct client_options {
   std::string ehlo_name = "localhost";
-  bool starttls = false;                               // RFC 3207
+  bool starttls = false;                                    // RFC 3207
   std::optional<std::pair<std::string, std::string>> auth;  // user, password: AUTH PLAIN (RFC 4616)
 };
 
 struct envelope {
-  std::string from;              // reverse-path, may be empty for "<>"
-  std::vector<std::string> to;   // forward-paths, at least one
+  std::string from;             // reverse-path, may be empty for "<>"
+  std::vector<std::string> to;  // forward-paths, at least one
 };
 
 // send_command, start_tls and close_connection: the client side of the session contract.
@@ -42,16 +42,26 @@ struct client_step {
 };
 
 struct client_result {
-  bool delivered = false;                                  // the final 250 after the data
-  std::vector<std::string> accepted;                       // recipients with 250/251
-  std::vector<std::pair<std::string, reply>> rejected;     // recipient and its reply
-  std::string error;  // empty on full success: "server refused MAIL FROM:<a@b>: 550 ..."
-  std::string queue_reply;                                 // text of the final 250
+  bool delivered = false;                               // the final 250 after the data
+  std::vector<std::string> accepted;                    // recipients with 250/251
+  std::vector<std::pair<std::string, reply>> rejected;  // recipient and its reply
+  std::string error;        // empty on full success: "server refused MAIL FROM:<a@b>: 550 ..."
+  std::string queue_reply;  // text of the final 250
 };
 
 enum class client_state {
-  awaiting_greeting, awaiting_ehlo, awaiting_helo, awaiting_starttls, awaiting_tls, awaiting_auth,
-  awaiting_mail, awaiting_rcpt, awaiting_data, awaiting_data_end, awaiting_quit, finished,
+  awaiting_greeting,
+  awaiting_ehlo,
+  awaiting_helo,
+  awaiting_starttls,
+  awaiting_tls,
+  awaiting_auth,
+  awaiting_mail,
+  awaiting_rcpt,
+  awaiting_data,
+  awaiting_data_end,
+  awaiting_quit,
+  finished,
 };
 
 class client_session {
@@ -82,7 +92,7 @@ class client_session {
   std::string message_;
   reply_parser parser_;
   client_state state_ = client_state::awaiting_greeting;
-  std::set<std::string> caps_;   // EHLO keywords, upper-cased, with parameters ("AUTH PLAIN LOGIN")
+  std::set<std::string> caps_;  // EHLO keywords, upper-cased, with parameters ("AUTH PLAIN LOGIN")
   bool tls_active_ = false;
   std::size_t next_rcpt_ = 0;
   client_result result_;

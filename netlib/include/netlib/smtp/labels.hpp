@@ -10,7 +10,9 @@
 
 namespace netlib::smtp {
 
-inline bool is_smtp_port(std::uint16_t port) noexcept { return port == 25 || port == 587 || port == 2525; }
+inline bool is_smtp_port(std::uint16_t port) noexcept {
+  return port == 25 || port == 587 || port == 2525;
+}
 
 inline std::optional<std::string> smtp_label(byte_view payload, const packet::label_context& c) {
   auto line = packet::line_protocol_label(payload, c, {25, 587, 2525}, {});  // is_smtp_port
@@ -19,6 +21,8 @@ inline std::optional<std::string> smtp_label(byte_view payload, const packet::la
   return line;
 }
 
-inline void register_labels(packet::label_registry& registry) { registry.add("smtp", smtp_label); }
+inline void register_labels(packet::label_registry& registry) {
+  registry.add("smtp", smtp_label);
+}
 
 }  // namespace netlib::smtp

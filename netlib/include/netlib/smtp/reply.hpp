@@ -16,7 +16,7 @@ namespace netlib::smtp {
 
 struct reply {
   int code = 0;
-  std::vector<std::string> lines;  // texts after "ddd-" / "ddd "
+  std::vector<std::string> lines;          // texts after "ddd-" / "ddd "
   [[nodiscard]] std::string text() const;  // the lines joined with "; "
 };
 

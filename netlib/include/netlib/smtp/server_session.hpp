@@ -16,8 +16,8 @@
 //     execute(s.delivery_done(result)) and call receive() again on the buffer: commands pipelined
 //     after the message wait there, unconsumed, until the 250/451 is out (RFC 2920 §3.1).
 #include <chrono>
-#include <memory>
 #include <cstddef>
+#include <memory>
 #include <string>
 #include <variant>
 #include <vector>
@@ -36,14 +36,14 @@ namespace netlib::smtp {
 class message_spool;  // below
 
 struct server_config {
-  std::string hostname = "localhost";   // our name in the greeting and the Received: header
-  std::string domain = "localhost";     // mail for user@domain is local
+  std::string hostname = "localhost";                // our name in the greeting and the Received: header
+  std::string domain = "localhost";                  // mail for user@domain is local
   std::size_t max_message_bytes = 10 * 1024 * 1024;  // SIZE (RFC 1870)
-  std::size_t max_recipients = 100;     // RFC 5321 §4.5.3.1.8: at least 100
-  std::size_t max_errors = 20;          // then 421 and close
-  bool tls_available = false;           // advertise STARTTLS
-  bool require_tls = false;             // refuse mail transactions before STARTTLS (530)
-  credentials_gate* guard = nullptr;    // AUTH throttling shared by the server's sessions, or none
+  std::size_t max_recipients = 100;                  // RFC 5321 §4.5.3.1.8: at least 100
+  std::size_t max_errors = 20;                       // then 421 and close
+  bool tls_available = false;                        // advertise STARTTLS
+  bool require_tls = false;                          // refuse mail transactions before STARTTLS (530)
+  credentials_gate* guard = nullptr;                 // AUTH throttling shared by the server's sessions, or none
   // Message data goes here as it arrives (no session holds a whole message); none: it is kept in
   // deliver_message::message (tests, simulations).
   message_spool* spool = nullptr;
@@ -54,9 +54,9 @@ struct server_config {
 };
 
 struct session_info {
-  std::string peer = "unknown";    // "[127.0.0.1]"-like text for the Received: header; the
-                                   // client's address for the credentials guard
-  std::string session_id = "0";    // unique per connection, used in queue ids
+  std::string peer = "unknown";  // "[127.0.0.1]"-like text for the Received: header; the
+                                 // client's address for the credentials guard
+  std::string session_id = "0";  // unique per connection, used in queue ids
 };
 
 // Store this message whole, then report with delivery_done(). RFC 5321 §6.1: the 250 that
@@ -95,16 +95,16 @@ struct delivery_result {
 };
 
 enum class server_state {
-  awaiting_helo,          // greeting sent; EHLO/HELO expected
-  awaiting_mail,          // no transaction open
-  awaiting_rcpt,          // MAIL accepted, no recipient yet
-  awaiting_data,          // at least one recipient accepted
-  in_data,                // 354 sent; reading lines until CRLF.CRLF
-  delivering,             // deliver_message emitted; nothing consumed until delivery_done()
-  awaiting_auth_response, // 334 sent; a base64 line expected
-  auth_delayed,           // credentials in; their check waits for its turn (wake_at, tick())
-  awaiting_tls,           // 220 to STARTTLS sent; nothing consumed until tls_established()
-  closed,                 // 221/421 sent; nothing consumed
+  awaiting_helo,           // greeting sent; EHLO/HELO expected
+  awaiting_mail,           // no transaction open
+  awaiting_rcpt,           // MAIL accepted, no recipient yet
+  awaiting_data,           // at least one recipient accepted
+  in_data,                 // 354 sent; reading lines until CRLF.CRLF
+  delivering,              // deliver_message emitted; nothing consumed until delivery_done()
+  awaiting_auth_response,  // 334 sent; a base64 line expected
+  auth_delayed,            // credentials in; their check waits for its turn (wake_at, tick())
+  awaiting_tls,            // 220 to STARTTLS sent; nothing consumed until tls_established()
+  closed,                  // 221/421 sent; nothing consumed
 };
 
 class server_session {
@@ -161,27 +161,27 @@ class server_session {
   session_info info_;
   const users_table& users_;
   server_state state_ = server_state::awaiting_helo;
-  line_framer command_framer_{{.max_length = 512, .strict = true}};   // RFC 5321 §4.5.3.1.4
-  line_framer data_framer_{{.max_length = 1000, .strict = true}};     // RFC 5321 §4.5.3.1.6
+  line_framer command_framer_{{.max_length = 512, .strict = true}};  // RFC 5321 §4.5.3.1.4
+  line_framer data_framer_{{.max_length = 1000, .strict = true}};    // RFC 5321 §4.5.3.1.6
   std::string helo_name_;
   bool extended_ = false;
   bool tls_active_ = false;
   std::string auth_user_;
   std::string auth_login_user_;
   auth_step auth_step_ = auth_step::plain;
-  std::string held_user_;       // auth_delayed: the credentials waiting for their turn
+  std::string held_user_;  // auth_delayed: the credentials waiting for their turn
   std::string held_password_;
   time_point held_until_{};
-  clock_reading now_{};         // the latest time input
+  clock_reading now_{};  // the latest time input
   std::string sender_;
-  std::vector<std::string> local_recipients_;   // user names
-  std::vector<std::string> relay_recipients_;   // full addresses
-  std::vector<std::string> all_recipients_;     // as accepted, for the Received: header
-  std::string message_;         // without a spool: the data so far
+  std::vector<std::string> local_recipients_;     // user names
+  std::vector<std::string> relay_recipients_;     // full addresses
+  std::vector<std::string> all_recipients_;       // as accepted, for the Received: header
+  std::string message_;                           // without a spool: the data so far
   std::shared_ptr<mail::spooled_message> spool_;  // with one: where the data goes
-  std::string spool_chunk_;     // data not yet appended to spool_ (at most about 64 KiB)
-  std::string spool_id_;        // the queue id given at DATA
-  std::string spool_received_;  // the Received: header made at DATA
+  std::string spool_chunk_;                       // data not yet appended to spool_ (at most about 64 KiB)
+  std::string spool_id_;                          // the queue id given at DATA
+  std::string spool_received_;                    // the Received: header made at DATA
   std::size_t message_size_ = 0;
   data_problem data_problem_ = data_problem::none;
   bool after_bare_lf_ = false;  // the previous data line ended with a LF alone

@@ -18,17 +18,17 @@
 namespace netlib::smtp {
 
 struct observed_command {
-  std::string verb;              // upper-cased; "<auth-continuation>" for AUTH responses
+  std::string verb;  // upper-cased; "<auth-continuation>" for AUTH responses
   std::string argument;
-  std::optional<int> reply_code; // none when the capture ended first
+  std::optional<int> reply_code;  // none when the capture ended first
   std::string reply_text;
 };
 
 struct observed_message {
   std::string from;
-  std::vector<std::string> to;     // recipients whose RCPT was accepted
-  std::size_t bytes = 0;           // after dot-unstuffing, with the last CRLF, without "."
-  std::optional<int> reply_code;   // the reply to the end of data
+  std::vector<std::string> to;    // recipients whose RCPT was accepted
+  std::size_t bytes = 0;          // after dot-unstuffing, with the last CRLF, without "."
+  std::optional<int> reply_code;  // the reply to the end of data
 };
 
 // encrypted (STARTTLS succeeded), gap_bytes and problem: observed_transport.
@@ -64,7 +64,7 @@ class session_analyzer : public dialogue_observer<session_analyzer> {
   };
   std::deque<pending_reply> pending_;
   client_mode mode_ = client_mode::commands;
-  observed_message current_;         // envelope of the open transaction
+  observed_message current_;  // envelope of the open transaction
   std::size_t data_bytes_ = 0;
 };
 
