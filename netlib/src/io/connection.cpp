@@ -27,6 +27,7 @@
 #include <array>
 #include <cerrno>
 #include <optional>
+#include <utility>
 
 namespace netlib::io {
 
@@ -48,6 +49,7 @@ struct connection::state {
   bool timed_out = false;
   bool closed = false;
   std::string tls_session_tag;  // bind_tls_sessions
+  std::function<void()> on_close;
 
   void touch() { idle_deadline = idle.count() > 0 ? steady::now() + idle : steady::time_point::max(); }
   steady::time_point next_deadline() const {
@@ -57,6 +59,7 @@ struct connection::state {
   void close() {
     if (closed) return;
     closed = true;
+    if (on_close) std::exchange(on_close, nullptr)();
     boost::system::error_code ec;
     timer.cancel();
     socket.close(ec);  // sends FIN (RST if unread input remains) and cancels pending operations
@@ -325,6 +328,14 @@ asio::any_io_executor connection::executor() {
 }
 tcp::socket& connection::socket() {
   return state_->socket;
+}
+
+void connection::on_close(std::function<void()> hook) {
+  if (state_->closed) {
+    hook();
+    return;
+  }
+  state_->on_close = std::move(hook);
 }
 
 std::function<void()> connection::make_closer() const {

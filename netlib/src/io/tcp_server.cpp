@@ -6,9 +6,11 @@
 // registered (id -> executor + weak state) so stop() can close each on its own executor. Over max_connections, a
 // connection gets busy_reply and is closed; over max_per_address for its address (counted in a map under the mutex,
 // keyed by the 16 bytes of the IPv6 form, an IPv6 address cut to its /64), per_address_reply. Each connection gets the
-// handshake timeout. TCP_NODELAY is set once on the listener (accepted sockets inherit it on Linux), TCP_DEFER_ACCEPT
-// too when asked (defer_accept). stop() closes the listener and every connection and releases the work guards; run()
-// returns when every context has run out of work.
+// handshake timeout. A connection gives back its places (in the cap and its address's count) the moment its socket
+// closes, before the close reaches the peer (connection's close hook), whoever closes it: a client that saw its
+// connection end and connects again is never refused for the slot it held. TCP_NODELAY is set once on the listener
+// (accepted sockets inherit it on Linux), TCP_DEFER_ACCEPT too when asked (defer_accept). stop() closes the listener
+// and every connection and releases the work guards; run() returns when every context has run out of work.
 #include "netlib/io/tcp_server.hpp"
 
 #include <netinet/in.h>
@@ -49,10 +51,35 @@ struct tcp_server::impl {
   std::vector<guard> guards;
   tcp::acceptor acceptor;
   asio::signal_set signals;
-  std::atomic<std::size_t> active{0};
+  // The places connections hold, shared with each connection's close hook (which may run while the
+  // server is torn down, when a context destroys a pending session).
+  struct places {
+    std::atomic<std::size_t> active{0};
+    std::size_t max_per_address = 0;
+    std::mutex mutex;
+    std::unordered_map<std::string, std::size_t> per_address;  // under `mutex`
+
+    // Counts a connection from `key`; false when the address has max_per_address already.
+    bool admit_address(const std::string& key) {
+      if (max_per_address == 0 || key.empty()) return true;
+      std::lock_guard lock(mutex);
+      auto& n = per_address[key];
+      if (n >= max_per_address) return false;
+      ++n;
+      return true;
+    }
+    void give_back(const std::string& key) {
+      if (max_per_address != 0 && !key.empty()) {
+        std::lock_guard lock(mutex);
+        const auto it = per_address.find(key);
+        if (it != per_address.end() && --it->second == 0) per_address.erase(it);
+      }
+      --active;
+    }
+  };
+  std::shared_ptr<places> held = std::make_shared<places>();
   std::atomic<std::size_t> accepted{0};
   std::atomic<std::size_t> refused_address{0};
-  std::unordered_map<std::string, std::size_t> per_address;  // under `mutex`
   std::atomic<bool> stopping{false};
   std::mutex mutex;
   std::map<std::uint64_t, live> sessions;
@@ -64,6 +91,7 @@ struct tcp_server::impl {
         contexts(make_contexts(options.model == thread_model::shared_pool ? 1u : options.threads)),
         acceptor(*contexts.front()),
         signals(*contexts.front()) {
+    held->max_per_address = options.max_per_address;
     for (auto& ctx : contexts) guards.emplace_back(ctx->get_executor());
   }
 
@@ -122,25 +150,11 @@ struct tcp_server::impl {
     if (a.is_v6() && !a.to_v6().is_v4_mapped()) std::fill(bytes.begin() + 8, bytes.end(), 0);
     return std::string(reinterpret_cast<const char*>(bytes.data()), bytes.size());
   }
-  // Counts a connection from `key`; false when the address has max_per_address already.
-  bool admit_address(const std::string& key) {
-    if (options.max_per_address == 0 || key.empty()) return true;
-    std::lock_guard lock(mutex);
-    auto& n = per_address[key];
-    if (n >= options.max_per_address) return false;
-    ++n;
-    return true;
-  }
-  void leave_address(const std::string& key) {
-    if (options.max_per_address == 0 || key.empty()) return;
-    std::lock_guard lock(mutex);
-    const auto it = per_address.find(key);
-    if (it != per_address.end() && --it->second == 0) per_address.erase(it);
-  }
 
   awaitable<void> session(tcp::socket socket, std::string address) {
     connection c(std::move(socket), options.tls, options.idle_timeout, options.initial_deadline);
     c.set_handshake_timeout(options.handshake_timeout);
+    c.on_close([held = held, address = std::move(address)] { held->give_back(address); });
     const auto id = enroll(c);
     if (stopping) c.close();
     try {
@@ -150,8 +164,6 @@ struct tcp_server::impl {
     }
     c.close();
     leave(id);
-    leave_address(address);
-    --active;
   }
 
   awaitable<void> refuse(tcp::socket socket, const std::string& reply) {
@@ -184,18 +196,18 @@ struct tcp_server::impl {
         continue;
       }
       ++accepted;
-      if (active.load() >= options.max_connections) {
+      if (held->active.load() >= options.max_connections) {
         asio::co_spawn(where, refuse(std::move(socket), options.busy_reply), asio::detached);
         continue;
       }
       std::string address = address_key(socket);
-      if (!admit_address(address)) {
+      if (!held->admit_address(address)) {
         ++refused_address;
         const std::string& reply = options.per_address_reply.empty() ? options.busy_reply : options.per_address_reply;
         asio::co_spawn(where, refuse(std::move(socket), reply), asio::detached);
         continue;
       }
-      ++active;
+      ++held->active;
       asio::co_spawn(where, session(std::move(socket), std::move(address)), asio::detached);
     }
   }
@@ -254,7 +266,7 @@ void tcp_server::stop() {
   impl_->stop();
 }
 std::size_t tcp_server::active_connections() const noexcept {
-  return impl_->active.load();
+  return impl_->held->active.load();
 }
 std::size_t tcp_server::total_accepted() const noexcept {
   return impl_->accepted.load();

@@ -1,6 +1,7 @@
 // The live runners over real sockets on 127.0.0.1 port 0, driving the line-echo test core.
 #include <gtest/gtest.h>
 
+#include <array>
 #include <csignal>
 #include <thread>
 
@@ -171,6 +172,33 @@ TEST(Runner, refuses_connections_over_the_cap_with_the_busy_reply) {
   c.connect("127.0.0.1", s.port());
   EXPECT_EQ(read_line(c, pc), "421 too many connections");
   EXPECT_EQ(read_line(c, pc), "<eof>");
+}
+
+// A connection's place is free the moment its socket closes, not when its handler has unwound:
+// here the handler lingers 1 s after a deadline closed its connection (as a session on a busy
+// thread may), and a client that saw its connection end and comes straight back is served, not
+// refused as over the cap or over its address's share.
+TEST(Runner, a_closed_connection_gives_back_its_place_before_the_peer_sees_the_end) {
+  const auto lingering = [](connection& c) -> awaitable<void> {
+    co_await c.write("hello\r\n");
+    std::array<std::byte, 64> buf{};
+    while (co_await c.read_some(buf) > 0) {
+    }
+    asio::steady_timer linger(c.executor(), 1s);
+    boost::system::error_code ec;
+    co_await linger.async_wait(asio::redirect_error(use_awaitable, ec));
+  };
+  netlab::test::threaded_server s(
+      quiet({.max_connections = 1, .max_per_address = 1, .idle_timeout = 200ms, .busy_reply = "421 busy\r\n"}),
+      lingering);
+  tcp_client a, b;
+  std::string pa, pb;
+  a.connect("127.0.0.1", s.port());
+  ASSERT_EQ(read_line(a, pa), "hello");
+  ASSERT_EQ(read_line(a, pa), "<eof>");  // the idle deadline closed it
+  b.connect("127.0.0.1", s.port());
+  EXPECT_EQ(read_line(b, pb), "hello");
+  EXPECT_EQ(s.server.active_connections(), 1u);
 }
 
 TEST(Runner, sigterm_stops_the_server_and_closes_open_connections) {

@@ -115,6 +115,10 @@ class connection {
   awaitable<bool> send_file_tls(int fd, std::uint64_t offset, std::uint64_t length);
   // A function that closes this connection if it still exists (run it on executor()).
   [[nodiscard]] std::function<void()> make_closer() const;
+  // Runs `hook` once, just before the socket closes, whoever closes it (close(), a deadline, a
+  // failed handshake, the destructor): the server gives back the connection's place there, so the
+  // place is free before the peer can see the end.
+  void on_close(std::function<void()> hook);
   std::shared_ptr<state> state_;
 };
 
