@@ -14,6 +14,7 @@
 #include "data_channel.hpp"
 #include "netlib/ftp/data_address.hpp"
 #include "netlib/ftp/reply.hpp"
+#include "probe_session.hpp"
 
 namespace netlab::grade {
 
@@ -29,9 +30,9 @@ std::string codes_text(const std::vector<int>& codes) {
   return out;
 }
 
-class session {
+class session : public probe_session {
  public:
-  session(const ftp_options& o, check_result& c) : o_(o), c_(c), probe_(o.host, o.port, o.timeout) {}
+  session(const ftp_options& o, check_result& c) : probe_session(c, o.host, o.port, o.timeout), o_(o) {}
 
   std::optional<reply> expect(const std::string& line, const std::vector<int>& accept) {
     if (failed_) return std::nullopt;
@@ -48,19 +49,6 @@ class session {
   bool login() {
     const auto user = expect("USER " + o_.user, {230, 331});
     return user && (user->code == 230 || expect("PASS " + o_.password, {230, 202}));
-  }
-  void fail_with(std::string reason, std::string expected) {
-    if (failed_) return;
-    failed_ = true;
-    c_.reason = std::move(reason);
-    c_.sent = printable(probe_.sent());
-    c_.received = printable(probe_.received());
-    c_.expected = std::move(expected);
-  }
-  void finish(bool quit = true) {
-    finished_ = true;
-    if (!failed_) c_.passed = true;
-    if (quit && probe_.send("QUIT\r\n")) probe_.wait_closed();
   }
   // Opens a passive data connection with PASV (or EPSV) and connects to it.
   bool open_passive(data_channel& data, bool extended) {
@@ -92,8 +80,6 @@ class session {
     return bytes;
   }
   [[nodiscard]] const ftp_options& options() const { return o_; }
-  [[nodiscard]] bool finished() const { return finished_; }
-  tcp_probe& probe() { return probe_; }
 
  private:
   std::optional<reply> fail(std::string reason, const std::vector<int>& accept, const std::string& label) {
@@ -115,11 +101,7 @@ class session {
   }
 
   const ftp_options& o_;
-  check_result& c_;
-  tcp_probe probe_;
   netlib::ftp::reply_parser parser_;
-  bool failed_ = false;
-  bool finished_ = false;
 };
 
 bool greet(session& s) {

@@ -13,6 +13,7 @@
 
 #include "common/tcp_probe.hpp"
 #include "netlib/pop3/response.hpp"
+#include "probe_session.hpp"
 
 namespace netlab::grade {
 
@@ -20,9 +21,9 @@ namespace pop3_suite_local {
 
 using netlib::pop3::response;
 
-class session {
+class session : public probe_session {
  public:
-  session(const pop3_options& o, check_result& c) : o_(o), c_(c), probe_(o.host, o.port, o.timeout) {}
+  session(const pop3_options& o, check_result& c) : probe_session(c, o.host, o.port, o.timeout), o_(o) {}
 
   // Sends `line` (nothing for the greeting) and reads the response; nullopt after failing the
   // check when nothing came back or the status was not the expected one.
@@ -38,22 +39,6 @@ class session {
     return r;
   }
   bool login() { return expect("USER " + o_.user, true) && expect("PASS " + o_.password, true); }
-  // A failure found by the check itself (a wrong count, a wrong size).
-  void fail_with(std::string reason, std::string expected) {
-    if (failed_) return;
-    failed_ = true;
-    c_.reason = std::move(reason);
-    c_.sent = printable(probe_.sent());
-    c_.received = printable(probe_.received());
-    c_.expected = std::move(expected);
-  }
-  void finish(bool quit = true) {
-    finished_ = true;
-    if (!failed_) c_.passed = true;
-    if (quit && probe_.send("QUIT\r\n")) probe_.wait_closed();
-  }
-  tcp_probe& probe() { return probe_; }
-  [[nodiscard]] bool finished() const { return finished_; }
   [[nodiscard]] const std::string& user() const { return o_.user; }
 
  private:
@@ -77,10 +62,6 @@ class session {
   }
 
   const pop3_options& o_;
-  check_result& c_;
-  tcp_probe probe_;
-  bool failed_ = false;
-  bool finished_ = false;
 };
 
 // "+OK nn mm" of STAT (RFC 1939 §5): message count and maildrop size.

@@ -15,6 +15,7 @@
 #include "client_run.hpp"
 #include "common/smtp_probe.hpp"
 #include "netlib/app/random.hpp"
+#include "probe_session.hpp"
 
 namespace netlab::grade {
 
@@ -182,15 +183,12 @@ void check_stored(const smtp_options& o, const smtp_probe& p, check_result& c) {
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
   }
   if (problems.empty()) return;
-  c.passed = false;
   c.partial = 0;
-  c.reason = fmt::format("the server answered 250 to the message but did not store it: {}", fmt::join(problems, "; "));
-  c.sent = printable(p.sent());
-  c.received = printable(p.received());
-  c.expected = fmt::format(
-      "the message (Message-ID {}) in {}/USER/new or cur of each recipient, its line '{}' stored "
-      "with one dot",
-      message_id(), o.maildir, dot_line);
+  record_failure(
+      c, p, fmt::format("the server answered 250 to the message but did not store it: {}", fmt::join(problems, "; ")),
+      fmt::format("the message (Message-ID {}) in {}/USER/new or cur of each recipient, its line '{}' stored "
+                  "with one dot",
+                  message_id(), o.maildir, dot_line));
 }
 
 void run_check(const smtp_options& o, const smtp_check& spec, check_result& c) {
@@ -201,22 +199,17 @@ void run_check(const smtp_options& o, const smtp_check& spec, check_result& c) {
     const auto expected = fmt::format("{} to {}", codes_text(s.accept), label(s.line));
     auto reply = s.line.empty() || p.send(s.line) ? p.read_reply() : std::nullopt;
     if (!reply) {
-      c.reason = fmt::format("no reply to {}: {}", label(s.line), p.error());
+      record_failure(c, p, fmt::format("no reply to {}: {}", label(s.line), p.error()), expected);
     } else if (std::find(s.accept.begin(), s.accept.end(), reply->code) == s.accept.end()) {
-      c.reason = fmt::format("{} answered {} instead", label(s.line), reply->code);
+      record_failure(c, p, fmt::format("{} answered {} instead", label(s.line), reply->code), expected);
     } else {
       continue;
     }
-    c.sent = printable(p.sent());
-    c.received = printable(p.received());
-    c.expected = expected;
     return;
   }
   if (spec.then_closed && !p.wait_closed()) {
-    c.reason = "the server did not close the connection after 221";
-    c.sent = printable(p.sent());
-    c.received = printable(p.received());
-    c.expected = "221, then the server closes the connection";
+    record_failure(c, p, "the server did not close the connection after 221",
+                   "221, then the server closes the connection");
     return;
   }
   c.passed = true;
