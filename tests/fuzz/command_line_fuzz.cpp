@@ -1,6 +1,8 @@
 // Fuzzes the line protocols' command reader (netlib::command_reader): options from the first byte,
 // the rest fed whole and split at a byte chosen from the input must give the same commands, and
-// every result consumes no more than it was given.
+// every result consumes no more than it was given. The same bytes as a recorded client stream
+// (recorded_commands): lines in order, each [begin, end) inside the input and ending in its LF,
+// each command the one split_command_line gives for that line.
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -39,5 +41,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const std::string_view in(reinterpret_cast<const char*>(data + 1), size - 1);
   const std::size_t cut = in.empty() ? 0 : data[0] % (in.size() + 1);
   if (read_all(in, {}, o) != read_all(in.substr(0, cut), in.substr(cut), o)) __builtin_trap();
+  std::size_t at = 0;
+  for (const auto& c : netlib::recorded_commands(in, o.syntax, 1000)) {
+    if (c.begin != at || c.end <= c.begin || c.end > in.size() || in[c.end - 1] != '\n') __builtin_trap();
+    std::string_view line = in.substr(c.begin, c.end - 1 - c.begin);
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    if (!(c.command == netlib::split_command_line(line, o.syntax))) __builtin_trap();
+    at = c.end;
+  }
   return 0;
 }

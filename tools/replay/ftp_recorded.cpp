@@ -61,20 +61,13 @@ std::vector<ftp::reply> parse_replies(const std::string& server) {
 
 std::vector<ftp_step> split_commands(const std::string& client) {
   std::vector<ftp_step> out;
-  std::size_t at = 0;
-  while (at < client.size() && out.size() < 100000) {
-    const auto lf = client.find('\n', at);
-    if (lf == std::string::npos) break;
-    std::string line = client.substr(at, lf - at);
-    if (!line.empty() && line.back() == '\r') line.pop_back();
+  for (auto& c : netlib::recorded_commands(client)) {
     ftp_step s;
-    s.begin = at;
-    s.end = lf + 1;
-    auto split = netlib::split_command_line(line);
-    s.verb = std::move(split.verb);
-    s.argument = std::move(split.argument);
+    s.begin = c.begin;
+    s.end = c.end;
+    s.verb = std::move(c.command.verb);
+    s.argument = std::move(c.command.argument);
     out.push_back(std::move(s));
-    at = lf + 1;
   }
   return out;
 }

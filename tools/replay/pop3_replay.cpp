@@ -59,16 +59,8 @@ struct command_line {
 
 std::vector<command_line> split_commands(const std::string& client) {
   std::vector<command_line> out;
-  std::size_t at = 0;
-  while (at < client.size() && out.size() < 100000) {
-    const auto lf = client.find('\n', at);
-    if (lf == std::string::npos) break;
-    std::string line = client.substr(at, lf - at);
-    if (!line.empty() && line.back() == '\r') line.pop_back();
-    auto split = netlib::split_command_line(line);
-    out.push_back(command_line{at, lf + 1, std::move(split.verb), std::move(split.argument)});
-    at = lf + 1;
-  }
+  for (auto& c : netlib::recorded_commands(client))
+    out.push_back(command_line{c.begin, c.end, std::move(c.command.verb), std::move(c.command.argument)});
   return out;
 }
 

@@ -21,6 +21,20 @@ command_line split_command_line(std::string_view line, command_syntax syntax) {
   return c;
 }
 
+std::vector<recorded_command> recorded_commands(std::string_view client, command_syntax syntax, std::size_t limit) {
+  std::vector<recorded_command> out;
+  std::size_t at = 0;
+  while (at < client.size() && out.size() < limit) {
+    const auto lf = client.find('\n', at);
+    if (lf == std::string_view::npos) break;
+    std::string_view line = client.substr(at, lf - at);
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    out.push_back(recorded_command{at, lf + 1, split_command_line(line, syntax)});
+    at = lf + 1;
+  }
+  return out;
+}
+
 command_read command_reader::next(byte_view input) {
   const line_result line = framer_.next(input);
   command_read r;

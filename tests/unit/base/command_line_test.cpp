@@ -54,6 +54,21 @@ read_result read_all(const netlab::test::pieces& pieces, netlib::command_reader_
   return out;
 }
 
+TEST(RecordedCommands, each_line_where_it_stands_crlf_or_lf_and_a_cut_last_line_left_out) {
+  const std::string client = "user ann\r\nPASS my secret \r\nnoop\nRETR 1";  // the capture ends mid-line
+  const auto got = netlib::recorded_commands(client);
+  ASSERT_EQ(got.size(), 3u);
+  EXPECT_EQ(got[0].command, (command_line{"USER", "ann"}));
+  EXPECT_EQ(client.substr(got[0].begin, got[0].end - got[0].begin), "user ann\r\n");
+  EXPECT_EQ(got[1].command, (command_line{"PASS", "my secret "}));
+  EXPECT_EQ(got[1].begin, got[0].end);
+  EXPECT_EQ(got[2].command, (command_line{"NOOP", ""}));
+  EXPECT_EQ(client.substr(got[2].begin, got[2].end - got[2].begin), "noop\n");
+  EXPECT_EQ(netlib::recorded_commands(client, {.trim_argument = true})[1].command.argument, "my secret");
+  EXPECT_EQ(netlib::recorded_commands(client, {}, 2).size(), 2u);  // the limit
+  EXPECT_TRUE(netlib::recorded_commands("").empty());
+}
+
 TEST(CommandReader, same_commands_at_every_split) {
   const std::string input = "user alice\r\nPASS a b c\r\nstat\nLIST 1\r\nQUI";
   const netlib::command_reader_options options{.max_length = 64};

@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "netlib/core/bytes.hpp"
 #include "netlib/core/line_framer.hpp"
@@ -27,6 +28,20 @@ struct command_syntax {
 
 // Splits at the first space. A line without a space is all verb.
 command_line split_command_line(std::string_view line, command_syntax syntax = {});
+
+// A command where it stands in a recorded client stream (a capture's reassembled bytes): [begin,
+// end) covers the line and its line end.
+struct recorded_command {
+  std::size_t begin = 0;
+  std::size_t end = 0;
+  command_line command;
+};
+
+// Every LF-ended line of a recorded client stream, its CR dropped, split as split_command_line
+// does; at most `limit` of them. A last line without its LF is left out (the recording ended in
+// it). Replay reads what it sends this way.
+std::vector<recorded_command> recorded_commands(std::string_view client, command_syntax syntax = {},
+                                                std::size_t limit = 100000);
 
 enum class read_status {
   command,       // `value` holds the line's command; `consumed` covers the line
