@@ -42,6 +42,33 @@ struct problem_deleter {
   void operator()(glp_prob* p) const noexcept { glp_delete_prob(p); }
 };
 
+// Reads a finished solve: its status and, when optimal, the objective and every column. The
+// simplex's and the interior-point method's accessors differ only in name (glp_get_status or
+// glp_ipt_status, and so on); the interior-point status is never GLP_UNBND.
+void read_solution(glp_prob* p, int (*status)(glp_prob*), double (*objective)(glp_prob*),
+                   double (*column)(glp_prob*, int), lp_solution& out) {
+  switch (status(p)) {
+    case GLP_OPT:
+      out.status = lp_status::optimal;
+      break;
+    case GLP_NOFEAS:
+      out.status = lp_status::infeasible;
+      out.message = "infeasible";
+      return;
+    case GLP_UNBND:
+      out.status = lp_status::unbounded;
+      out.message = "unbounded";
+      return;
+    default:
+      out.message = "no optimal solution found";
+      return;
+  }
+  out.objective = objective(p);
+  const int ncols = glp_get_num_cols(p);
+  out.x.resize(static_cast<std::size_t>(ncols));
+  for (int j = 1; j <= ncols; ++j) out.x[static_cast<std::size_t>(j - 1)] = column(p, j);
+}
+
 }  // namespace
 
 lp_solution glpk_solver::solve(const linear_program& lp) const {
@@ -93,21 +120,7 @@ lp_solution glpk_solver::solve(const linear_program& lp) const {
                                      : "GLPK's interior-point method failed (code " + std::to_string(rc) + ")";
       return out;
     }
-    switch (glp_ipt_status(p.get())) {
-      case GLP_OPT:
-        out.status = lp_status::optimal;
-        break;
-      case GLP_NOFEAS:
-        out.status = lp_status::infeasible;
-        out.message = "infeasible";
-        return out;
-      default:
-        out.message = "no optimal solution found";
-        return out;
-    }
-    out.objective = glp_ipt_obj_val(p.get());
-    out.x.resize(lp.columns());
-    for (int j = 1; j <= ncols; ++j) out.x[static_cast<std::size_t>(j - 1)] = glp_ipt_col_prim(p.get(), j);
+    read_solution(p.get(), glp_ipt_status, glp_ipt_obj_val, glp_ipt_col_prim, out);
     return out;
   }
   glp_smcp params;
@@ -136,25 +149,7 @@ lp_solution glpk_solver::solve(const linear_program& lp) const {
     }
     return out;
   }
-  switch (glp_get_status(p.get())) {
-    case GLP_OPT:
-      out.status = lp_status::optimal;
-      break;
-    case GLP_NOFEAS:
-      out.status = lp_status::infeasible;
-      out.message = "infeasible";
-      return out;
-    case GLP_UNBND:
-      out.status = lp_status::unbounded;
-      out.message = "unbounded";
-      return out;
-    default:
-      out.message = "no optimal solution found";
-      return out;
-  }
-  out.objective = glp_get_obj_val(p.get());
-  out.x.resize(lp.columns());
-  for (int j = 1; j <= ncols; ++j) out.x[static_cast<std::size_t>(j - 1)] = glp_get_col_prim(p.get(), j);
+  read_solution(p.get(), glp_get_status, glp_get_obj_val, glp_get_col_prim, out);
   return out;
 }
 
