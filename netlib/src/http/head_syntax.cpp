@@ -62,6 +62,29 @@ bool has_bare_cr(std::string_view line) {  // a line without its LF; a CR only r
   return cr != std::string_view::npos && cr + 1 != line.size();
 }
 
+// Reads `in` line by line from `line_start` (the start of a line) to the first empty one (CRLF or
+// LF): complete with the length up to and including it, too_large once more than `max_bytes` from
+// the start of `in` would be needed, else `scan` as it came (more input needed).
+section_scan scan_to_blank_line(std::string_view in, std::size_t line_start, std::size_t max_bytes, section_scan scan) {
+  for (;;) {
+    const std::size_t lf = in.find('\n', line_start);
+    if (lf == std::string_view::npos) {
+      if (in.size() > max_bytes) scan.status = section_scan::result::too_large;
+      return scan;
+    }
+    if (lf + 1 > max_bytes) {
+      scan.status = section_scan::result::too_large;
+      return scan;
+    }
+    if (strip_cr(in.substr(line_start, lf - line_start)).empty()) {
+      scan.status = section_scan::result::complete;
+      scan.length = lf + 1;
+      return scan;
+    }
+    line_start = lf + 1;
+  }
+}
+
 }  // namespace
 
 bool is_token(std::string_view s) noexcept {
@@ -93,46 +116,11 @@ section_scan find_head_end(std::string_view in, std::size_t max_first_line, std:
     return scan;
   }
   if (first_lf == std::string_view::npos) return scan;
-  std::size_t line_start = first_lf + 1;
-  for (;;) {
-    const std::size_t lf = head.find('\n', line_start);
-    if (lf == std::string_view::npos) {
-      if (head.size() > max_bytes) scan.status = section_scan::result::too_large;
-      return scan;
-    }
-    if (lf + 1 > max_bytes) {
-      scan.status = section_scan::result::too_large;
-      return scan;
-    }
-    if (strip_cr(head.substr(line_start, lf - line_start)).empty()) {
-      scan.status = section_scan::result::complete;
-      scan.length = lf + 1;
-      return scan;
-    }
-    line_start = lf + 1;
-  }
+  return scan_to_blank_line(head, first_lf + 1, max_bytes, scan);
 }
 
 section_scan find_section_end(std::string_view in, std::size_t max_bytes) {
-  section_scan scan;
-  std::size_t line_start = 0;
-  for (;;) {
-    const std::size_t lf = in.find('\n', line_start);
-    if (lf == std::string_view::npos) {
-      if (in.size() > max_bytes) scan.status = section_scan::result::too_large;
-      return scan;
-    }
-    if (lf + 1 > max_bytes) {
-      scan.status = section_scan::result::too_large;
-      return scan;
-    }
-    if (strip_cr(in.substr(line_start, lf - line_start)).empty()) {
-      scan.status = section_scan::result::complete;
-      scan.length = lf + 1;
-      return scan;
-    }
-    line_start = lf + 1;
-  }
+  return scan_to_blank_line(in, 0, max_bytes, section_scan{});
 }
 
 std::optional<errc> check_bare_cr(std::string_view head) {
