@@ -10,6 +10,7 @@
 
 #include "support/peers.hpp"
 #include "support/process.hpp"
+#include "support/real_captures.hpp"
 
 namespace {
 
@@ -22,18 +23,13 @@ std::string read_file(const std::string& path) {
   return s.str();
 }
 
-std::string real_capture(const std::string& name) {
-  return source_path("../shared/real-captures/" + name);
-}
-
 nlohmann::json analyze(const std::string& path) {
   const auto r = run({bin_path("lab-http"), "analyze", path, "--json"});
   EXPECT_EQ(r.exit_code, 0) << r.err;
   return nlohmann::json::parse(r.out);
 }
 
-#define REQUIRE_REAL_CAPTURE(name) \
-  if (!std::filesystem::exists(real_capture(name))) GTEST_SKIP() << real_capture(name) << " is not present"
+using netlab::test::real_capture;
 
 TEST(HttpAnalyze, OwnLoopbackCapture) {
   const auto doc = analyze(source_path("captures/net/loopback-http.pcapng"));
@@ -47,7 +43,7 @@ TEST(HttpAnalyze, OwnLoopbackCapture) {
 }
 
 TEST(HttpAnalyze, ZeekGet) {
-  REQUIRE_REAL_CAPTURE("zeek_http_get.pcap");
+  NETLAB_REQUIRE_REAL_CAPTURE("zeek_http_get.pcap");
   const auto t = analyze(real_capture("zeek_http_get.pcap"))["transactions"];
   ASSERT_EQ(t.size(), 1u);
   EXPECT_EQ(t[0]["method"], "GET");
@@ -57,7 +53,7 @@ TEST(HttpAnalyze, ZeekGet) {
 }
 
 TEST(HttpAnalyze, ZeekPipelinedRequestsInOrder) {
-  REQUIRE_REAL_CAPTURE("zeek_http_pipelined-requests.pcap");
+  NETLAB_REQUIRE_REAL_CAPTURE("zeek_http_pipelined-requests.pcap");
   const auto t = analyze(real_capture("zeek_http_pipelined-requests.pcap"))["transactions"];
   ASSERT_EQ(t.size(), 5u);
   const int bodies[] = {946, 6716, 94, 2349, 27579};
@@ -71,7 +67,7 @@ TEST(HttpAnalyze, ZeekPipelinedRequestsInOrder) {
 }
 
 TEST(HttpAnalyze, Zeek100ContinueThenChunked) {
-  REQUIRE_REAL_CAPTURE("zeek_http_100-continue.pcap");
+  NETLAB_REQUIRE_REAL_CAPTURE("zeek_http_100-continue.pcap");
   const auto t = analyze(real_capture("zeek_http_100-continue.pcap"))["transactions"];
   ASSERT_EQ(t.size(), 1u);
   EXPECT_EQ(t[0]["method"], "POST");
@@ -83,7 +79,7 @@ TEST(HttpAnalyze, Zeek100ContinueThenChunked) {
 }
 
 TEST(HttpAnalyze, ZeekByteRangesUntilClose) {
-  REQUIRE_REAL_CAPTURE("zeek_http_byteranges.pcap");
+  NETLAB_REQUIRE_REAL_CAPTURE("zeek_http_byteranges.pcap");
   const auto t = analyze(real_capture("zeek_http_byteranges.pcap"))["transactions"];
   ASSERT_EQ(t.size(), 1u);
   EXPECT_EQ(t[0]["status"], 206);
@@ -92,7 +88,7 @@ TEST(HttpAnalyze, ZeekByteRangesUntilClose) {
 }
 
 TEST(HttpAnalyze, PcapPlusPlusManyConnections) {
-  REQUIRE_REAL_CAPTURE("pcapplusplus_http-packets2.pcap");
+  NETLAB_REQUIRE_REAL_CAPTURE("pcapplusplus_http-packets2.pcap");
   const auto doc = analyze(real_capture("pcapplusplus_http-packets2.pcap"));
   const auto& t = doc["transactions"];
   ASSERT_EQ(t.size(), 57u);

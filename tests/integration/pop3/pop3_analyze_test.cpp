@@ -2,14 +2,11 @@
 #include <nlohmann/json.hpp>
 
 #include "integration/mail/mail_env.hpp"
+#include "support/real_captures.hpp"
 
 namespace {
 
 using namespace mail_test;
-
-std::string real_capture(const std::string& name) {
-  return netlab::test::source_path("../shared/real-captures/" + name);
-}
 
 nlohmann::json analyze(const std::string& path) {
   const auto r = netlab::test::run({netlab::test::bin_path("lab-pop3"), "analyze", path, "--json"});
@@ -25,11 +22,10 @@ std::string dialogue(const nlohmann::json& session) {
   return out;
 }
 
-#define REQUIRE_REAL_CAPTURE(name) \
-  if (!fs::exists(real_capture(name))) GTEST_SKIP() << real_capture(name) << " is not present"
+using netlab::test::real_capture;
 
 TEST(Pop3Analyze, ZeekPop3SevenSessionsAndThreeRetrievals) {
-  REQUIRE_REAL_CAPTURE("zeek_pop3_pop3.pcap");
+  NETLAB_REQUIRE_REAL_CAPTURE("zeek_pop3_pop3.pcap");
   const auto doc = analyze(real_capture("zeek_pop3_pop3.pcap"));
   ASSERT_EQ(doc["sessions"].size(), 7U);
   EXPECT_TRUE(doc["sessions"][0]["commands"].empty());
@@ -47,7 +43,7 @@ TEST(Pop3Analyze, ZeekPop3SevenSessionsAndThreeRetrievals) {
 }
 
 TEST(Pop3Analyze, ZeekGarbageBeforeAnAnswerIsSkipped) {
-  REQUIRE_REAL_CAPTURE("zeek_pop3-unknown-commands.pcap");
+  NETLAB_REQUIRE_REAL_CAPTURE("zeek_pop3-unknown-commands.pcap");
   const auto s = analyze(real_capture("zeek_pop3-unknown-commands.pcap"))["sessions"].at(0);
   EXPECT_EQ(dialogue(s), "USER=+OK | PASS=+OK | STAT=+OK | QUIT=+OK");
   EXPECT_EQ(s["commands"][1]["argument"], "<hidden>");
@@ -55,7 +51,7 @@ TEST(Pop3Analyze, ZeekGarbageBeforeAnAnswerIsSkipped) {
 }
 
 TEST(Pop3Analyze, ZeekStlsOnBsdLoopback) {
-  REQUIRE_REAL_CAPTURE("zeek_tls_pop3-starttls.pcap");
+  NETLAB_REQUIRE_REAL_CAPTURE("zeek_tls_pop3-starttls.pcap");
   const auto s = analyze(real_capture("zeek_tls_pop3-starttls.pcap"))["sessions"].at(0);
   EXPECT_EQ(dialogue(s), "STLS=+OK");
   EXPECT_TRUE(s["encrypted"].get<bool>());

@@ -3,14 +3,11 @@
 #include <nlohmann/json.hpp>
 
 #include "integration/mail/mail_env.hpp"
+#include "support/real_captures.hpp"
 
 namespace {
 
 using namespace mail_test;
-
-std::string real_capture(const std::string& name) {
-  return netlab::test::source_path("../shared/real-captures/" + name);
-}
 
 nlohmann::json analyze(const std::string& path) {
   const auto r = netlab::test::run({netlab::test::bin_path("lab-smtp"), "analyze", path, "--json"});
@@ -26,11 +23,10 @@ std::string dialogue(const nlohmann::json& session) {
   return out;
 }
 
-#define REQUIRE_REAL_CAPTURE(name) \
-  if (!fs::exists(real_capture(name))) GTEST_SKIP() << real_capture(name) << " is not present"
+using netlab::test::real_capture;
 
 TEST(SmtpAnalyze, ZeekSmtpAuthLoginAndThreeRecipients) {
-  REQUIRE_REAL_CAPTURE("zeek_smtp.pcap");
+  NETLAB_REQUIRE_REAL_CAPTURE("zeek_smtp.pcap");
   const auto doc = analyze(real_capture("zeek_smtp.pcap"));
   ASSERT_EQ(doc["sessions"].size(), 2U);
   const auto& a = doc["sessions"][0];
@@ -48,7 +44,7 @@ TEST(SmtpAnalyze, ZeekSmtpAuthLoginAndThreeRecipients) {
 }
 
 TEST(SmtpAnalyze, ZeekPipelinedRcptAndData) {
-  REQUIRE_REAL_CAPTURE("zeek_smtp-multi-addr.pcap");
+  NETLAB_REQUIRE_REAL_CAPTURE("zeek_smtp-multi-addr.pcap");
   const auto s = analyze(real_capture("zeek_smtp-multi-addr.pcap"))["sessions"].at(0);
   EXPECT_EQ(s["commands"][1]["argument"], "From:<root@gras-os-desk.cern.ch> SIZE=695");
   EXPECT_EQ(dialogue(s),
@@ -58,7 +54,7 @@ TEST(SmtpAnalyze, ZeekPipelinedRcptAndData) {
 }
 
 TEST(SmtpAnalyze, ZeekErrorPaths) {
-  REQUIRE_REAL_CAPTURE("zeek_smtp-mail-transactions-invalid.pcap");
+  NETLAB_REQUIRE_REAL_CAPTURE("zeek_smtp-mail-transactions-invalid.pcap");
   const auto s = analyze(real_capture("zeek_smtp-mail-transactions-invalid.pcap"))["sessions"].at(0);
   EXPECT_EQ(
       dialogue(s),
@@ -71,7 +67,7 @@ TEST(SmtpAnalyze, ZeekErrorPaths) {
 }
 
 TEST(SmtpAnalyze, ZeekStartTlsMarksTheRestEncrypted) {
-  REQUIRE_REAL_CAPTURE("zeek_tls_smtp-starttls.pcap");
+  NETLAB_REQUIRE_REAL_CAPTURE("zeek_tls_smtp-starttls.pcap");
   const auto s = analyze(real_capture("zeek_tls_smtp-starttls.pcap"))["sessions"].at(0);
   EXPECT_EQ(dialogue(s), "EHLO=250 | STARTTLS=220");
   EXPECT_TRUE(s["encrypted"].get<bool>());

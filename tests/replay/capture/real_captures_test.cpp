@@ -6,6 +6,7 @@
 
 #include "netlib/capture/tcp_replay.hpp"
 #include "support/peers.hpp"
+#include "support/real_captures.hpp"
 #include "tshark_oracle.hpp"
 
 namespace {
@@ -13,27 +14,16 @@ namespace {
 namespace fs = std::filesystem;
 using netlab::test::sha256_hex;
 
-std::vector<fs::path> real_captures() {
-  const fs::path dir = netlab::test::source_path("../shared/real-captures");
-  std::vector<fs::path> out;
-  if (!fs::is_directory(dir)) return out;
-  for (const auto& e : fs::directory_iterator(dir)) {
-    const auto ext = e.path().extension();
-    if (ext == ".pcap" || ext == ".pcapng") out.push_back(e.path());
-  }
-  std::sort(out.begin(), out.end());
-  return out;
-}
+using netlab::test::all_real_captures;
 
-#define REQUIRE_REAL_CAPTURES(files)                                     \
-  if ((files).empty())                                                   \
-  GTEST_SKIP() << "no ../shared/real-captures next to the source tree (" \
-               << netlab::test::source_path("../shared/real-captures") << ")"
+#define REQUIRE_REAL_CAPTURES(files) \
+  if ((files).empty())               \
+  GTEST_SKIP() << "no real-world captures in " << netlab::test::real_captures_folder() << " (docs/testing.md)"
 
 // One tshark pass per file serves both checks: every file decodes without an error (frames and
 // streams counted as tshark counts them), and streams without gaps have the same bytes.
 TEST(RealCaptures, EveryFileDecodesAndStreamsWithoutGapsAgreeWithTshark) {
-  const auto files = real_captures();
+  const auto files = all_real_captures();
   REQUIRE_REAL_CAPTURES(files);
   NETLAB_REQUIRE_PEER("tshark");
   std::size_t compared = 0, with_gaps = 0;
@@ -77,7 +67,7 @@ TEST(RealCaptures, EveryFileDecodesAndStreamsWithoutGapsAgreeWithTshark) {
 
 // Facts from ../shared/real-captures/FACTS.txt that exercise gaps, IPv6 and BSD loopback.
 TEST(RealCaptures, KnownFacts) {
-  const auto files = real_captures();
+  const auto files = all_real_captures();
   REQUIRE_REAL_CAPTURES(files);
   const fs::path dir = files.front().parent_path();
   auto summary = [&](const char* name) {

@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "support/process.hpp"
+#include "support/real_captures.hpp"
 
 using namespace netlab::test;
 using nlohmann::json;
@@ -24,14 +25,10 @@ json analyze(const std::string& capture, std::vector<std::string> extra = {}) {
   return json::parse(r.out);
 }
 
-std::string real_capture(const std::string& name) {
-  const auto p = std::filesystem::path(source_path("../shared/real-captures")) / name;
-  return std::filesystem::exists(p) ? p.string() : std::string{};
-}
-
-#define REQUIRE_REAL(var, name)               \
-  const std::string var = real_capture(name); \
-  if (var.empty()) GTEST_SKIP() << "../shared/real-captures/" name " is not present"
+// A real-world capture's path, the test skipped when it is absent.
+#define REQUIRE_REAL(var, name)      \
+  NETLAB_REQUIRE_REAL_CAPTURE(name); \
+  const std::string var = netlab::test::real_capture(name)
 
 // (command, bytes, mode) of each transfer, in order.
 std::vector<std::tuple<std::string, std::uint64_t, std::string>> transfers(const json& session) {

@@ -3,6 +3,7 @@
 #include "replay_support.hpp"
 
 #include "support/peers.hpp"
+#include "support/real_captures.hpp"
 
 #include <gtest/gtest.h>
 
@@ -13,15 +14,10 @@ namespace {
 using namespace netlab::test;
 using nlohmann::json;
 
-const std::filesystem::path real_captures = "/work/shared/real-captures";
-
-#define REQUIRE_REAL_CAPTURE(name)                                                                                  \
-  do {                                                                                                              \
-    if (!std::filesystem::exists(real_captures / (name))) GTEST_SKIP() << (real_captures / (name)) << " is absent"; \
-  } while (0)
+const std::filesystem::path real_captures = real_captures_folder();
 
 TEST(RealCaptures, DceRpcMapiLearnsItsTwentyThreeSourceMacs) {
-  REQUIRE_REAL_CAPTURE("zeek_dce-rpc_mapi.pcap");
+  NETLAB_REQUIRE_REAL_CAPTURE("zeek_dce-rpc_mapi.pcap");
   const json doc = replay_json({(real_captures / "zeek_dce-rpc_mapi.pcap").string()});
   ASSERT_EQ(doc["frames"].size(), 800U);
   std::set<std::string> sources;
@@ -36,7 +32,7 @@ TEST(RealCaptures, DceRpcMapiLearnsItsTwentyThreeSourceMacs) {
 }
 
 TEST(RealCaptures, NmapVersionScanFloodsItsArpBroadcasts) {
-  REQUIRE_REAL_CAPTURE("zeek_nmap-vsn.pcap");
+  NETLAB_REQUIRE_REAL_CAPTURE("zeek_nmap-vsn.pcap");
   const json doc = replay_json({(real_captures / "zeek_nmap-vsn.pcap").string()});
   int broadcast_floods = 0;
   for (const auto& f : doc["frames"]) {
