@@ -63,7 +63,7 @@ std::unique_ptr<netlib::io::http_serve_context> make_context(const serve_options
   try {
     netlib::io::http_disk_files::cache_options cache;
     cache.bytes = static_cast<std::size_t>(o.file_cache_bytes);
-    cache.settle_ns = static_cast<std::int64_t>(o.file_cache_settle_s * 1e9);
+    cache.settle = std::chrono::duration_cast<netlib::duration>(std::chrono::duration<double>(o.file_cache_settle_s));
     cache.valid = std::chrono::duration_cast<netlib::duration>(std::chrono::duration<double>(o.file_cache_valid_s));
     ctx->files = std::make_unique<netlib::io::http_disk_files>(o.root, cache);
   } catch (const netlib::io::io_error& e) {

@@ -5,7 +5,7 @@
 // when its stamp was last found equal to the file's: fresh() answers without a look at the file
 // within `valid` of that, find() compares a stamp taken now.
 // Invariant: bytes() <= total_; each content size <= max_file_; open files <= max_open.
-// Correctness rests on admissible(): only a small file whose mtime and ctime lie settle_ns_ in the
+// Correctness rests on admissible(): only a small file whose mtime and ctime lie settle_ in the
 // past is stored, so any later write gives it a later (different) stamp even on a coarse-tick
 // file system, and find() then misses (RFC 9110 §8.8.2: Last-Modified and ETag follow the new
 // stamp). Staleness is bounded by `valid`: after it, the next request compares the stamp again.
@@ -21,22 +21,21 @@ std::size_t file_cache_cost(std::string_view path, const cached_file& f) {
 }
 }  // namespace
 
-file_cache::file_cache(std::size_t total_bytes, std::size_t max_file_bytes, std::int64_t settle_ns, duration valid,
+file_cache::file_cache(std::size_t total_bytes, std::size_t max_file_bytes, duration settle, duration valid,
                        std::size_t max_open)
     : total_(total_bytes),
       max_file_(std::min(max_file_bytes, total_bytes)),
-      settle_ns_(settle_ns),
+      settle_(settle),
       valid_(std::max(valid, duration::zero())),
       content_(total_bytes),
       open_(total_bytes == 0 ? 0 : max_open) {}
 
-bool file_cache::admissible(const cached_file& file, std::int64_t now_ns) const {
+bool file_cache::admissible(const cached_file& file, wall_time now) const {
   if (total_ == 0) return false;
   if (file.descriptor >= 0) return !file.info.is_directory && file.content.empty();
   if (file.content.size() > max_file_) return false;
   if (!file.info.is_directory && file.content.size() != file.stamp.size) return false;
-  const std::int64_t latest = std::max(file.stamp.mtime_ns, file.stamp.ctime_ns);
-  return latest <= now_ns - settle_ns_;
+  return std::max(file.stamp.mtime, file.stamp.ctime) <= now - settle_;
 }
 
 file_cache::entry* file_cache::lookup(std::string_view path) {
@@ -67,10 +66,10 @@ void file_cache::erase(std::string_view path) {
   open_.erase(path);
 }
 
-bool file_cache::put(std::string_view path, std::shared_ptr<const cached_file> file, std::int64_t now_ns,
+bool file_cache::put(std::string_view path, std::shared_ptr<const cached_file> file, wall_time now,
                      time_point checked) {
   erase(path);
-  if (!file || !admissible(*file, now_ns)) return false;
+  if (!file || !admissible(*file, now)) return false;
   if (file->descriptor >= 0) return open_.put(path, entry{std::move(file), checked}, 1);
   const std::size_t cost = file_cache_cost(path, *file);
   return content_.put(path, entry{std::move(file), checked}, cost);

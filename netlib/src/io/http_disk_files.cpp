@@ -49,19 +49,18 @@ struct open_file final : http::cached_file {
   }
 };
 
+wall_time wall_time_of(const timespec& t) {
+  return wall_time(std::chrono::seconds(t.tv_sec) + std::chrono::nanoseconds(t.tv_nsec));
+}
+
 http::file_stamp stamp_of(const struct stat& st) {
   return {static_cast<std::uint64_t>(st.st_dev), static_cast<std::uint64_t>(st.st_ino),
-          static_cast<std::uint64_t>(st.st_size), st.st_mtim.tv_sec * 1'000'000'000LL + st.st_mtim.tv_nsec,
-          st.st_ctim.tv_sec * 1'000'000'000LL + st.st_ctim.tv_nsec};
+          static_cast<std::uint64_t>(st.st_size), wall_time_of(st.st_mtim), wall_time_of(st.st_ctim)};
 }
 
 http::file_info info_of(const struct stat& st) {
   return {S_ISDIR(st.st_mode), static_cast<std::uint64_t>(st.st_size),
           std::chrono::sys_seconds{std::chrono::seconds{st.st_mtim.tv_sec}}};
-}
-
-std::int64_t wall_ns(const clock_reading& now) {
-  return now.wall.time_since_epoch().count();
 }
 
 // Reads exactly `size` bytes from the start of fd; false when the file is shorter.
@@ -86,7 +85,7 @@ constexpr int body_flags = O_RDONLY | O_NONBLOCK | O_NOCTTY;
 
 http_disk_files::http_disk_files(const std::string& root, cache_options cache, disk_root::options root_options)
     : root_(root, {.links = link_policy::inside_root, .use_openat2 = root_options.use_openat2}),
-      cache_(cache.bytes, cache.file_bytes, cache.settle_ns, cache.valid, cache.max_open) {}
+      cache_(cache.bytes, cache.file_bytes, cache.settle, cache.valid, cache.max_open) {}
 
 void http_disk_files::release_pending() noexcept {
   pending_body& pending = http_pending;  // one look-up of the thread's copy
@@ -139,7 +138,7 @@ std::optional<http::file_info> http_disk_files::stat(std::string_view path, cons
   if (info.is_directory) {  // a folder has no content: its stamp is all there is to check
     auto dir = std::make_shared<const http::cached_file>(http::cached_file{stamp_of(st), info, {}, -1});
     std::lock_guard lock(mutex_);
-    cache_.put(path, std::move(dir), wall_ns(now), now.mono);
+    cache_.put(path, std::move(dir), now.wall, now.mono);
     return info;
   }
   set_pending(pending, this, path);
@@ -151,7 +150,7 @@ std::optional<http::file_info> http_disk_files::stat(std::string_view path, cons
     std::shared_ptr<const http::cached_file> entry = std::move(file);
     {
       std::lock_guard lock(mutex_);
-      cache_.put(path, entry, wall_ns(now), now.mono);  // else it serves this response only
+      cache_.put(path, entry, now.wall, now.mono);  // else it serves this response only
     }
     pending.hit = std::move(entry);
     return info;
@@ -176,7 +175,7 @@ std::shared_ptr<const http::cached_file> http_disk_files::load(std::string_view 
   if (!read_whole(fd, file.content, static_cast<std::size_t>(st.st_size))) return nullptr;
   auto shared = std::make_shared<const http::cached_file>(std::move(file));
   std::lock_guard lock(mutex_);
-  cache_.put(path, shared, wall_ns(now), now.mono);
+  cache_.put(path, shared, now.wall, now.mono);
   return shared;
 }
 

@@ -73,7 +73,7 @@ struct clock {
 
 http_disk_files make(const site& s, netlib::duration valid) {
   netlib::io::http_cache_options o;
-  o.settle_ns = 0;  // cache what was just written
+  o.settle = netlib::duration::zero();  // cache what was just written
   o.valid = valid;
   return http_disk_files(s.root.string(), o);
 }
@@ -158,7 +158,7 @@ TEST(HttpDiskFiles, LargeFilesAreKeptOpenWithinTheirCountAndLiveWhileInUse) {
   site s;
   clock c;
   netlib::io::http_cache_options o;
-  o.settle_ns = 0;
+  o.settle = netlib::duration::zero();
   o.max_open = 2;
   http_disk_files files(s.root.string(), o);
   for (const char* name : {"a.bin", "b.bin", "c.bin"}) site::write(s.root / name, std::string(50'000, name[0]));

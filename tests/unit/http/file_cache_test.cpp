@@ -7,14 +7,14 @@
 namespace http = netlib::http;
 
 namespace {
-constexpr std::int64_t sec = 1'000'000'000;
-constexpr std::int64_t now = 1'800'000'000 * sec;
+constexpr netlib::duration sec = std::chrono::seconds(1);
+constexpr netlib::wall_time now{std::chrono::seconds(1'800'000'000)};
 
 std::shared_ptr<const http::cached_file> small_file(std::uint64_t inode, std::string content,
-                                                    std::int64_t changed = now - 10 * sec) {
+                                                    netlib::wall_time changed = now - 10 * sec) {
   http::cached_file f;
   f.stamp = {1, inode, content.size(), changed, changed};
-  f.info = {false, content.size(), std::chrono::sys_seconds{std::chrono::seconds{changed / sec}}};
+  f.info = {false, content.size(), std::chrono::floor<std::chrono::seconds>(changed)};
   f.content = std::move(content);
   return std::make_shared<const http::cached_file>(std::move(f));
 }
@@ -30,11 +30,12 @@ TEST(FileCache, HitOnlyWhileTheStampIsUnchanged) {
   EXPECT_EQ(hit->content, "hello");
   EXPECT_EQ(hit->info.size, 5u);
   EXPECT_FALSE(cache.find("b.txt", f->stamp));
-  for (auto changed : {http::file_stamp{1, 7, 6, f->stamp.mtime_ns, f->stamp.ctime_ns},         // size
-                       http::file_stamp{1, 8, 5, f->stamp.mtime_ns, f->stamp.ctime_ns},         // inode (replaced)
-                       http::file_stamp{2, 7, 5, f->stamp.mtime_ns, f->stamp.ctime_ns},         // device
-                       http::file_stamp{1, 7, 5, f->stamp.mtime_ns + 1, f->stamp.ctime_ns},     // written
-                       http::file_stamp{1, 7, 5, f->stamp.mtime_ns, f->stamp.ctime_ns + 1}}) {  // chmod
+  for (auto changed :
+       {http::file_stamp{1, 7, 6, f->stamp.mtime, f->stamp.ctime},                                   // size
+        http::file_stamp{1, 8, 5, f->stamp.mtime, f->stamp.ctime},                                   // inode (replaced)
+        http::file_stamp{2, 7, 5, f->stamp.mtime, f->stamp.ctime},                                   // device
+        http::file_stamp{1, 7, 5, f->stamp.mtime + std::chrono::nanoseconds(1), f->stamp.ctime},     // written
+        http::file_stamp{1, 7, 5, f->stamp.mtime, f->stamp.ctime + std::chrono::nanoseconds(1)}}) {  // chmod
     ASSERT_TRUE(cache.put("a.txt", f, now));
     EXPECT_FALSE(cache.find("a.txt", changed));
     EXPECT_FALSE(cache.contains("a.txt")) << "a changed file's entry is dropped";
@@ -51,7 +52,7 @@ TEST(FileCache, RecentlyChangedOversizedOrShortFilesAreNotStored) {
   shorter.stamp.size = 4;  // read fewer bytes than the stamp says: not a consistent snapshot
   EXPECT_FALSE(cache.put("short.txt", std::make_shared<const http::cached_file>(shorter), now));
   EXPECT_EQ(cache.size(), 1u);
-  http::file_cache settled_at_once(1 << 20, 16, 0);
+  http::file_cache settled_at_once(1 << 20, 16, netlib::duration::zero());
   EXPECT_TRUE(settled_at_once.put("new.txt", small_file(1, "x", now), now));
   http::file_cache disabled(0, 32 << 10);
   EXPECT_FALSE(disabled.put("a.txt", small_file(1, "x"), now));
@@ -84,7 +85,7 @@ TEST(FileCache, DirectoriesAreStampOnly) {
   http::file_cache cache(1 << 20, 32 << 10);
   http::cached_file dir;
   dir.stamp = {1, 9, 4096, now - 10 * sec, now - 10 * sec};
-  dir.info = {true, 4096, std::chrono::sys_seconds{std::chrono::seconds{(now - 10 * sec) / sec}}};
+  dir.info = {true, 4096, std::chrono::floor<std::chrono::seconds>(now - 10 * sec)};
   ASSERT_TRUE(cache.put("img", std::make_shared<const http::cached_file>(dir), now));
   const auto hit = cache.find("img", dir.stamp);
   ASSERT_TRUE(hit);

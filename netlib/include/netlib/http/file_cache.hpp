@@ -2,7 +2,7 @@
 // The static server's file cache (no I/O, no clock): per path under the root, what a checked
 // open found (metadata, where a link led) and either the whole content of a small file or an
 // open descriptor of a larger one, valid while the file's identity stamp (device, inode, size,
-// modification and change times in nanoseconds) is unchanged; like nginx's open_file_cache.
+// modification and change times, to the nanosecond) is unchanged; like nginx's open_file_cache.
 // The driver compares an entry's stamp with the file (one stat(2)) at most once per `valid`
 // (default 1 s; 0: on every request); in between, a hit costs no system call. A changed file is a
 // miss: the entry is dropped and the checked open runs again. Least recently used entries go
@@ -25,8 +25,8 @@ struct file_stamp {
   std::uint64_t device = 0;
   std::uint64_t inode = 0;
   std::uint64_t size = 0;
-  std::int64_t mtime_ns = 0;
-  std::int64_t ctime_ns = 0;
+  wall_time mtime{};
+  wall_time ctime{};
   friend bool operator==(const file_stamp&, const file_stamp&) = default;
 };
 
@@ -41,14 +41,14 @@ struct cached_file {
 
 class file_cache {
  public:
-  static constexpr std::int64_t default_settle_ns = 2'000'000'000;
+  static constexpr duration default_settle = std::chrono::seconds(2);
   static constexpr duration default_valid = std::chrono::seconds(1);
   static constexpr std::size_t default_max_open = 256;
 
   // total_bytes: budget for the small files' content (0 disables the whole cache); max_file_bytes:
-  // larger files are kept open, not read; settle_ns: see admissible; valid: how long an entry is
+  // larger files are kept open, not read; settle: see admissible; valid: how long an entry is
   // used without comparing its stamp with the file; max_open: files kept open at most.
-  file_cache(std::size_t total_bytes, std::size_t max_file_bytes, std::int64_t settle_ns = default_settle_ns,
+  file_cache(std::size_t total_bytes, std::size_t max_file_bytes, duration settle = default_settle,
              duration valid = default_valid, std::size_t max_open = default_max_open);
 
   // The entry for `path` when its stamp was compared with the file less than `valid` before
@@ -61,17 +61,16 @@ class file_cache {
   [[nodiscard]] bool contains(std::string_view path) const { return content_.contains(path) || open_.contains(path); }
   // Stores (or replaces) the entry, compared with the file at `checked`; false when it may not be
   // cached (see admissible).
-  bool put(std::string_view path, std::shared_ptr<const cached_file> file, std::int64_t now_ns,
-           time_point checked = {});
+  bool put(std::string_view path, std::shared_ptr<const cached_file> file, wall_time now, time_point checked = {});
   void erase(std::string_view path);
 
-  // A small file may be cached when it fits and when its last change is at least settle_ns old:
+  // A small file may be cached when it fits and when its last change is at least `settle` old:
   // file systems stamp times with a coarse clock, so a second write within the same tick as the
   // first would leave the stamp unchanged while the bytes in memory are the first write's (the
   // "racily clean" problem); such a file is served but not kept until it has settled. An open
-  // file needs no settling: its bytes are read from the file at each response. now_ns is on the
+  // file needs no settling: its bytes are read from the file at each response. `now` is on the
   // same clock as the stamps (the wall clock).
-  [[nodiscard]] bool admissible(const cached_file& file, std::int64_t now_ns) const;
+  [[nodiscard]] bool admissible(const cached_file& file, wall_time now) const;
 
   [[nodiscard]] std::size_t bytes() const noexcept { return content_.bytes(); }
   [[nodiscard]] std::size_t size() const noexcept { return content_.size() + open_.size(); }
@@ -88,7 +87,7 @@ class file_cache {
   entry* lookup(std::string_view path);
 
   std::size_t total_, max_file_;
-  std::int64_t settle_ns_;
+  duration settle_;
   duration valid_;
   byte_lru<entry> content_;  // small files and folders; cost: their bytes
   byte_lru<entry> open_;     // open files; cost: 1 each

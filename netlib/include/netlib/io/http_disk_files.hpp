@@ -24,10 +24,10 @@ namespace netlib::io {
 
 // What http_disk_files keeps (netlib::http::file_cache).
 struct http_cache_options {
-  std::size_t bytes = 16u << 20;                                 // small files' content (0: no cache at all)
-  std::size_t file_bytes = 32u << 10;                            // larger files are kept open instead of read
-  std::int64_t settle_ns = http::file_cache::default_settle_ns;  // file_cache::admissible
-  duration valid = http::file_cache::default_valid;              // an entry's stamp is compared this often at most
+  std::size_t bytes = 16u << 20;                       // small files' content (0: no cache at all)
+  std::size_t file_bytes = 32u << 10;                  // larger files are kept open instead of read
+  duration settle = http::file_cache::default_settle;  // file_cache::admissible
+  duration valid = http::file_cache::default_valid;    // an entry's stamp is compared this often at most
   std::size_t max_open = http::file_cache::default_max_open;
 };
 
