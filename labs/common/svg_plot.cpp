@@ -6,7 +6,8 @@
 // summed, which drifts); a panel may format its tick labels (percents, seconds) but not move them.
 // Every series is drawn in order, its line first and then its markers, each element naming its
 // series (data-series): a series that a later one covers stays visible if it is drawn wider, with
-// bigger markers. Text never leaves the picture: the title, the subtitle and legend entries are wrapped
+// bigger markers (lab-dc's MLU chart, where several routing schemes often have the same values,
+// does so). Text never leaves the picture: the title, the subtitle and legend entries are wrapped
 // at spaces to the room they have, measured with a conservative estimate of the width of a
 // sans-serif character (tests/integration/delay and tests/integration/dc measure the result in
 // Chromium). Text, hover titles included, is escaped for XML.

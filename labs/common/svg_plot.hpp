@@ -1,7 +1,8 @@
 #pragma once
 // A minimal SVG chart: stacked panels of x/y series (lines, markers, or both; error bars), axes
 // with ticks, reference lines and a legend under a title and an optional subtitle; no dependency
-// beyond fmt. lab-delay's simulation sweep and lab-dc's collective progress use it.
+// beyond fmt. lab-delay's simulation sweep, lab-dc's collective progress and lab-dc's MLU over
+// time use it.
 #include <functional>
 #include <string>
 #include <vector>
