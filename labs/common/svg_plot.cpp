@@ -19,6 +19,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
 
 namespace netlab::labs {
 namespace {
@@ -84,26 +85,43 @@ struct box {
   [[nodiscard]] double py(double y) const { return y0 + h - h * std::min(y, y_max) / y_max; }
 };
 
-std::string tick_text(const tick_format& format, double value, double step) {
-  return escape(format ? format(value, step) : tick_label(value, step));
+// The ticks from first × step to last × step (i × step, not summed, which drifts) and their
+// labels, escaped.
+struct ticks {
+  std::vector<double> values;
+  std::vector<std::string> labels;
+};
+ticks make_ticks(const tick_format& format, int first, int last, double step) {
+  ticks t;
+  for (int i = first; i <= last; ++i) t.values.push_back(i * step);
+  if (format) {
+    t.labels = format(t.values, step);
+    if (t.labels.size() != t.values.size())
+      throw std::invalid_argument(
+          fmt::format("svg plot: {} tick labels for {} ticks", t.labels.size(), t.values.size()));
+  } else {
+    for (double v : t.values) t.labels.push_back(tick_label(v, step));
+  }
+  for (auto& l : t.labels) l = escape(l);
+  return t;
 }
 
 void axes(std::string& out, const box& b, double x_step, double y_step, const plot_panel& p) {
   out += fmt::format(R"svg(<rect x="{}" y="{}" width="{}" height="{}" fill="none" stroke="#444"/>)svg", b.x0, b.y0, b.w,
                      b.h);
-  const int x_first = int(std::lround(b.x_min / x_step)), x_last = int(std::lround(b.x_max / x_step));
-  const int y_ticks = int(std::lround(b.y_max / y_step));
-  for (int i = x_first; i <= x_last; ++i) {
-    const double x = i * x_step;
+  const auto xs = make_ticks(p.x_ticks, int(std::lround(b.x_min / x_step)), int(std::lround(b.x_max / x_step)), x_step);
+  const auto ys = make_ticks(p.y_ticks, 0, int(std::lround(b.y_max / y_step)), y_step);
+  for (std::size_t i = 0; i < xs.values.size(); ++i) {
+    const double x = xs.values[i];
     out += fmt::format(
         R"svg(<line x1="{:.1f}" x2="{:.1f}" y1="{:.1f}" y2="{:.1f}" stroke="#444"/><text class="xtick" x="{:.1f}" y="{:.1f}" font-size="11" text-anchor="middle">{}</text>)svg",
-        b.px(x), b.px(x), b.y0 + b.h, b.y0 + b.h + 4, b.px(x), b.y0 + b.h + 16, tick_text(p.x_tick, x, x_step));
+        b.px(x), b.px(x), b.y0 + b.h, b.y0 + b.h + 4, b.px(x), b.y0 + b.h + 16, xs.labels[i]);
   }
-  for (int i = 0; i <= y_ticks; ++i) {
-    const double y = i * y_step;
+  for (std::size_t i = 0; i < ys.values.size(); ++i) {
+    const double y = ys.values[i];
     out += fmt::format(
         R"svg(<line x1="{:.1f}" x2="{:.1f}" y1="{:.1f}" y2="{:.1f}" stroke="#ddd"/><text class="ytick" x="{:.1f}" y="{:.1f}" font-size="11" text-anchor="end">{}</text>)svg",
-        b.x0, b.x0 + b.w, b.py(y), b.py(y), b.x0 - 5, b.py(y) + 4, tick_text(p.y_tick, y, y_step));
+        b.x0, b.x0 + b.w, b.py(y), b.py(y), b.x0 - 5, b.py(y) + 4, ys.labels[i]);
   }
   out += fmt::format(R"svg(<text x="{:.1f}" y="{:.1f}" font-size="13" text-anchor="middle">{}</text>)svg",
                      b.x0 + b.w / 2, b.y0 + b.h + 36, escape(p.x_label));

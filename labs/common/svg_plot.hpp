@@ -33,8 +33,9 @@ struct plot_reference {
   std::string label;
 };
 
-// Tick label for a value on an axis whose ticks are `step` apart.
-using tick_format = std::function<std::string(double value, double step)>;
+// The labels of an axis's ticks (`step` apart, in order), one per value: all at once, so that a
+// format can pick one unit for the whole axis.
+using tick_format = std::function<std::vector<std::string>(const std::vector<double>& values, double step)>;
 
 struct plot_panel {
   std::string title;  // empty: none
@@ -44,7 +45,7 @@ struct plot_panel {
   std::vector<std::string> notes;  // shown under the legend (e.g. "no loss formula: M/D/1")
   double x_max = 0;                // 0: fit to the data (panels that share it compare by eye)
   bool x_from_data = false;        // the x axis starts at the tick at or below the smallest x, not at 0
-  tick_format x_tick, y_tick;      // empty: the value with as many decimals as the step has
+  tick_format x_ticks, y_ticks;    // empty: each value with as many decimals as the step has
   std::vector<plot_reference> references;
 };
 

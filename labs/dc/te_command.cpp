@@ -90,6 +90,27 @@ std::function<void(std::size_t, std::size_t)> progress_printer() {
   };
 }
 
+// The times on the x axis as format_seconds writes them ("0 s", "500 ms", "1.5 s", "2 min") when
+// that is exact for every tick, else all in seconds with the step's decimals ("3600 s", "3601 s"):
+// format_seconds keeps three significant digits, which would label five matrices a second apart
+// an hour in "60 min" five times.
+std::vector<std::string> seconds_ticks(const std::vector<double>& values, double step) {
+  std::vector<std::string> out;
+  for (double v : values) {
+    std::string text = netlib::units::format_seconds(v);
+    try {
+      if (std::abs(netlib::units::parse_duration_s(text) - v) > 1e-9 * std::max(1.0, std::abs(v))) break;
+    } catch (const std::exception&) {  // "days", "years" or a negative time: not read back
+      break;
+    }
+    out.push_back(std::move(text));
+  }
+  if (out.size() == values.size()) return out;
+  out.clear();
+  for (double v : values) out.push_back(netlib::svg::tick_label(v, step) + " s");
+  return out;
+}
+
 // MLU over time, one line per scheme, each with its own colour, dash pattern and marker shape.
 // The first is drawn widest, with the biggest markers, and each later one narrower on top: where
 // schemes have the same values (optimal, predicted and robust often do) every one stays visible.
@@ -105,8 +126,12 @@ std::string mlu_chart(const std::string& fabric, const std::string& source, cons
   panel.x_label = "time";
   panel.y_label = "maximum link utilisation";
   panel.x_from_data = true;
-  panel.x_tick = [](double v, double) { return netlib::units::format_seconds(v); };
-  panel.y_tick = [](double v, double step) { return netlib::svg::tick_label(100 * v, 100 * step) + "%"; };
+  panel.x_ticks = seconds_ticks;
+  panel.y_ticks = [](const std::vector<double>& values, double step) {
+    std::vector<std::string> out;
+    for (double v : values) out.push_back(netlib::svg::tick_label(100 * v, 100 * step) + "%");
+    return out;
+  };
   panel.references.push_back({1.0, "100%: a link at its capacity"});
   const std::size_t n = schemes.size();
   for (std::size_t s = 0; s < n; ++s) {

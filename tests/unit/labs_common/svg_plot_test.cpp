@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <regex>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -98,8 +99,16 @@ TEST(SvgPlot, tick_labels_as_the_panel_formats_them) {
   EXPECT_EQ(x.front(), "0");
   EXPECT_EQ(x.back(), "200");
   p.x_from_data = true;
-  p.x_tick = [](double v, double) { return std::to_string(int(v)) + " s"; };
-  p.y_tick = [](double v, double) { return "<" + std::to_string(int(std::lround(100 * v))) + "%"; };
+  p.x_ticks = [](const std::vector<double>& values, double) {
+    std::vector<std::string> out;
+    for (double v : values) out.push_back(std::to_string(int(v)) + " s");
+    return out;
+  };
+  p.y_ticks = [](const std::vector<double>& values, double) {
+    std::vector<std::string> out;
+    for (double v : values) out.push_back("<" + std::to_string(int(std::lround(100 * v))) + "%");
+    return out;
+  };
   svg = render_svg("t", {p});
   x = texts(svg, "xtick");
   ASSERT_GE(x.size(), 4u);
@@ -109,6 +118,9 @@ TEST(SvgPlot, tick_labels_as_the_panel_formats_them) {
   ASSERT_GE(y.size(), 4u);
   EXPECT_EQ(y.front(), "&lt;0%");
   EXPECT_EQ(y.back(), "&lt;150%");  // the axis ends on a tick at or above 1.3 × 1.05
+  // A format gives one label per tick.
+  p.y_ticks = [](const std::vector<double>&, double) { return std::vector<std::string>{"one"}; };
+  EXPECT_THROW(render_svg("t", {p}), std::invalid_argument);
 }
 
 TEST(SvgPlot, reference_lines_inside_the_y_range_only) {
