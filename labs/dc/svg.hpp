@@ -1,7 +1,9 @@
 #pragma once
-// lab-dc's pictures as standalone SVG documents: the fabric with every link drawn as two lines
-// (uplink on the left, downlink on the right), each as wide as its share of the busiest one and
-// coloured by its utilisation, unused ones dashed grey; and MLU over time, one line per scheme.
+// lab-dc's fabric pictures as standalone SVG documents: every link drawn as two lines (uplink on
+// the left, downlink on the right), each as wide as its share of the busiest one and coloured by
+// its utilisation, unused ones dashed grey. lab-dc's charts (MLU over time in te_command.cpp, the
+// collectives' progress in collective_report.cpp) are drawn by the labs' shared renderer,
+// labs/common/svg_plot.hpp.
 #include <span>
 #include <string>
 #include <vector>
@@ -20,14 +22,7 @@ struct svg_document {
 svg_document fabric_svg(const netlib::dc::topology& t, std::span<const double> arc_bytes,
                         const netlib::dc::load_summary& s, const std::string& title, const std::string& subtitle);
 
-struct series {
-  std::string name;
-  std::vector<double> y;  // NaN: no value
-};
-std::string series_svg(const std::string& title, const std::string& subtitle, const std::string& y_label,
-                       const std::vector<double>& x, const std::vector<series>& lines);
-
-// Side by side: one fabric per configuration, as one document.
+// One fabric per configuration, one above the other, as one document.
 std::string fabrics_svg(const std::vector<svg_document>& fabrics, const std::string& title);
 
 }  // namespace netlab::lab_dc

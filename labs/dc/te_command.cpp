@@ -14,12 +14,13 @@
 #include <thread>
 
 #include "commands.hpp"
+#include "common/svg_plot.hpp"
 #include "netlib/app/program.hpp"
+#include "netlib/core/svg.hpp"
 #include "netlib/core/units.hpp"
 #include "netlib/dc/glpk_solver.hpp"
 #include "netlib/dc/te.hpp"
 #include "options.hpp"
-#include "svg.hpp"
 
 namespace netlab::lab_dc {
 namespace {
@@ -89,6 +90,71 @@ std::function<void(std::size_t, std::size_t)> progress_printer() {
   };
 }
 
+// The times on the x axis as format_seconds writes them ("0 s", "500 ms", "1.5 s", "2 min") when
+// that is exact for every tick, else all in seconds with the step's decimals ("3600 s", "3601 s"):
+// format_seconds keeps three significant digits, which would label five matrices a second apart
+// an hour in "60 min" five times.
+std::vector<std::string> seconds_ticks(const std::vector<double>& values, double step) {
+  std::vector<std::string> out;
+  for (double v : values) {
+    std::string text = netlib::units::format_seconds(v);
+    try {
+      if (std::abs(netlib::units::parse_duration_s(text) - v) > 1e-9 * std::max(1.0, std::abs(v))) break;
+    } catch (const std::exception&) {  // "days", "years" or a negative time: not read back
+      break;
+    }
+    out.push_back(std::move(text));
+  }
+  if (out.size() == values.size()) return out;
+  out.clear();
+  for (double v : values) out.push_back(netlib::svg::tick_label(v, step) + " s");
+  return out;
+}
+
+// MLU over time, one line per scheme, each with its own colour, dash pattern and marker shape.
+// The first is drawn widest, with the biggest markers, and each later one narrower on top: where
+// schemes have the same values (optimal, predicted and robust often do) every one stays visible.
+// A matrix a scheme has no answer for (predicted and robust on the first) breaks its line.
+std::string mlu_chart(const std::string& fabric, const std::string& source, const std::vector<double>& times,
+                      const std::vector<dc::te_scheme>& schemes, const std::vector<std::vector<double>>& mlu) {
+  static const char* const colours[] = {"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#17becf"};
+  static const char* const dashes[] = {"", "9 4", "3 3", "12 3 3 3", "6 2", "2 5", "10 6"};
+  static const labs::marker_shape shapes[] = {labs::marker_shape::circle, labs::marker_shape::square,
+                                              labs::marker_shape::diamond, labs::marker_shape::triangle,
+                                              labs::marker_shape::cross};
+  labs::plot_panel panel;
+  panel.x_label = "time";
+  panel.y_label = "maximum link utilisation";
+  panel.x_from_data = true;
+  panel.x_ticks = seconds_ticks;
+  panel.y_ticks = [](const std::vector<double>& values, double step) {
+    std::vector<std::string> out;
+    for (double v : values) out.push_back(netlib::svg::tick_label(100 * v, 100 * step) + "%");
+    return out;
+  };
+  panel.references.push_back({1.0, "100%: a link at its capacity"});
+  const std::size_t n = schemes.size();
+  for (std::size_t s = 0; s < n; ++s) {
+    labs::plot_series line;
+    line.name = dc::scheme_name(schemes[s]);
+    line.color = colours[s % std::size(colours)];
+    line.line = true;
+    line.points = true;
+    line.dash = dashes[s % std::size(dashes)];
+    line.marker = shapes[s % std::size(shapes)];
+    const double later = static_cast<double>(n - 1 - s);  // how many series are drawn over this one
+    line.stroke_width = 1.5 + 1.2 * later;
+    line.marker_radius = 2.5 + 1.1 * later;
+    line.x = times;
+    line.y = mlu[s];
+    for (std::size_t k = 0; k < times.size() && k < mlu[s].size(); ++k)
+      line.hover.push_back(
+          fmt::format("{} at {}: {}", line.name, netlib::units::format_seconds(times[k]), pct(mlu[s][k])));
+    panel.series.push_back(std::move(line));
+  }
+  return labs::render_svg(fmt::format("MLU over time: {}", fabric), {panel}, source);
+}
+
 int run_te(const te_flags& f) {
   const auto t = after_failure(load_topology(f.fabric), f.fail);
   if (f.generate == !f.matrix.empty()) throw netlib::app::usage_error("give either --matrix FILE or --generate");
@@ -141,12 +207,7 @@ int run_te(const te_flags& f) {
   for (const auto& row : ev.mlu) {
     for (std::size_t s = 0; s < schemes.size(); ++s) per_scheme[s].push_back(row[s]);
   }
-  if (!f.svg.empty()) {
-    std::vector<series> lines;
-    for (std::size_t s = 0; s < schemes.size(); ++s) lines.push_back({dc::scheme_name(schemes[s]), per_scheme[s]});
-    write_text_file(f.svg, series_svg(fmt::format("MLU over time: {}", t.description()), source,
-                                      "maximum link utilisation", times, lines));
-  }
+  if (!f.svg.empty()) write_text_file(f.svg, mlu_chart(t.description(), source, times, schemes, per_scheme));
   if (f.json) {
     auto rows = nlohmann::json::array();
     for (std::size_t i = 0; i < matrices.size(); ++i) {
