@@ -131,60 +131,22 @@ void ftp_questions(key_builder& k, const std::string& capture) {
   }
 }
 
-// Feeds a passive session analyzer made on the conversation's first byte or gap (a conversation
-// that carries nothing needs none) and hands the conversation and its session to `done` when the
-// conversation is released.
-template <class Analyzer>
-class lazy_session_feed final : public netlib::capture::stream_consumer {
- public:
-  using session_type = std::remove_cvref_t<decltype(std::declval<Analyzer&>().session())>;
-  using done_type = std::function<void(const netlib::packet::tcp_conversation&, const session_type&)>;
-  explicit lazy_session_feed(const done_type& done) : done_(done) {}
-  void on_bytes(netlib::packet::tcp_direction d, netlib::byte_view bytes, netlib::time_point) override {
-    if (d == netlib::packet::tcp_direction::client_to_server)
-      get().client_bytes(bytes);
-    else
-      get().server_bytes(bytes);
-  }
-  void on_gap(netlib::packet::tcp_direction d, std::uint64_t size, netlib::time_point) override {
-    get().gap(d == netlib::packet::tcp_direction::client_to_server, size);
-  }
-  void on_close(const netlib::packet::tcp_conversation& c) override {
-    done_(c, analyzer_ ? analyzer_->session() : Analyzer{}.session());
-  }
-
- private:
-  Analyzer& get() {
-    if (!analyzer_) analyzer_ = std::make_unique<Analyzer>();
-    return *analyzer_;
-  }
-  const done_type& done_;
-  std::unique_ptr<Analyzer> analyzer_;
-};
-
-template <class Analyzer>
-void replay_sessions(const std::string& capture, const typename lazy_session_feed<Analyzer>::done_type& done) {
-  netlib::capture::replay_conversations(
-      capture, [&done](const auto&) { return std::make_unique<lazy_session_feed<Analyzer>>(done); });
-}
-
 void smtp_questions(key_builder& k, const std::string& capture) {
   using analyzer = netlib::smtp::session_analyzer;
-  using found_session = netlib::capture::captured_session<analyzer>;
+  netlib::capture::replay_stats stats;
   // The first max_per_kind SMTP sessions with a message (by conversation id) hold the first
   // max_per_kind messages.
-  std::vector<found_session> found;
-  replay_sessions<analyzer>(capture, [&](const netlib::packet::tcp_conversation& c, const auto& s) {
-    // As lab-smtp analyze: an SMTP port, or a 220 greeting answered with EHLO/HELO.
-    const bool smtp =
-        netlib::smtp::is_smtp_port(c.server.port) || (s.greeting_code == 220 && !s.commands.empty() &&
-                                                      (s.commands[0].verb == "EHLO" || s.commands[0].verb == "HELO"));
-    if (!smtp || s.messages.empty()) return;
-    found.push_back({c, s});
-    std::sort(found.begin(), found.end(),
-              [](const auto& a, const auto& b) { return a.conversation.id < b.conversation.id; });
-    if (found.size() > k.options.max_per_kind) found.pop_back();
-  });
+  const auto found = netlib::capture::observe_sessions<analyzer>(
+      capture, stats,
+      [](const netlib::capture::captured_session<analyzer>& f) {
+        // As lab-smtp analyze: an SMTP port, or a 220 greeting answered with EHLO/HELO.
+        const auto& s = f.session;
+        const bool smtp = netlib::smtp::is_smtp_port(f.conversation.server.port) ||
+                          (s.greeting_code == 220 && !s.commands.empty() &&
+                           (s.commands[0].verb == "EHLO" || s.commands[0].verb == "HELO"));
+        return smtp && !s.messages.empty();
+      },
+      k.options.max_per_kind);
   std::size_t n = 0;
   for (const auto& f : found) {
     for (const auto& m : f.session.messages) {
@@ -204,17 +166,18 @@ void smtp_questions(key_builder& k, const std::string& capture) {
 
 void pop3_questions(key_builder& k, const std::string& capture) {
   std::size_t sessions = 0, retrieved = 0;
-  replay_sessions<netlib::pop3::session_analyzer>(capture,
-                                                  [&](const netlib::packet::tcp_conversation& c, const auto& s) {
-                                                    // As lab-pop3 analyze: port 110 or 1110, or a +OK greeting.
-                                                    const auto port = c.server.port;
-                                                    const auto& g = s.greeting;
-                                                    if (port != 110 && port != 1110 && !(g && g->rfind("+OK", 0) == 0))
-                                                      return;
-                                                    ++sessions;
-                                                    for (const auto& cmd : s.commands)
-                                                      retrieved += cmd.verb == "RETR" && cmd.status == "+OK" ? 1 : 0;
-                                                  });
+  netlib::capture::replay_stats stats;
+  // Counted as each conversation closes; no session is kept.
+  netlib::capture::observe_sessions<netlib::pop3::session_analyzer>(
+      capture, stats, [&](const netlib::capture::captured_session<netlib::pop3::session_analyzer>& f) {
+        // As lab-pop3 analyze: port 110 or 1110, or a +OK greeting.
+        const auto port = f.conversation.server.port;
+        const auto& g = f.session.greeting;
+        if (port != 110 && port != 1110 && !(g && g->rfind("+OK", 0) == 0)) return false;
+        ++sessions;
+        for (const auto& cmd : f.session.commands) retrieved += cmd.verb == "RETR" && cmd.status == "+OK" ? 1 : 0;
+        return false;
+      });
   if (sessions == 0) return;
   k.add("pop3.retrieved", "pop3", "How many messages did the POP3 client retrieve (RETR answered +OK)?",
         std::to_string(retrieved), answer_kind::number);

@@ -9,6 +9,7 @@
 //   auto found = netlib::capture::observe_sessions<netlib::smtp::session_analyzer>(path, stats);
 //   for (const auto& f : found) ... f.conversation ... f.session ...   // in conversation order
 #include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <filesystem>
 #include <functional>
@@ -31,14 +32,16 @@ struct captured_session {
 
 // The analyzer is made on the conversation's first byte or gap (one that carries nothing, a scan's
 // SYN, costs no analyzer while it is open), and what it observed is kept at the close only when
-// `keep` accepts it: memory follows the open conversations and the sessions kept, not every
-// conversation of the capture (issue 31: a million SYN-only connections took 1.6 GB).
+// `keep` accepts it, and then only while it is among the `most` of lowest conversation id kept so
+// far: memory follows the open conversations and the sessions kept, not every conversation of the
+// capture (issue 31: a million SYN-only connections took 1.6 GB).
 template <class Analyzer>
 class session_feed : public stream_consumer {
  public:
   using found_type = captured_session<Analyzer>;
   using keep_type = std::function<bool(const found_type&)>;
-  session_feed(std::vector<found_type>& out, const keep_type& keep) : out_(out), keep_(keep) {}
+  session_feed(std::vector<found_type>& out, const keep_type& keep, std::size_t most = SIZE_MAX)
+      : out_(out), keep_(keep), most_(most) {}
   void on_bytes(packet::tcp_direction d, byte_view bytes, time_point ts) override {
     const bool client = d == packet::tcp_direction::client_to_server;
     Analyzer& a = get();
@@ -54,7 +57,14 @@ class session_feed : public stream_consumer {
   }
   void on_close(const packet::tcp_conversation& c) override {
     found_type f{c, analyzer_ ? analyzer_->session() : Analyzer{}.session()};
-    if (!keep_ || keep_(f)) out_.push_back(std::move(f));
+    if (most_ == 0 || (keep_ && !keep_(f))) return;
+    if (out_.size() < most_) {
+      out_.push_back(std::move(f));
+      return;
+    }
+    const auto latest = std::max_element(
+        out_.begin(), out_.end(), [](const auto& a, const auto& b) { return a.conversation.id < b.conversation.id; });
+    if (f.conversation.id < latest->conversation.id) *latest = std::move(f);
   }
 
  private:
@@ -64,18 +74,20 @@ class session_feed : public stream_consumer {
   }
   std::vector<found_type>& out_;
   const keep_type& keep_;
+  std::size_t most_;
   std::unique_ptr<Analyzer> analyzer_;
 };
 
 // Replays the capture with one Analyzer per conversation; returns what each observed that `keep`
-// accepts (decided as each conversation closes), in conversation order (as tshark numbers
-// tcp.stream). Throws capture_error for an unreadable file.
+// accepts (decided as each conversation closes), at most the `most` first, in conversation order
+// (as tshark numbers tcp.stream). Throws capture_error for an unreadable file.
 template <class Analyzer>
 std::vector<captured_session<Analyzer>> observe_sessions(const std::filesystem::path& path, replay_stats& stats,
-                                                         const typename session_feed<Analyzer>::keep_type& keep) {
+                                                         const typename session_feed<Analyzer>::keep_type& keep,
+                                                         std::size_t most = SIZE_MAX) {
   std::vector<captured_session<Analyzer>> found;
-  stats = replay_conversations(path, [&found, &keep](const packet::tcp_conversation&) {
-    return std::make_unique<session_feed<Analyzer>>(found, keep);
+  stats = replay_conversations(path, [&found, &keep, most](const packet::tcp_conversation&) {
+    return std::make_unique<session_feed<Analyzer>>(found, keep, most);
   });
   std::sort(found.begin(), found.end(),
             [](const auto& a, const auto& b) { return a.conversation.id < b.conversation.id; });
