@@ -1,6 +1,7 @@
 #pragma once
-// The command/reply dialogue of a line-based protocol (FTP, SMTP, POP3) as a client produced it
-// through the relay: the client's lines split into commands, the server's bytes into replies.
+// The command side of a line-based protocol's dialogue (FTP, SMTP, POP3) as a client produced it
+// through the relay: the client's lines split into commands. The server's replies are read with
+// the protocol's own parser (common/recorded_replies.hpp).
 #include <string>
 #include <vector>
 
@@ -12,15 +13,7 @@ struct client_command {
   std::string arg;   // the rest, without the line end
 };
 
-// A reply with a three-digit code (FTP RFC 959 §4.2, SMTP RFC 5321 §4.2): multi-line replies
-// ("250-..." up to "250 ...") are one reply.
-struct coded_reply {
-  int code = 0;
-  std::string text;  // every line of the reply, as received
-};
-
 client_command parse_command(const std::string& raw);
-std::vector<coded_reply> parse_coded_replies(const std::string& server_bytes);
 
 // True when the line ends with CRLF (RFC 959 §4.1, RFC 5321 §2.3.8, RFC 1939 §3).
 bool ends_with_crlf(const std::string& line);

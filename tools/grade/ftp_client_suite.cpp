@@ -14,7 +14,9 @@
 #include <regex>
 
 #include "client_dialogue.hpp"
+#include "common/recorded_replies.hpp"
 #include "netlib/core/ascii.hpp"
+#include "netlib/ftp/reply.hpp"
 
 namespace netlab::grade {
 
@@ -37,7 +39,7 @@ struct ftp_item {
 std::vector<ftp_item> read_wire(const std::vector<conversation>& convs) {
   std::vector<ftp_item> items;
   for (const auto& conv : convs) {
-    const auto replies = parse_coded_replies(conv.server_bytes());
+    const auto replies = netlab::recorded_replies<netlib::ftp::reply_parser>(conv.server_bytes());
     std::size_t at = 0;
     while (at < replies.size() && replies[at].code < 200) ++at;  // 120 then 220
     ++at;

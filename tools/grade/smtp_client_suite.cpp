@@ -12,8 +12,10 @@
 #include <fstream>
 
 #include "client_dialogue.hpp"
+#include "common/recorded_replies.hpp"
 #include "netlib/core/ascii.hpp"
 #include "netlib/mail/message_text.hpp"
+#include "netlib/smtp/reply.hpp"
 
 namespace netlab::grade {
 
@@ -41,7 +43,7 @@ struct smtp_wire {
 smtp_wire read_wire(const std::vector<conversation>& convs) {
   smtp_wire w;
   for (const auto& conv : convs) {
-    const auto replies = parse_coded_replies(conv.server_bytes());
+    const auto replies = netlab::recorded_replies<netlib::smtp::reply_parser>(conv.server_bytes());
     std::size_t next_reply = 1;  // replies[0] is the greeting
     bool in_data = false;
     std::string block;

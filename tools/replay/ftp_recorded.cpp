@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <set>
 
+#include "common/recorded_replies.hpp"
 #include "netlib/core/command_line.hpp"
 #include "netlib/ftp/data_address.hpp"
 #include "netlib/ftp/reply.hpp"
@@ -45,19 +46,6 @@ std::string endpoint_host(const std::string& endpoint) {
 }
 
 namespace ftp_recorded_local {
-
-std::vector<ftp::reply> parse_replies(const std::string& server) {
-  ftp::reply_parser parser;
-  std::vector<ftp::reply> out;
-  std::size_t offset = 0;
-  for (int round = 0; round < 1000000 && offset < server.size(); ++round) {
-    auto r = parser.next(netlib::as_bytes(std::string_view(server).substr(offset)));
-    offset += r.consumed;
-    if (r.status != ftp::reply_status::reply) break;
-    out.push_back(std::move(r.value));
-  }
-  return out;
-}
 
 std::vector<ftp_step> split_commands(const std::string& client) {
   std::vector<ftp_step> out;
@@ -105,7 +93,7 @@ ftp_dialogue read_ftp_dialogue(const recorded_conversation& control, const std::
   ftp_dialogue d;
   d.client_host = endpoint_host(control.client_endpoint);
   d.server_host = endpoint_host(control.server_endpoint);
-  const auto replies = parse_replies(control.server);
+  const auto replies = netlab::recorded_replies<ftp::reply_parser>(control.server);
   std::size_t next = 0;
   while (next < replies.size() && replies[next].preliminary()) ++next;  // 120 before 220
   if (next < replies.size()) d.greeting = replies[next++].code;

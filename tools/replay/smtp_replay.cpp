@@ -11,27 +11,13 @@
 
 #include <thread>
 
+#include "common/recorded_replies.hpp"
 #include "common/smtp_probe.hpp"
 #include "netlib/http/fields.hpp"
 
 namespace netlab::replay {
 
 namespace smtp_replay_local {
-
-// The recorded replies, and where each ends in the server stream (`ends`).
-std::vector<netlib::smtp::reply> recorded_replies(const std::string& server, std::vector<std::size_t>& ends) {
-  netlib::smtp::reply_parser parser;
-  std::vector<netlib::smtp::reply> out;
-  std::size_t offset = 0;
-  for (int round = 0; round < 100000 && offset < server.size(); ++round) {
-    auto r = parser.next(netlib::as_bytes(std::string_view(server).substr(offset)));
-    offset += r.consumed;
-    if (r.status != netlib::smtp::reply_status::reply) break;
-    out.push_back(r.value);
-    ends.push_back(offset);
-  }
-  return out;
-}
 
 struct unit {
   std::size_t begin = 0;
@@ -82,7 +68,7 @@ conversation_result replay_smtp(const recorded_conversation& c, const target_opt
   using namespace smtp_replay_local;
   conversation_result result{c.id, c.client_endpoint, c.server_endpoint, "smtp", {}, {}, {}};
   std::vector<std::size_t> reply_ends;
-  const auto replies = recorded_replies(c.server, reply_ends);
+  const auto replies = netlab::recorded_replies<netlib::smtp::reply_parser>(c.server, &reply_ends);
   const auto units = split_units(c.client, replies);
   // Unit i is answered by reply i + 1: a last unit STARTTLS answered 220 switched to TLS.
   if (!units.empty() && units.size() < replies.size() && netlib::http::iequals(units.back().label, "STARTTLS") &&
