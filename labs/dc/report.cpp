@@ -218,23 +218,27 @@ nlohmann::json flows_count_json(const flow_set& flows, const dc::placement& p) {
           {"same_host", p.same_host}, {"within_switch", p.within_switch}, {"crossing_fabric", p.crossing}};
 }
 
+namespace {
+// Flow `i` as the JSON of `lab-dc flows` and `--paths` shows it.
+nlohmann::json flow_json(const dc::topology& t, const dc::flow& f, std::size_t i) {
+  return {{"flow", i},
+          {"src", t.nodes()[f.src].name},
+          {"dst", t.nodes()[f.dst].name},
+          {"protocol", f.key.protocol == 17  ? "udp"
+                       : f.key.protocol == 6 ? "tcp"
+                                             : std::to_string(f.key.protocol)},
+          {"src_ip", f.key.src.to_string()},
+          {"dst_ip", f.key.dst.to_string()},
+          {"src_port", f.key.src_port},
+          {"dst_port", f.key.dst_port},
+          {"bytes", f.bytes},
+          {"start_s", f.start_s}};
+}
+}  // namespace
+
 nlohmann::json flows_json(const dc::topology& t, std::span<const dc::flow> flows) {
   auto out = nlohmann::json::array();
-  for (std::size_t i = 0; i < flows.size(); ++i) {
-    const auto& f = flows[i];
-    out.push_back({{"flow", i},
-                   {"src", t.nodes()[f.src].name},
-                   {"dst", t.nodes()[f.dst].name},
-                   {"protocol", f.key.protocol == 17  ? "udp"
-                                : f.key.protocol == 6 ? "tcp"
-                                                      : std::to_string(f.key.protocol)},
-                   {"src_ip", f.key.src.to_string()},
-                   {"dst_ip", f.key.dst.to_string()},
-                   {"src_port", f.key.src_port},
-                   {"dst_port", f.key.dst_port},
-                   {"bytes", f.bytes},
-                   {"start_s", f.start_s}});
-  }
+  for (std::size_t i = 0; i < flows.size(); ++i) out.push_back(flow_json(t, flows[i], i));
   return out;
 }
 
@@ -279,20 +283,10 @@ nlohmann::json paths_json(const dc::ecmp_model& m, std::span<const dc::flow> flo
       }
       hops.push_back(std::move(hop));
     }
-    out.push_back({{"flow", i},
-                   {"src", t.nodes()[f.src].name},
-                   {"dst", t.nodes()[f.dst].name},
-                   {"protocol", f.key.protocol == 17  ? "udp"
-                                : f.key.protocol == 6 ? "tcp"
-                                                      : std::to_string(f.key.protocol)},
-                   {"src_ip", f.key.src.to_string()},
-                   {"dst_ip", f.key.dst.to_string()},
-                   {"src_port", f.key.src_port},
-                   {"dst_port", f.key.dst_port},
-                   {"bytes", f.bytes},
-                   {"start_s", f.start_s},
-                   {"path", path},
-                   {"hops", hops}});
+    auto entry = flow_json(t, f, i);
+    entry["path"] = std::move(path);
+    entry["hops"] = std::move(hops);
+    out.push_back(std::move(entry));
   }
   return out;
 }

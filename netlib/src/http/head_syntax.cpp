@@ -62,6 +62,23 @@ bool has_bare_cr(std::string_view line) {  // a line without its LF; a CR only r
   return cr != std::string_view::npos && cr + 1 != line.size();
 }
 
+// RFC 9112 §2.2: a server SHOULD ignore empty lines (CRLF or LF) received before the
+// request-line. Returns where the first other byte is, or the first position past `max_bytes`
+// (the caller then refuses the head as too large).
+std::size_t skip_empty_lines(std::string_view in, std::size_t max_bytes) {
+  std::size_t pos = 0;
+  while (pos < in.size()) {
+    if (in[pos] == '\n')
+      ++pos;
+    else if (in[pos] == '\r' && pos + 1 < in.size() && in[pos + 1] == '\n')
+      pos += 2;
+    else
+      break;
+    if (pos > max_bytes) break;
+  }
+  return pos;
+}
+
 // Reads `in` line by line from `line_start` (the start of a line) to the first empty one (CRLF or
 // LF): complete with the length up to and including it, too_large once more than `max_bytes` from
 // the start of `in` would be needed, else `scan` as it came (more input needed).
@@ -97,17 +114,8 @@ bool is_token(std::string_view s) noexcept {
 section_scan find_head_end(std::string_view in, std::size_t max_first_line, std::size_t max_bytes,
                            bool skip_leading_empty) {
   section_scan scan;
-  std::size_t pos = 0;
-  // RFC 9112 §2.2: a server SHOULD ignore empty lines received before the request-line.
-  while (skip_leading_empty && pos < in.size()) {
-    if (in[pos] == '\n')
-      ++pos;
-    else if (in[pos] == '\r' && pos + 1 < in.size() && in[pos + 1] == '\n')
-      pos += 2;
-    else
-      break;
-    if (pos > max_bytes) return {section_scan::result::too_large, pos, 0};
-  }
+  const std::size_t pos = skip_leading_empty ? skip_empty_lines(in, max_bytes) : 0;
+  if (pos > max_bytes) return {section_scan::result::too_large, pos, 0};
   scan.skipped = pos;
   const std::string_view head = in.substr(pos);
   const std::size_t first_lf = head.find('\n');
@@ -203,20 +211,11 @@ std::optional<errc> parse_field_lines(std::string_view block, field_views& out, 
 request_scan scan_request_head(std::string_view in, std::size_t max_request_line, std::size_t max_head_bytes,
                                std::size_t max_fields, request_view& out) {
   request_scan scan;
-  std::size_t pos = 0;
-  // RFC 9112 §2.2: a server SHOULD ignore empty lines received before the request-line.
-  while (pos < in.size()) {
-    if (in[pos] == '\n')
-      ++pos;
-    else if (in[pos] == '\r' && pos + 1 < in.size() && in[pos + 1] == '\n')
-      pos += 2;
-    else
-      break;
-    if (pos > max_head_bytes) {
-      scan.status = request_scan::result::failed;
-      scan.error = errc::header_too_large;
-      return scan;
-    }
+  const std::size_t pos = skip_empty_lines(in, max_head_bytes);
+  if (pos > max_head_bytes) {
+    scan.status = request_scan::result::failed;
+    scan.error = errc::header_too_large;
+    return scan;
   }
   scan.skipped = pos;
   const std::string_view head = in.substr(pos);
