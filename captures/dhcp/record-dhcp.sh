@@ -71,7 +71,8 @@ chmod +x "$work/script"
 # One recording: get, renew, release. busybox udhcpc sometimes misses the server's answer to its
 # unicast renewal on a busy machine (the answer is in the capture, the client had not opened its
 # socket yet) and then asks again by broadcast (RFC 2131 §4.4.5 REBINDING): a capture of that is
-# real but not the lab's, so the recipe records again, at most three times in all.
+# real but not the lab's, so the recipe records again, at most five times in all, and says what
+# each failed attempt recorded (with tshark, when installed) and what udhcpc logged.
 record_once() {
   : > "$work/events"
   ip netns exec "$P-client" "$BIN/netlab-record" --interface eth0 --filter 'udp port 67 or udp port 68' \
@@ -95,11 +96,17 @@ record_once() {
   wait "$rec"
   cat "$work/record.out"
 }
-for attempt in 1 2 3; do
+for attempt in 1 2 3 4 5; do
   record_once
   # DISCOVER, OFFER, REQUEST, ACK, then REQUEST and ACK (the renewal), then RELEASE.
   grep -q '^wrote 7 packets' "$work/record.out" && exit 0
-  echo "record-dhcp.sh: attempt $attempt: the renewal was not one REQUEST and its ACK; recording again" >&2
+  echo "record-dhcp.sh: attempt $attempt: not the 7 messages of one exchange each; recording again" >&2
+  # What went otherwise, for whoever reads the log: the messages recorded and the client's account.
+  if command -v tshark > /dev/null; then
+    tshark -r "$OUT/client.pcapng" -T fields -E separator=' ' -e frame.time_relative -e ip.src -e ip.dst \
+      -e dhcp.option.dhcp -e dhcp.id 2>/dev/null | sed 's/^/  /' >&2 || true
+  fi
+  sed 's/^/  /' "$work/udhcpc.log" >&2
 done
-echo "record-dhcp.sh: no clean recording in 3 attempts" >&2
+echo "record-dhcp.sh: no clean recording in 5 attempts" >&2
 exit 1
