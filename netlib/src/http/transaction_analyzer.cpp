@@ -33,8 +33,10 @@ parser_limits analysis_limits() {
   return l;
 }
 
-// RFC 9110 §9.1: a method token followed by SP.
+// RFC 9110 §9.1: a method token followed by SP, within the first 24 bytes (a longer method is not
+// taken for HTTP), so the answer is the same however the bytes were cut into segments.
 bool starts_like_request(std::string_view s, bool& decided) {
+  s = s.substr(0, 24);
   const std::size_t sp = s.find(' ');
   if (sp == std::string_view::npos) {
     decided = s.size() >= 24 || !is_token(s);
@@ -49,14 +51,17 @@ bool starts_like_request(std::string_view s, bool& decided) {
 transaction_analyzer::transaction_analyzer(std::uint64_t connection)
     : connection_(connection), limits_(analysis_limits()), requests_(limits_), responses_(limits_) {}
 
+// No bytes tell nothing: they decide neither the directions nor a direction's mode.
 void transaction_analyzer::client_bytes(byte_view bytes, time_point ts) {
-  if (!swapped_ && !bytes.empty()) swapped_ = as_chars(bytes).substr(0, 5) == "HTTP/";
+  if (bytes.empty()) return;
+  if (!swapped_) swapped_ = as_chars(bytes).substr(0, 5) == "HTTP/";
   *swapped_ ? on_server(bytes, ts) : on_client(bytes, ts);
 }
 
 void transaction_analyzer::server_bytes(byte_view bytes, time_point ts) {
-  if (!bytes.empty() && transactions_.empty()) server_spoke_first_ = true;
-  if (!swapped_ && !bytes.empty())
+  if (bytes.empty()) return;
+  if (transactions_.empty()) server_spoke_first_ = true;
+  if (!swapped_)
     swapped_ = as_chars(bytes).substr(0, 5) != "HTTP/" && as_chars(bytes).find(" HTTP/1.") != std::string_view::npos;
   *swapped_ ? on_client(bytes, ts) : on_server(bytes, ts);
 }
@@ -110,10 +115,8 @@ void transaction_analyzer::drain_requests(time_point ts) {
 
 void transaction_analyzer::on_server(byte_view bytes, time_point ts) {
   if (server_mode_ == mode::ignored) return;
-  if (!bytes.empty()) {
-    segment_starts_.emplace_back(server_received_, server_segments_++);
-    server_received_ += bytes.size();
-  }
+  segment_starts_.emplace_back(server_received_, server_segments_++);  // bytes is never empty here
+  server_received_ += bytes.size();
   server_buf_.append(bytes);
   if (server_mode_ == mode::unknown) {
     const std::string_view s = as_chars(server_buf_.data());

@@ -146,3 +146,31 @@ TEST(TransactionAnalyzer, ServerSpeakingFirstIsNoted) {
   EXPECT_EQ(gapped.session().counters.gaps, 1u);
   EXPECT_FALSE(gapped.session().transactions[0].status);
 }
+
+// Found by fuzz_transaction_analyzer: a first "word" of 24 bytes or more was HTTP when its space
+// came in the same segment and not when the segment ended before it. Now it is never HTTP.
+TEST(TransactionAnalyzer, ALongFirstWordIsNotHttpAtAnySplit) {
+  const std::string client = std::string(30, 'W') + " / HTTP/1.1\r\nHost: h\r\n\r\n";
+  netlab::test::for_each_split(client, [&](const netlab::test::pieces& p) {
+    http::transaction_analyzer a(0);
+    for (auto piece : p) a.client_bytes(netlib::as_bytes(piece), {});
+    ASSERT_FALSE(a.is_http());
+    ASSERT_TRUE(a.transactions().empty());
+  });
+  http::transaction_analyzer short_method(0);
+  short_method.client_bytes(netlib::as_bytes(std::string(22, 'W') + " / HTTP/1.1\r\nHost: h\r\n\r\n"), {});
+  EXPECT_EQ(short_method.transactions().size(), 1u);
+}
+
+// Found by fuzz_transaction_analyzer: a call with no bytes read an undecided direction (undefined
+// behaviour) and took an empty client for one that is not HTTP.
+TEST(TransactionAnalyzer, NoBytesDecideNothing) {
+  http::transaction_analyzer a(0);
+  a.client_bytes({}, {});
+  a.server_bytes({}, {});
+  a.client_bytes(netlib::as_bytes(std::string_view("GET / HTTP/1.1\r\nHost: h\r\n\r\n")), {});
+  a.server_bytes(netlib::as_bytes(std::string_view("HTTP/1.1 204 No Content\r\n\r\n")), {});
+  ASSERT_EQ(a.transactions().size(), 1u);
+  EXPECT_EQ(a.transactions()[0].status, 204);
+  EXPECT_FALSE(a.session().server_spoke_first);
+}
