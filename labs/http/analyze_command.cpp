@@ -1,12 +1,13 @@
-// `lab-http analyze CAPTURE [--json]`: the capture driver (netlib::capture::replay_conversations)
-// feeds each TCP conversation to a netlib::http::transaction_analyzer; the transactions of all
-// conversations are listed in the order their requests were sent. --json gives
+// `lab-http analyze CAPTURE [--json]`: the capture feed (netlib::capture::replay_sessions,
+// netlib/capture/session_feed.hpp) runs a netlib::http::transaction_analyzer on each TCP
+// conversation; the transactions of all conversations are listed in the order their requests were
+// sent. --json gives
 // {"capture", "packets", "tcp_conversations", "http_connections", "transactions": [{"method",
 // "target", "status", "body_bytes", "connection", ...}], counters, "truncated", "missing_bytes"}.
 // A truncated capture or bytes missing from the streams are also one line on stderr each.
-// Memory: a conversation's analyzer (parsers and buffers) is made on its first byte and freed when
-// the conversation is released, so connections without payload cost only the reassembler's
-// compact form and closed connections cost nothing but their transactions.
+// Memory: the feed makes a conversation's analyzer (parsers and buffers) on its first byte and
+// frees it when the conversation is released, so connections without payload cost only the
+// reassembler's compact form and closed connections cost nothing but their transactions.
 #include "analyze_command.hpp"
 
 #include <algorithm>
@@ -16,6 +17,7 @@
 
 #include "netlib/app/json_stream.hpp"
 #include "netlib/app/program.hpp"
+#include "netlib/capture/session_feed.hpp"
 #include "netlib/capture/tcp_replay.hpp"
 #include "netlib/http/transaction_analyzer.hpp"
 
@@ -23,7 +25,6 @@ namespace lab_http {
 namespace {
 
 namespace http = netlib::http;
-namespace packet = netlib::packet;
 
 struct report {
   netlib::capture::replay_stats stats;
@@ -32,45 +33,19 @@ struct report {
   http::analyzer_counters totals;
 };
 
-// One conversation's adapter: bytes to the analyzer (made on the first byte or gap); at the end,
-// its transactions to the report.
-struct http_consumer final : netlib::capture::stream_consumer {
-  std::unique_ptr<http::transaction_analyzer> analyzer;
-  std::uint64_t id;
-  report& out;
-  http_consumer(std::uint64_t conversation, report& r) : id(conversation), out(r) {}
-  http::transaction_analyzer& get() {
-    if (!analyzer) analyzer = std::make_unique<http::transaction_analyzer>(id);
-    return *analyzer;
-  }
-  void on_bytes(packet::tcp_direction d, netlib::byte_view b, netlib::time_point ts) override {
-    d == packet::tcp_direction::client_to_server ? get().client_bytes(b, ts) : get().server_bytes(b, ts);
-  }
-  void on_gap(packet::tcp_direction d, std::uint64_t, netlib::time_point) override {
-    d == packet::tcp_direction::client_to_server ? get().client_gap() : get().server_gap();
-  }
-  void on_end_of_stream(packet::tcp_direction d, netlib::time_point ts) override {
-    if (!analyzer) return;  // no byte: nothing to end
-    d == packet::tcp_direction::server_to_client ? analyzer->server_end_of_stream(ts)
-                                                 : analyzer->client_end_of_stream(ts);
-  }
-  void on_close(const packet::tcp_conversation&) override {
-    if (!analyzer || !analyzer->is_http()) return;
-    ++out.http_connections;
-    for (const auto& t : analyzer->transactions()) out.transactions.push_back(t);
-    const auto& k = analyzer->counters();
-    out.totals.malformed_requests += k.malformed_requests;
-    out.totals.malformed_responses += k.malformed_responses;
-    out.totals.responses_without_request += k.responses_without_request;
-    out.totals.gaps += k.gaps;
-  }
-};
-
 report analyze(const std::string& path) {
   report r;
-  r.stats = netlib::capture::replay_conversations(path, [&r](const packet::tcp_conversation& c) {
-    return std::unique_ptr<netlib::capture::stream_consumer>(std::make_unique<http_consumer>(c.id, r));
-  });
+  const auto add = [&r](netlib::capture::captured_session<http::transaction_analyzer>&& found) {
+    http::http_session& s = found.session;
+    if (!s.is_http) return;
+    ++r.http_connections;
+    for (auto& t : s.transactions) r.transactions.push_back(std::move(t));
+    r.totals.malformed_requests += s.counters.malformed_requests;
+    r.totals.malformed_responses += s.counters.malformed_responses;
+    r.totals.responses_without_request += s.counters.responses_without_request;
+    r.totals.gaps += s.counters.gaps;
+  };
+  r.stats = netlib::capture::replay_sessions<http::transaction_analyzer>(path, add);
   // The order the requests were sent (capture time), then by connection.
   std::stable_sort(r.transactions.begin(), r.transactions.end(), [](const auto& a, const auto& b) {
     return a.request_ts != b.request_ts ? a.request_ts < b.request_ts : a.connection < b.connection;

@@ -30,6 +30,8 @@ the comment at the top of each tests/fuzz/<name>_fuzz.cpp):
   ip_reassembly  fragment scripts built here (in order, reversed, duplicate, overlap, IPv6), since
                  the captured fragments are longer than the script's 255-byte pieces
   users_table    users files (name:password lines), the ones the servers' tests write and faulty ones
+  transaction_analyzer  four piece sizes + client length (u16 LE) + client bytes + server bytes, of
+                 each HTTP connection, and the cases in TRANSACTION_CASES (built here)
 
 Each seed is cut to MAX_SEED bytes, so the committed corpus stays small. Files named regress-*
 are inputs that once made a target fail; they are kept across reruns.
@@ -238,6 +240,34 @@ def fragment_scripts():
             ("ipv6", v6), ("timeout", timeout)]
 
 
+def transaction_script(client, server, sizes=b"\x03\x07\x01\x0c"):
+    """transaction_analyzer_fuzz.cpp's format: four piece sizes (low four bits + 1), the client's
+    length (u16 little endian), the client's bytes, then the server's."""
+    return sizes + struct.pack("<H", min(len(client), 0xFFFF)) + client + server
+
+
+# Exchanges no capture here holds, for transaction_analyzer: (name, client, server, piece sizes).
+TRANSACTION_CASES = [
+    ("pipelined",
+     b"GET /a HTTP/1.1\r\nHost: h\r\n\r\nHEAD /b HTTP/1.1\r\nHost: h\r\n\r\n"
+     b"GET /c HTTP/1.1\r\nHost: h\r\nIf-None-Match: \"x\"\r\nCookie: sid=1; t=2\r\n\r\n"
+     b"GET /d HTTP/1.1\r\nHost: h\r\n\r\n",
+     b"HTTP/1.1 200 OK\r\nContent-Length: 3\r\nSet-Cookie: sid=1; Path=/\r\n\r\nabc"
+     b"HTTP/1.1 200 OK\r\nContent-Length: 99\r\n\r\nHTTP/1.1 304 Not Modified\r\nETag: \"x\"\r\n\r\n"
+     b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n4\r\nwxyz\r\n2;e=1\r\n12\r\n0\r\n\r\n",
+     b"\x03\x07\x01\x0c"),
+    ("conditional-continue",
+     b"POST /up HTTP/1.1\r\nExpect: 100-continue\r\nContent-Length: 4\r\n"
+     b"If-Modified-Since: Tue, 01 Jan 2030 00:00:00 GMT\r\n\r\nbody",
+     b"HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 201 Created\r\nContent-Length: 2\r\n\r\nok", b"\x0f\x02\x09\x04"),
+    ("close-delimited", b"GET / HTTP/1.0\r\n\r\n", b"HTTP/1.0 200 OK\r\n\r\nuntil the end of the stream",
+     b"\x00\x05\x0a\x0f"),
+    ("server-first", b"USER anonymous\r\n", b"220 ftp ready\r\n", b"\x01\x01\x01\x01"),
+    ("swapped", b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok", b"GET / HTTP/1.1\r\nHost: h\r\n\r\n",
+     b"\x06\x06\x06\x06"),
+]
+
+
 def proxy_script(client, server):
     """proxy_session_fuzz.cpp's format: records of a control byte (n << 3 | kind, n < 32) and n
     bytes; kind 0 client bytes, 2 origin bytes, 4 origin end of stream. The first request line's
@@ -323,6 +353,8 @@ USERS_FILES = [
 
 def main():
     seeds = corpus()
+    for name, client, server, sizes in TRANSACTION_CASES:  # first: the captures fill the rest
+        seeds.add("transaction_analyzer", name, transaction_script(client, server, sizes))
     captures = []
     for base, _, names in sorted(os.walk(os.path.join(ROOT, "captures"))):
         captures += [os.path.join(base, n) for n in sorted(names) if n.endswith((".pcap", ".pcapng"))]
@@ -357,6 +389,7 @@ def main():
                 seeds.add("http_request", name, client)
                 seeds.add("http_response", name, b"\x00" + server)
                 seeds.add("proxy_session", name, proxy_script(client, server))
+                seeds.add("transaction_analyzer", name, transaction_script(client, server))
             elif proto == "ftp":
                 seeds.add("ftp_command", name, client)
                 seeds.add("ftp_reply", name, server)

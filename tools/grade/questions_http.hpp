@@ -1,8 +1,8 @@
 #pragma once
-// HTTP exchanges and TCP conversations of a capture, with what the Wireshark labs ask about and
-// netlib::http::transaction_analyzer does not keep: the request's validators (If-Modified-Since,
-// If-None-Match), the status line's version, and where each response lies in the server's byte
-// stream, so the TCP segments carrying it can be counted.
+// HTTP exchanges and TCP conversations of a capture, with what the Wireshark labs ask about: the
+// request's version and validators (If-Modified-Since, If-None-Match), the status line's version,
+// the body size and the TCP segments that carried each response, all read by
+// netlib::http::transaction_analyzer (the analyzer lab-http analyze runs) on the capture feed.
 #include <cstdint>
 #include <optional>
 #include <string>
