@@ -13,6 +13,7 @@
 // server, FIN from the client, final ACK), so about 2.5 ms / spacing are open at once and every one
 // closes. The payload is not HTTP (an echo on port 7) unless `http` is set: then it is a GET and a
 // 200 response with a body, so the HTTP analyzers find one transaction per connection.
+// write_dialogue: one connection carrying a given dialogue, segment by segment (the replay tests).
 // Needs netlib::capture.
 #include <array>
 #include <chrono>
@@ -24,6 +25,7 @@
 #include <string>
 #include <string_view>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 #include "netlib/capture/capture_writer.hpp"
@@ -172,6 +174,37 @@ inline void write_closed_connections(const std::filesystem::path& path, std::uin
     build_frame(p, frame);
     out.write(iface, netlib::from_nanoseconds(t), frame);
   }
+  out.flush();
+}
+
+// One TCP connection 127.0.0.1:40000 -> 127.0.0.1:`server_port`: the handshake, then each
+// (from the client, payload) of `dialogue` as one segment in that order, 100 us apart, then the
+// client's FIN and the server's (so the conversation ends closed).
+inline void write_dialogue(const std::filesystem::path& path, std::uint16_t server_port,
+                           const std::vector<std::pair<bool, std::string>>& dialogue) {
+  using namespace synthetic_detail;
+  auto out = netlib::capture::capture_writer::create(path);
+  const auto iface = out.add_interface(netlib::packet::link_type::ethernet);
+  std::vector<std::byte> frame;
+  std::int64_t t = start_ns;
+  std::uint32_t cseq = 1000, sseq = 5000;
+  const auto send = [&](bool from_client, std::uint8_t flags, std::string_view data) {
+    const tcp_packet p = from_client
+                             ? tcp_packet{0x7f000001U, 0x7f000001U, 40000, server_port, cseq, sseq, flags, data}
+                             : tcp_packet{0x7f000001U, 0x7f000001U, server_port, 40000, sseq, cseq, flags, data};
+    build_frame(p, frame);
+    out.write(iface, netlib::from_nanoseconds(t), frame);
+    t += 100'000;
+    auto& seq = from_client ? cseq : sseq;
+    seq += static_cast<std::uint32_t>(data.size()) + ((flags & 0x03) != 0 ? 1 : 0);
+  };
+  send(true, 0x02, {});
+  send(false, 0x12, {});
+  send(true, 0x10, {});
+  for (const auto& [from_client, data] : dialogue) send(from_client, 0x18, data);
+  send(true, 0x11, {});
+  send(false, 0x11, {});
+  send(true, 0x10, {});
   out.flush();
 }
 

@@ -1,12 +1,13 @@
 #pragma once
 // The replies in a recorded server stream, read with the protocol's own reply parser
-// (netlib::ftp::reply_parser, netlib::smtp::reply_parser): a multi-line reply is one reply.
+// (netlib::ftp::reply_parser): a multi-line reply is one reply.
 // Reading stops at the first malformed reply, or at an incomplete one where the recording ends.
-// netlab-replay compares what a server answers now with these; netlab-grade pairs a student
-// client's commands with them.
+// netlab-replay's FTP compares what a server answers now with these; netlab-grade's FTP client
+// suite pairs a student client's commands with them. (SMTP and POP3 dialogues are read by their
+// session analyzers instead: docs/architecture.md, "The capture feed".)
 //
 //   std::vector<std::size_t> ends;
-//   const auto replies = netlab::recorded_replies<netlib::smtp::reply_parser>(server, &ends);
+//   const auto replies = netlab::recorded_replies<netlib::ftp::reply_parser>(server, &ends);
 #include <cstddef>
 #include <string_view>
 #include <utility>

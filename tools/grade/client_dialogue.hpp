@@ -1,7 +1,8 @@
 #pragma once
 // The command side of a line-based protocol's dialogue (FTP, SMTP, POP3) as a client produced it
 // through the relay: the client's lines split into commands. The server's replies are read with
-// the protocol's own parser (common/recorded_replies.hpp).
+// the protocol's own parser (FTP: common/recorded_replies.hpp) or its session analyzer (SMTP,
+// POP3).
 #include <string>
 #include <vector>
 

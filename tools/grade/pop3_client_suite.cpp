@@ -1,8 +1,8 @@
 // The POP3 client suite. Theory of operation: lab-pop3 serve runs behind the recording relay on a
 // maildrop of two messages for alice (password secret; the first has a line starting with a dot,
 // byte-stuffed on the wire by the server, RFC 1939 §3); the student's command fetches them. The
-// client's lines are the commands; the server's responses are paired with them in order, reading
-// a multi-line response (RFC 1939 §3) after +OK to RETR, TOP, CAPA, and LIST/UIDL without argument.
+// relay's recording is read as lab-pop3 analyze reads a capture (read_wire below): the client's
+// lines are the commands, each paired with its response.
 #include "pop3_client_suite.hpp"
 
 #include <fmt/format.h>
@@ -12,6 +12,7 @@
 #include <fstream>
 
 #include "client_dialogue.hpp"
+#include "netlib/pop3/session_analyzer.hpp"
 
 namespace netlab::grade {
 
@@ -30,30 +31,33 @@ const std::vector<std::string>& maildrop() {
 struct pop3_item {
   client_command command;
   bool ok = false;       // answered +OK
-  std::string response;  // first line of the response
+  std::string response;  // the response's status and text (empty when there was none)
 };
 
-bool multi_line(const client_command& c) {
-  return c.verb == "RETR" || c.verb == "TOP" || c.verb == "CAPA" ||
-         ((c.verb == "LIST" || c.verb == "UIDL") && c.arg.empty());
-}
-
+// Each conversation is read by netlib::pop3::session_analyzer, the reader of lab-pop3 analyze:
+// every command paired with its response, multi-line responses read to their "." line. What the
+// client sent after its last complete line is kept too, unanswered, so the checks see it.
 std::vector<pop3_item> read_wire(const std::vector<conversation>& convs) {
   std::vector<pop3_item> items;
   for (const auto& conv : convs) {
-    const auto lines = split_lf(conv.server_bytes());
-    std::size_t at = 1;  // lines[0] is the greeting
-    for (const auto& raw : split_lf(conv.client_bytes())) {
-      pop3_item it{parse_command(raw), false, {}};
-      if (at < lines.size()) {
-        it.response = lines[at++];
-        it.ok = it.response.starts_with("+OK");
-        if (it.ok && multi_line(it.command)) {
-          while (at < lines.size() && lines[at] != ".\r\n" && lines[at] != ".\n") ++at;
-          ++at;
-        }
-      }
+    netlib::pop3::session_analyzer analyzer;
+    std::string client;
+    for (const auto& chunk : conv.chunks) {
+      if (chunk.from_client) client += chunk.bytes;
+      chunk.from_client ? analyzer.client_bytes(netlib::as_bytes(chunk.bytes))
+                        : analyzer.server_bytes(netlib::as_bytes(chunk.bytes));
+    }
+    const auto& s = analyzer.session();
+    std::size_t read = 0;
+    for (const auto& c : s.commands) {
+      if (c.client_end == c.client_begin) continue;
+      pop3_item it{parse_command(client.substr(c.client_begin, c.client_end - c.client_begin)), c.status == "+OK",
+                   c.status ? *c.status + " " + c.text : std::string()};
       items.push_back(std::move(it));
+      read = c.client_end;
+    }
+    if (!s.encrypted && read < client.size()) {
+      for (const auto& line : split_lf(client.substr(read))) items.push_back({parse_command(line), false, {}});
     }
   }
   return items;

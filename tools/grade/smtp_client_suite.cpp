@@ -1,8 +1,9 @@
 // The SMTP client suite. Theory of operation: lab-smtp serve (domain example.org, users alice and
 // bob) runs behind the recording relay; the working folder holds message.eml (headers and a body
 // with lines that start with a dot) and body.txt (the body alone); the student's command sends it.
-// The client's bytes are split into commands and the DATA block; the server's replies are paired
-// with them in order (RFC 2920 pipelining keeps that order); the maildir shows what was stored.
+// The relay's recording is read as lab-smtp analyze reads a capture (read_wire below): commands
+// and the DATA block, each paired with its reply (RFC 2920 pipelining keeps their order); the
+// maildir shows what was stored.
 #include "smtp_client_suite.hpp"
 
 #include <fmt/format.h>
@@ -10,12 +11,12 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 
 #include "client_dialogue.hpp"
-#include "common/recorded_replies.hpp"
 #include "netlib/core/ascii.hpp"
 #include "netlib/mail/message_text.hpp"
-#include "netlib/smtp/reply.hpp"
+#include "netlib/smtp/session_analyzer.hpp"
 
 namespace netlab::grade {
 
@@ -40,29 +41,54 @@ struct smtp_wire {
   bool data_ended = false;
 };
 
+// Each conversation is read by netlib::smtp::session_analyzer, the reader of lab-smtp analyze
+// and netlab-replay (one pairing rule for all three): the commands and message texts in the
+// client's order, each with the bytes it was sent as. What the client sent after the last item
+// it completed (a line without its line end) is kept too, unanswered, so the checks see it; the
+// text of a message never ended with "." is not.
 smtp_wire read_wire(const std::vector<conversation>& convs) {
   smtp_wire w;
   for (const auto& conv : convs) {
-    const auto replies = netlab::recorded_replies<netlib::smtp::reply_parser>(conv.server_bytes());
-    std::size_t next_reply = 1;  // replies[0] is the greeting
-    bool in_data = false;
-    std::string block;
-    for (const auto& line : split_lf(conv.client_bytes())) {
-      if (in_data) {
-        if (line == ".\r\n" || line == ".\n") {
-          in_data = false;
-          if (!w.data_ended) w.data_raw = block;
-          w.data_ended = true;
-          w.commands.push_back({block + line, "<message>", ""});
-        } else {
-          block += line;
-          continue;
-        }
+    netlib::smtp::session_analyzer analyzer;
+    std::string client;
+    for (const auto& chunk : conv.chunks) {
+      if (chunk.from_client) client += chunk.bytes;
+      chunk.from_client ? analyzer.client_bytes(netlib::as_bytes(chunk.bytes))
+                        : analyzer.server_bytes(netlib::as_bytes(chunk.bytes));
+    }
+    const auto& s = analyzer.session();
+    struct item {
+      std::size_t begin, end;
+      bool message;
+      std::optional<int> code;
+    };
+    std::vector<item> items;
+    for (const auto& c : s.commands) {
+      if (c.client_end > c.client_begin) items.push_back({c.client_begin, c.client_end, false, c.reply_code});
+    }
+    for (const auto& m : s.messages) items.push_back({m.client_begin, m.client_end, true, m.reply_code});
+    std::sort(items.begin(), items.end(), [](const item& a, const item& b) { return a.begin < b.begin; });
+    std::size_t read = 0;
+    for (const auto& it : items) {
+      const std::string raw = client.substr(it.begin, it.end - it.begin);
+      if (it.message) {
+        // The text as sent, without its "." line.
+        const auto dot = raw.size() >= 3 && raw.ends_with(".\r\n") ? raw.size() - 3 : raw.size() - 2;
+        if (!w.data_ended) w.data_raw = raw.substr(0, dot);
+        w.data_ended = true;
+        w.commands.push_back({raw, "<message>", ""});
       } else {
-        w.commands.push_back(parse_command(line));
+        w.commands.push_back(parse_command(raw));
       }
-      w.codes.push_back(next_reply < replies.size() ? replies[next_reply++].code : 0);
-      if (w.commands.back().verb == "DATA" && w.codes.back() == 354) in_data = true;
+      w.codes.push_back(it.code.value_or(0));
+      read = it.end;
+    }
+    const bool text_open = !w.commands.empty() && w.commands.back().verb == "DATA" && w.codes.back() == 354;
+    if (!s.encrypted && !text_open && read < client.size()) {
+      for (const auto& line : split_lf(client.substr(read))) {
+        w.commands.push_back(parse_command(line));
+        w.codes.push_back(0);
+      }
     }
   }
   return w;

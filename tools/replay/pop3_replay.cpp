@@ -1,16 +1,15 @@
 // POP3 replay. (1) Split the recorded client stream into command lines; (2) parse the recorded
 // server stream with the POP3 response parser: the greeting, then one response per command,
-// multi-line when +OK answers RETR, TOP, CAPA, or LIST/UIDL without an argument (RFC 1939 §5,
-// RFC 2449 §5); (3) re-send each line on a new connection and parse the new response the same way.
-// Compared: +OK/-ERR of every response; the message count of STAT's "+OK nn mm" (RFC 1939 §5:
-// the octet count includes the delivering server's Received: header, so it is not compared); the
-// message numbers of LIST/UIDL listings (sizes and server-chosen unique-ids are not compared);
-// RETR/TOP bodies by size and SHA-256 after removing the delivering server's trace fields
-// (Received:, Return-Path:, Delivered-To:). Texts are not
-// compared. AUTH/APOP challenges are outside this replay (the dialogue stops differing at the
-// first such command's response, which is then compared as any other). An STLS the recording
-// answered +OK ends the replay after that exchange: what follows is TLS (RFC 2595 §4), which is
-// not replayed; the result says so and how many bytes that leaves out.
+// multi-line when +OK answers RETR, TOP, CAPA, or LIST/UIDL/AUTH without an argument
+// (netlib::pop3::multiline_response, the rule of lab-pop3 analyze and the client); (3) re-send each line on a new
+// connection and parse the new response the same way. Compared: +OK/-ERR of every response; the message count of STAT's
+// "+OK nn mm" (RFC 1939 §5: the octet count includes the delivering server's Received: header, so it is not compared);
+// the message numbers of LIST/UIDL listings (sizes and server-chosen unique-ids are not compared); RETR/TOP bodies by
+// size and SHA-256 after removing the delivering server's trace fields (Received:, Return-Path:, Delivered-To:). Texts
+// are not compared. AUTH/APOP challenges are outside this replay (the dialogue stops differing at the first such
+// command's response, which is then compared as any other). An STLS the recording answered +OK ends the replay after
+// that exchange: what follows is TLS (RFC 2595 §4), which is not replayed; the result says so and how many bytes that
+// leaves out.
 #include "pop3_replay.hpp"
 
 #include <fmt/format.h>
@@ -65,8 +64,7 @@ std::vector<command_line> split_commands(const std::string& client) {
 }
 
 bool multiline(const command_line& c) {
-  if (c.verb == "RETR" || c.verb == "TOP" || c.verb == "CAPA") return true;
-  return (c.verb == "LIST" || c.verb == "UIDL") && c.argument.empty();
+  return pop3::multiline_response(c.verb, c.argument);
 }
 
 // The first word of each listing line ("1 266" -> "1").

@@ -1,51 +1,52 @@
-// SMTP replay. (1) Parse the recorded replies with the SMTP reply parser: reply 0 is the
-// greeting, reply i answers the i-th client unit (no PIPELINING assumed); (2) split the client
-// stream into units: one command line each, except that after a DATA answered 354 the message up
-// to <CRLF>.<CRLF> is one unit (RFC 5321 §4.1.1.4); (3) re-send the units one by one and compare
-// each reply code with the recorded one. Reply texts (host names, queue ids) are not compared.
+// SMTP replay. (1) Read the recorded dialogue with netlib::smtp::session_analyzer, the reader of
+// `lab-smtp analyze` and of netlab-grade's SMTP questions (one rule for the three): it pairs each
+// command with its reply, pipelined commands too (RFC 2920), and takes the message text after a
+// DATA answered 354 up to <CRLF>.<CRLF> as one unit answered by one reply (RFC 5321 §4.1.1.4);
+// (2) re-send the units one by one, in the order the client sent them, each as the bytes it was
+// recorded as, and compare each reply code with the recorded one. Reply texts (host names, queue
+// ids) are not compared. The replay stops at the first unit the recording holds no reply for.
 // A STARTTLS the recording answered 220 ends the replay after that exchange: what follows is TLS
 // (RFC 3207 §4.2), which is not replayed; the result says so and how many bytes that leaves out.
 #include "smtp_replay.hpp"
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <optional>
+#include <string_view>
 #include <thread>
 
-#include "common/recorded_replies.hpp"
 #include "common/smtp_probe.hpp"
-#include "netlib/http/fields.hpp"
+#include "netlib/smtp/session_analyzer.hpp"
 
 namespace netlab::replay {
 
 namespace smtp_replay_local {
 
 struct unit {
-  std::size_t begin = 0;
+  std::size_t begin = 0;  // the bytes of the client's stream that make the unit
   std::size_t end = 0;
   std::string label;
+  std::optional<int> recorded;  // the recorded reply's code
 };
 
-std::vector<unit> split_units(const std::string& client, const std::vector<netlib::smtp::reply>& replies) {
+// The units the analyzer found, in the client's order (a message's text stands between its DATA
+// and the next command).
+std::vector<unit> units_of(const netlib::smtp::observed_session& s, const std::string& client) {
   std::vector<unit> out;
-  std::size_t at = 0;
-  while (at < client.size() && out.size() < 100000) {
-    const auto eol = client.find("\r\n", at);
-    if (eol == std::string::npos) break;
-    const std::string line = client.substr(at, eol - at);
-    out.push_back({at, eol + 2, line});
-    at = eol + 2;
-    // After a STARTTLS answered 220 the client's bytes are TLS records, not commands.
-    if (netlib::http::iequals(line, "STARTTLS") && out.size() < replies.size() && replies[out.size()].code == 220)
-      break;
-    const bool data = netlib::http::iequals(line, "DATA");
-    if (data && out.size() < replies.size() && replies[out.size()].code == 354) {
-      auto end = client.find("\r\n.\r\n", at - 2);
-      if (end == std::string::npos) break;
-      end += 5;
-      out.push_back({at, end, fmt::format("<message, {} bytes>", end - at)});
-      at = end;
-    }
+  for (const auto& c : s.commands) {
+    // An unsolicited reply has no client bytes; a line over the analyzer's limit (64 KiB) is not
+    // kept whole, and is not re-sent.
+    if (c.client_end == c.client_begin) continue;
+    std::string_view line = std::string_view(client).substr(c.client_begin, c.client_end - c.client_begin);
+    while (!line.empty() && (line.back() == '\n' || line.back() == '\r')) line.remove_suffix(1);
+    out.push_back({c.client_begin, c.client_end, std::string(line), c.reply_code});
   }
+  for (const auto& m : s.messages) {
+    out.push_back({m.client_begin, m.client_end, fmt::format("<message, {} bytes>", m.client_end - m.client_begin),
+                   m.reply_code});
+  }
+  std::sort(out.begin(), out.end(), [](const unit& a, const unit& b) { return a.begin < b.begin; });
   return out;
 }
 
@@ -67,35 +68,34 @@ exchange_diff code_diff(std::size_t index, std::string label, int recorded, std:
 conversation_result replay_smtp(const recorded_conversation& c, const target_options& t) {
   using namespace smtp_replay_local;
   conversation_result result{c.id, c.client_endpoint, c.server_endpoint, "smtp", {}, {}, {}};
-  std::vector<std::size_t> reply_ends;
-  const auto replies = netlab::recorded_replies<netlib::smtp::reply_parser>(c.server, &reply_ends);
-  const auto units = split_units(c.client, replies);
-  // Unit i is answered by reply i + 1: a last unit STARTTLS answered 220 switched to TLS.
-  if (!units.empty() && units.size() < replies.size() && netlib::http::iequals(units.back().label, "STARTTLS") &&
-      replies[units.size()].code == 220) {
+  netlib::smtp::session_analyzer analyzer;
+  feed_pieces(c, analyzer);
+  const auto& recorded = analyzer.session();
+  if (recorded.encrypted) {
     result.encrypted_after = "STARTTLS";
-    result.encrypted_client_bytes = c.client.size() - units.back().end;
-    result.encrypted_server_bytes = c.server.size() - reply_ends[units.size()];
+    result.encrypted_client_bytes = recorded.encrypted_client_bytes;
+    result.encrypted_server_bytes = recorded.encrypted_server_bytes;
   }
-  if (replies.empty()) {
+  if (!recorded.greeting_code) {
     result.skipped = "no SMTP reply in the server stream";
     return result;
   }
+  const auto units = units_of(recorded, c.client);
   netlab::grade::smtp_probe probe(t.host, t.port, t.timeout);
   auto greeting = probe.read_reply();
-  result.exchanges.push_back(code_diff(0, "(greeting)", replies[0].code,
+  result.exchanges.push_back(code_diff(0, "(greeting)", *recorded.greeting_code,
                                        greeting ? std::optional<int>(greeting->code) : std::nullopt, probe.error()));
   if (!greeting) return result;
   const auto started = std::chrono::steady_clock::now();
   const double first = units.empty() ? 0 : c.time_at(units.front().begin);
-  for (std::size_t i = 0; i < units.size() && i + 1 < replies.size(); ++i) {
+  for (std::size_t i = 0; i < units.size() && units[i].recorded; ++i) {
     if (t.pace) {
       const auto due = std::chrono::duration<double>(c.time_at(units[i].begin) - first);
       std::this_thread::sleep_until(started + std::chrono::duration_cast<std::chrono::nanoseconds>(due));
     }
     const auto sent = probe.send(std::string_view(c.client).substr(units[i].begin, units[i].end - units[i].begin));
     auto reply = sent ? probe.read_reply() : std::nullopt;
-    result.exchanges.push_back(code_diff(i + 1, units[i].label, replies[i + 1].code,
+    result.exchanges.push_back(code_diff(i + 1, units[i].label, *units[i].recorded,
                                          reply ? std::optional<int>(reply->code) : std::nullopt, probe.error()));
     if (!reply) break;
   }

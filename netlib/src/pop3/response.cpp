@@ -7,6 +7,11 @@
 
 namespace netlib::pop3 {
 
+bool multiline_response(std::string_view verb, std::string_view argument) noexcept {
+  if (verb == "RETR" || verb == "TOP" || verb == "CAPA") return true;
+  return (verb == "LIST" || verb == "UIDL" || verb == "AUTH") && argument.empty();
+}
+
 response_result response_parser::next(byte_view input, bool multiline) {
   if (failed_) return {response_status::malformed, {}, 0};
   std::size_t used = 0;

@@ -6,6 +6,8 @@
 // send such). AUTH and STLS hold the client side until their answer arrives.
 #include "netlib/pop3/session_analyzer.hpp"
 
+#include "netlib/pop3/response.hpp"
+
 #include "netlib/core/command_line.hpp"
 
 namespace netlib::pop3 {
@@ -17,9 +19,7 @@ bool session_analyzer::client_waits() const {
 }
 
 bool session_analyzer::multiline(const observed_command& c) const {
-  if (c.status != "+OK") return false;
-  if (c.verb == "RETR" || c.verb == "TOP" || c.verb == "CAPA") return true;
-  return (c.verb == "LIST" || c.verb == "UIDL" || c.verb == "AUTH") && c.argument.empty();
+  return c.status == "+OK" && multiline_response(c.verb, c.argument);
 }
 
 bool session_analyzer::server_unit(input_buffer& server) {
@@ -31,6 +31,8 @@ bool session_analyzer::server_unit(input_buffer& server) {
 
 bool session_analyzer::client_line(const line_result& l) {
   observed_command c;
+  c.client_end = client_offset();
+  c.client_begin = c.client_end - l.consumed;
   if (auth_continuation_) {
     c.verb = "<auth-continuation>";
     c.argument = std::string(l.text);

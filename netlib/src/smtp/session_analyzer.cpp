@@ -55,12 +55,13 @@ bool session_analyzer::client_line(const line_result& l) {
     data_bytes_ += l.consumed - (!l.text.empty() && l.text.front() == '.' ? 1 : 0);
     return true;
   }
+  const std::size_t end = client_offset(), begin = end - l.consumed;
   if (mode_ == client_mode::auth_response) {
-    session_.commands.push_back({"<auth-continuation>", std::string(l.text), std::nullopt, {}});
+    session_.commands.push_back({"<auth-continuation>", std::string(l.text), std::nullopt, {}, begin, end});
     mode_ = client_mode::commands;
   } else {
     command c = split_command(l.text);
-    session_.commands.push_back({std::move(c.verb), std::move(c.argument), std::nullopt, {}});
+    session_.commands.push_back({std::move(c.verb), std::move(c.argument), std::nullopt, {}, begin, end});
   }
   pending_.push_back({false, session_.commands.size() - 1});
   return true;
@@ -69,6 +70,8 @@ bool session_analyzer::client_line(const line_result& l) {
 void session_analyzer::finish_message() {
   observed_message m = current_;
   m.bytes = data_bytes_;
+  m.client_begin = data_begin_;
+  m.client_end = client_offset();
   session_.messages.push_back(std::move(m));
   pending_.push_back({true, session_.messages.size() - 1});
   current_ = {};  // the transaction ends with its data (§4.1.1.4)
@@ -82,7 +85,7 @@ void session_analyzer::on_reply(int code, const std::string& text) {
     return;
   }
   if (pending_.empty()) {
-    session_.commands.push_back({"<unsolicited>", {}, code, text});
+    session_.commands.push_back({"<unsolicited>", {}, code, text, 0, 0});
     return;
   }
   const pending_reply p = pending_.front();
@@ -95,12 +98,13 @@ void session_analyzer::on_reply(int code, const std::string& text) {
   c.reply_code = code;
   c.reply_text = text;
   const bool ok = code >= 200 && code < 300;
-  if (c.verb == "MAIL" && ok) current_ = {path_of(c.argument, "FROM:"), {}, 0, std::nullopt};
+  if (c.verb == "MAIL" && ok) current_ = {path_of(c.argument, "FROM:"), {}, 0, std::nullopt, 0, 0};
   if (c.verb == "RCPT" && ok) current_.to.push_back(path_of(c.argument, "TO:"));
   if ((c.verb == "RSET" || c.verb == "HELO" || c.verb == "EHLO") && ok) current_ = {};
   if (c.verb == "DATA" && code == 354) {
     mode_ = client_mode::data;
     data_bytes_ = 0;
+    data_begin_ = client_offset();  // the client waited for this reply: its next line is the text's first
   }
   if ((c.verb == "AUTH" || c.verb == "<auth-continuation>") && code == 334) mode_ = client_mode::auth_response;
   if (c.verb == "STARTTLS" && code == 220) stop_encrypted();

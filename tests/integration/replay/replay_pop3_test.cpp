@@ -130,33 +130,12 @@ TEST(ReplayPop3, StlsSessionSaysTheEncryptedRestWasNotReplayed) {
   // TLS records: type 22 (handshake), version, a 2-byte length, then that many bytes.
   const std::string client_tls = std::string{'\x16', '\x03', '\x01', '\x00', '\x2a'} + std::string(42, '\x01');
   const std::string server_tls = std::string{'\x16', '\x03', '\x03', '\x00', '\x3b'} + std::string(59, '\x02');
-  // (from the client, payload) in order, on one connection 127.0.0.1:40110 -> 127.0.0.1:110.
+  // (from the client, payload) in order, on one connection to port 110.
   const std::vector<std::pair<bool, std::string>> dialogue{{false, greeting},  {true, capa},        {false, capa_reply},
                                                            {true, stls},       {false, stls_reply}, {true, client_tls},
                                                            {false, server_tls}};
   const auto file = m.dir + "/stls.pcapng";
-  {
-    using namespace netlab::test::synthetic_detail;
-    auto out = netlib::capture::capture_writer::create(file);
-    const auto iface = out.add_interface(netlib::packet::link_type::ethernet);
-    std::vector<std::byte> frame;
-    std::int64_t t = start_ns;
-    std::uint32_t cseq = 1000, sseq = 5000;
-    const auto send = [&](bool from_client, std::uint8_t flags, std::string_view data) {
-      const tcp_packet p = from_client ? tcp_packet{0x7f000001U, 0x7f000001U, 40110, 110, cseq, sseq, flags, data}
-                                       : tcp_packet{0x7f000001U, 0x7f000001U, 110, 40110, sseq, cseq, flags, data};
-      build_frame(p, frame);
-      out.write(iface, netlib::from_nanoseconds(t), frame);
-      t += 100'000;
-      auto& seq = from_client ? cseq : sseq;
-      seq += static_cast<std::uint32_t>(data.size()) + ((flags & 0x03) != 0 ? 1 : 0);
-    };
-    send(true, 0x02, {});
-    send(false, 0x12, {});
-    send(true, 0x10, {});
-    for (const auto& [from_client, data] : dialogue) send(from_client, 0x18, data);
-    out.flush();
-  }
+  netlab::test::write_dialogue(file, 110, dialogue);
   const auto cert = run({"openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-subj", "/CN=localhost", "-days",
                          "1", "-keyout", m.dir + "/key.pem", "-out", m.dir + "/cert.pem"});
   ASSERT_EQ(cert.exit_code, 0) << cert.err;

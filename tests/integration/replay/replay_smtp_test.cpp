@@ -12,6 +12,7 @@
 
 #include "support/peers.hpp"
 #include "support/process.hpp"
+#include "support/synthetic_capture.hpp"
 
 namespace replay_smtp_test_local {
 
@@ -105,6 +106,44 @@ TEST(ReplaySmtp, StarttlsSessionSaysTheEncryptedRestWasNotReplayed) {
   // A plain session says nothing of the kind.
   const auto plain = run({bin_path("netlab-replay"), capture, "--target", target, "--json"});
   EXPECT_TRUE(nlohmann::json::parse(plain.out)["conversations"][0]["encrypted_rest"].is_null()) << plain.out;
+}
+
+// The replay reads a recorded dialogue as lab-smtp analyze does (one reader, netlib's
+// smtp::session_analyzer). Here the server timed the client out with an unsolicited 421 and the
+// client, not reading it, sent QUIT, which the recording holds no answer to. The old replay paired
+// reply i with line i: it took the 421 for QUIT's answer, re-sent QUIT, and reported a difference
+// (recorded 421, now 221) that no server behaviour explains. Both tools now say: EHLO answered 250,
+// a 421 nobody asked for, QUIT unanswered; the replay stops before QUIT, and everything matches.
+TEST(ReplaySmtp, ReadsTheDialogueAsLabSmtpAnalyzeDoes) {
+  mail_dir d;
+  std::ofstream(d.dir + "/users.txt") << "alice:secret\n";
+  const auto file = d.dir + "/timeout.pcapng";
+  netlab::test::write_dialogue(file, 25,
+                               {{false, "220 mail.example.org ESMTP\r\n"},
+                                {true, "EHLO client.example.org\r\n"},
+                                {false, "250-mail.example.org\r\n250 PIPELINING\r\n"},
+                                {false, "421 4.4.2 mail.example.org idle too long, closing\r\n"},
+                                {true, "QUIT\r\n"}});
+  const auto analyzed = run({bin_path("lab-smtp"), "analyze", file, "--json"});
+  ASSERT_EQ(analyzed.exit_code, 0) << analyzed.out << analyzed.err;
+  const auto commands = nlohmann::json::parse(analyzed.out)["sessions"][0]["commands"];
+  ASSERT_EQ(commands.size(), 3u) << commands.dump(2);
+  EXPECT_EQ(commands[0]["verb"], "EHLO");
+  EXPECT_EQ(commands[0]["reply_code"], 250);
+  EXPECT_EQ(commands[1]["verb"], "<unsolicited>");
+  EXPECT_EQ(commands[1]["reply_code"], 421);
+  EXPECT_EQ(commands[2]["verb"], "QUIT");
+  EXPECT_TRUE(commands[2]["reply_code"].is_null()) << commands.dump(2);
+
+  process server({bin_path("lab-smtp"), "serve", "--maildir", d.dir + "/mail", "--domain", "example.org", "--users",
+                  d.dir + "/users.txt", "--listen", "127.0.0.1:0"});
+  const auto r = run({bin_path("netlab-replay"), file, "--target", server.wait_listening(), "--json"});
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  const auto replayed = nlohmann::json::parse(r.out);
+  const auto& c = replayed["conversations"][0];
+  ASSERT_EQ(c["exchanges"].size(), 2u) << c.dump(2);
+  EXPECT_EQ(c["exchanges"][1]["request"], "EHLO client.example.org");
+  EXPECT_EQ(c["exchanges"][1]["recorded"]["status"], 250);
 }
 
 }  // namespace replay_smtp_test_local

@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include "netlib/pop3/response.hpp"
 #include "netlib/pop3/session_analyzer.hpp"
 #include "support/split_feed.hpp"
 
@@ -50,6 +51,48 @@ TEST(Pop3SessionAnalyzer, PairsCommandsAndSizesMultiLineAnswers) {
   EXPECT_EQ(s.garbage_lines, 1U);
   EXPECT_TRUE(s.encrypted);
   EXPECT_EQ(s.encrypted_client_bytes, 8U);
+}
+
+// Each command says which bytes of the client's stream it was (netlab-grade's client suite reads
+// the lines as sent): together they cover the stream up to the TLS bytes, in order.
+TEST(Pop3SessionAnalyzer, CommandsCoverTheClientStream) {
+  session_analyzer a;
+  std::string client;
+  for (const auto& e : dialogue) {
+    feed(a, e);
+    if (e.from_client) client += e.bytes;
+  }
+  std::size_t at = 0;
+  for (const auto& c : a.session().commands) {
+    EXPECT_EQ(c.client_begin, at);
+    at = c.client_end;
+  }
+  EXPECT_EQ(at, client.size() - a.session().encrypted_client_bytes);
+  const auto& pass = a.session().commands[2];
+  EXPECT_EQ(client.substr(pass.client_begin, pass.client_end - pass.client_begin), "PASS secret\r\n");
+}
+
+// One rule says which responses are multi-line, for the client, the analyzer, replay and grader.
+TEST(Pop3SessionAnalyzer, MultiLineResponsesFollowOneRule) {
+  using netlib::pop3::multiline_response;
+  EXPECT_TRUE(multiline_response("RETR", "1"));
+  EXPECT_TRUE(multiline_response("TOP", "1 0"));
+  EXPECT_TRUE(multiline_response("CAPA", ""));
+  EXPECT_TRUE(multiline_response("LIST", ""));
+  EXPECT_FALSE(multiline_response("LIST", "1"));
+  EXPECT_TRUE(multiline_response("UIDL", ""));
+  EXPECT_FALSE(multiline_response("UIDL", "1"));
+  EXPECT_TRUE(multiline_response("AUTH", ""));  // RFC 5034 §4: the mechanisms, one per line
+  EXPECT_FALSE(multiline_response("AUTH", "PLAIN"));
+  EXPECT_FALSE(multiline_response("STAT", ""));
+  session_analyzer a;
+  for (const char* bytes : {"+OK ready\r\n", "AUTH\r\n", "+OK\r\nPLAIN\r\n.\r\n", "QUIT\r\n", "+OK bye\r\n"}) {
+    const std::string_view b(bytes);
+    (b.front() == '+' ? a.server_bytes(netlib::as_bytes(b)) : a.client_bytes(netlib::as_bytes(b)));
+  }
+  ASSERT_EQ(a.session().commands.size(), 2U);
+  EXPECT_EQ(a.session().commands[0].body_bytes, 7U);
+  EXPECT_EQ(a.session().commands[1].text, "bye");
 }
 
 TEST(Pop3SessionAnalyzer, SameResultForEverySplitOfTheServerStream) {

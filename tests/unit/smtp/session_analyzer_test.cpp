@@ -1,5 +1,8 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <utility>
+
 #include "netlib/smtp/session_analyzer.hpp"
 #include "support/split_feed.hpp"
 
@@ -60,6 +63,32 @@ TEST(SmtpSessionAnalyzer, PairsCommandsRepliesAndMessages) {
   EXPECT_EQ(s.encrypted_server_bytes, 20U);
 }
 
+// Each command and message says which bytes of the client's stream it was (netlab-replay re-sends
+// them): together they cover the stream up to the TLS bytes, in order, without overlap.
+TEST(SmtpSessionAnalyzer, CommandsAndMessagesCoverTheClientStream) {
+  session_analyzer a;
+  std::string client;
+  for (const auto& e : recorded_dialogue) {
+    feed(a, e);
+    if (e.from_client) client += e.bytes;
+  }
+  const auto& s = a.session();
+  std::vector<std::pair<std::size_t, std::size_t>> ranges;
+  for (const auto& c : s.commands) ranges.emplace_back(c.client_begin, c.client_end);
+  for (const auto& m : s.messages) ranges.emplace_back(m.client_begin, m.client_end);
+  std::sort(ranges.begin(), ranges.end());
+  std::size_t at = 0;
+  for (const auto& [begin, end] : ranges) {
+    EXPECT_EQ(begin, at);
+    at = end;
+  }
+  EXPECT_EQ(at, client.size() - s.encrypted_client_bytes);
+  EXPECT_EQ(client.substr(s.commands[1].client_begin, s.commands[1].client_end - s.commands[1].client_begin),
+            "MAIL FROM:<a@x.org> SIZE=9\r\n");
+  EXPECT_EQ(client.substr(s.messages[0].client_begin, s.messages[0].client_end - s.messages[0].client_begin),
+            "Subject: s\r\n\r\n..dot\r\nend\r\n.\r\n");
+}
+
 TEST(SmtpSessionAnalyzer, SameResultForEverySplitOfTheClientStream) {
   // Each client step is split at every offset; the server steps stay in place (causality).
   session_analyzer whole;
@@ -79,6 +108,12 @@ TEST(SmtpSessionAnalyzer, SameResultForEverySplitOfTheClientStream) {
       ASSERT_EQ(a.session().commands.size(), whole.session().commands.size());
       ASSERT_EQ(a.session().messages.size(), 1U);
       ASSERT_EQ(a.session().messages[0].bytes, whole.session().messages[0].bytes);
+      ASSERT_EQ(a.session().messages[0].client_begin, whole.session().messages[0].client_begin);
+      ASSERT_EQ(a.session().messages[0].client_end, whole.session().messages[0].client_end);
+      for (std::size_t c = 0; c < whole.session().commands.size(); ++c) {
+        ASSERT_EQ(a.session().commands[c].client_begin, whole.session().commands[c].client_begin);
+        ASSERT_EQ(a.session().commands[c].client_end, whole.session().commands[c].client_end);
+      }
       ASSERT_EQ(a.session().encrypted_client_bytes, whole.session().encrypted_client_bytes);
     });
   }

@@ -62,6 +62,9 @@ class dialogue_observer {
     observed_transport& t = self().transport();
     if (t.problem.empty()) t.problem = std::move(what);
   }
+  // Bytes of the client's stream read as lines so far: within client_line, the line just read is
+  // [client_offset() - l.consumed, client_offset()) of the stream (a replay re-sends those bytes).
+  [[nodiscard]] std::size_t client_offset() const noexcept { return client_read_; }
   // The server's side cannot be read any further (a malformed answer).
   void stop_server(std::string why) {
     note_problem(std::move(why));
@@ -106,6 +109,7 @@ class dialogue_observer {
       while (!stopped_client_ && !self().transport().encrypted && !self().client_waits()) {
         const line_result l = client_framer_.next(client_.data());
         client_.consume(l.consumed);
+        client_read_ += l.consumed;
         if (l.status == line_status::need_more) break;
         progress = self().client_line(l) || progress;
       }
@@ -116,6 +120,7 @@ class dialogue_observer {
   input_buffer client_;
   input_buffer server_;
   line_framer client_framer_;
+  std::size_t client_read_ = 0;
   bool stopped_client_ = false;
   bool stopped_server_ = false;
 };

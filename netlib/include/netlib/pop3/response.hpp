@@ -3,6 +3,7 @@
 // byte-stuffed lines up to "." (dot-unstuffed here). For the client and capture analysis.
 #include <cstddef>
 #include <string>
+#include <string_view>
 #include <utility>
 
 #include "netlib/core/bytes.hpp"
@@ -16,6 +17,11 @@ struct response {
   std::string text;  // after "+OK " / "-ERR "
   std::string body;  // multi-line only: the lines unstuffed, each ending CRLF, without the "." line
 };
+
+// Whether a +OK to this command is followed by lines up to "." (RFC 1939 §5: RETR, TOP, LIST and
+// UIDL without an argument; RFC 2449 §5: CAPA; RFC 5034 §4: AUTH without a mechanism lists them).
+// `verb` upper-cased. The one rule of the POP3 client, the capture analyzer, replay and grader.
+[[nodiscard]] bool multiline_response(std::string_view verb, std::string_view argument) noexcept;
 
 enum class response_status { response, need_more, malformed };
 using response_result = parse_result<response_status, response>;

@@ -1,5 +1,5 @@
 #pragma once
-// A passive observer of one POP3 conversation (for lab-pop3 analyze): fed both directions' bytes
+// A passive observer of one POP3 conversation (for lab-pop3 analyze and netlab-grade): fed both directions' bytes
 // in capture order, it pairs every command with its response, reads multi-line responses
 // (byte-stuffed, RFC 1939 §3) to their "." line, follows AUTH continuations (RFC 5034), and stops
 // at an STLS that got +OK (RFC 2595): the rest is encrypted. The two-way plumbing is
@@ -22,6 +22,9 @@ struct observed_command {
   std::optional<std::string> status;  // "+OK", "-ERR" or "+" (continuation); none if not captured
   std::string text;
   std::optional<std::size_t> body_bytes;  // multi-line responses: unstuffed bytes before "."
+  // Where the command line stands in the client's stream, its line end included.
+  std::size_t client_begin = 0;
+  std::size_t client_end = 0;
 };
 
 // encrypted (STLS succeeded), gap_bytes and problem: observed_transport.

@@ -1,5 +1,6 @@
 #pragma once
-// A passive observer of one SMTP conversation (for lab-smtp analyze): fed both directions' bytes
+// A passive observer of one SMTP conversation (for lab-smtp analyze, netlab-replay and
+// netlab-grade's SMTP questions): fed both directions' bytes
 // in capture order, it pairs every command with its reply (pipelined commands too, RFC 2920),
 // follows DATA into the message text (dot-unstuffing, RFC 5321 §4.5.2) and AUTH exchanges, and
 // stops at a STARTTLS that got 220: the rest of the conversation is encrypted. The two-way plumbing
@@ -22,6 +23,10 @@ struct observed_command {
   std::string argument;
   std::optional<int> reply_code;  // none when the capture ended first
   std::string reply_text;
+  // Where the command line stands in the client's stream, its CRLF included (netlab-replay
+  // re-sends exactly those bytes); both 0 for an unsolicited reply.
+  std::size_t client_begin = 0;
+  std::size_t client_end = 0;
 };
 
 struct observed_message {
@@ -29,6 +34,10 @@ struct observed_message {
   std::vector<std::string> to;    // recipients whose RCPT was accepted
   std::size_t bytes = 0;          // after dot-unstuffing, with the last CRLF, without "."
   std::optional<int> reply_code;  // the reply to the end of data
+  // Where the message text stands in the client's stream, from its first line to the end of
+  // the "." line.
+  std::size_t client_begin = 0;
+  std::size_t client_end = 0;
 };
 
 // encrypted (STARTTLS succeeded), gap_bytes and problem: observed_transport.
@@ -66,6 +75,7 @@ class session_analyzer : public dialogue_observer<session_analyzer> {
   client_mode mode_ = client_mode::commands;
   observed_message current_;  // envelope of the open transaction
   std::size_t data_bytes_ = 0;
+  std::size_t data_begin_ = 0;  // where the open message's text begins in the client's stream
 };
 
 }  // namespace netlib::smtp
