@@ -1,5 +1,6 @@
 // Fuzz the FTP reply parser, the client session, the capture control analyzer (both directions
-// fed from the input, with gaps), and the data-address parsers.
+// fed from the input, with gaps; each command's range of the client stream checked), and the
+// data-address parsers.
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -35,6 +36,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   a.client_bytes(as_bytes(input.substr(cut / 2)), netlib::time_point(std::chrono::seconds(2)));
   a.server_bytes(as_bytes(input), netlib::time_point(std::chrono::seconds(3)));
   if (a.setups().size() > a.commands().size()) std::abort();
+  // Each command's bytes lie within the client bytes fed, in order, without overlap.
+  const std::size_t client_fed = cut + (input.size() - cut / 2);
+  std::size_t at = 0;
+  for (const auto& c : a.commands()) {
+    if (c.client_begin < at || c.client_end <= c.client_begin || c.client_end > client_fed) std::abort();
+    at = c.client_end;
+  }
   (void)ftp::parse_pasv_reply(input);
   (void)ftp::parse_epsv_reply(input);
   (void)ftp::parse_eprt_argument(input);

@@ -1,8 +1,8 @@
 #pragma once
 // The command side of a line-based protocol's dialogue (FTP, SMTP, POP3) as a client produced it
-// through the relay: the client's lines split into commands. The server's replies are read with
-// the protocol's own parser (FTP: common/recorded_replies.hpp) or its session analyzer (SMTP,
-// POP3).
+// through the relay: each command line as sent. The dialogue (which reply answers which line) is
+// read by the protocol's analyzer in netlib (ftp::control_analyzer, smtp::session_analyzer,
+// pop3::session_analyzer), as lab-<protocol> analyze reads a capture.
 #include <string>
 #include <vector>
 

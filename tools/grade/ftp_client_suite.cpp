@@ -2,8 +2,9 @@
 // runs behind the recording relay, which carries the control connection only: data connections
 // go straight to lab-ftp (PASV/EPSV) or from it (PORT/EPRT), whose addresses the relay leaves
 // intact. The served file and the file to upload are binary (CR, LF, NUL and high bytes), so a
-// transfer in TYPE A changes them. Commands and replies are paired in order; a transfer command
-// takes a 1xx preliminary reply and then its final one (RFC 959 §4.2).
+// transfer in TYPE A changes them. The relay's recording is read as lab-ftp analyze reads a
+// capture (read_wire below); a transfer command takes a 1xx preliminary reply and then its final
+// one (RFC 959 §4.2).
 #include "ftp_client_suite.hpp"
 
 #include <fmt/format.h>
@@ -14,8 +15,9 @@
 #include <regex>
 
 #include "client_dialogue.hpp"
-#include "common/recorded_replies.hpp"
 #include "netlib/core/ascii.hpp"
+#include "netlib/core/clock.hpp"
+#include "netlib/ftp/control_analyzer.hpp"
 #include "netlib/ftp/reply.hpp"
 
 namespace netlab::grade {
@@ -36,18 +38,31 @@ struct ftp_item {
   int preliminary = 0;  // 1xx before it, if any
 };
 
+// Each conversation is read by netlib::ftp::control_analyzer, the reader of lab-ftp analyze and
+// netlab-replay: every command line with its 1yz and final replies. The relay keeps the chunks in
+// arrival order, which stands in for capture times. What the client sent after its last complete
+// line is kept too, unanswered, so the checks see it; a line that is no FTP command (its verb not
+// 3 or 4 letters) is not, as the server answers it 500 and nothing else is asked of it.
 std::vector<ftp_item> read_wire(const std::vector<conversation>& convs) {
   std::vector<ftp_item> items;
   for (const auto& conv : convs) {
-    const auto replies = netlab::recorded_replies<netlib::ftp::reply_parser>(conv.server_bytes());
-    std::size_t at = 0;
-    while (at < replies.size() && replies[at].code < 200) ++at;  // 120 then 220
-    ++at;
-    for (const auto& raw : split_lf(conv.client_bytes())) {
-      ftp_item it{parse_command(raw), 0, 0};
-      if (at < replies.size() && replies[at].code < 200) it.preliminary = replies[at++].code;
-      if (at < replies.size()) it.code = replies[at++].code;
-      items.push_back(std::move(it));
+    netlib::ftp::control_analyzer analyzer;
+    std::string client;
+    std::int64_t order = 0;
+    for (const auto& chunk : conv.chunks) {
+      const auto ts = netlib::from_nanoseconds(++order);
+      if (chunk.from_client) client += chunk.bytes;
+      chunk.from_client ? analyzer.client_bytes(netlib::as_bytes(chunk.bytes), ts)
+                        : analyzer.server_bytes(netlib::as_bytes(chunk.bytes), ts);
+    }
+    std::size_t read = 0;
+    for (const auto& c : analyzer.commands()) {
+      items.push_back({parse_command(client.substr(c.client_begin, c.client_end - c.client_begin)),
+                       c.reply_code.value_or(0), c.preliminary_codes.empty() ? 0 : c.preliminary_codes.front()});
+      read = c.client_end;
+    }
+    if (read < client.size()) {
+      for (const auto& line : split_lf(client.substr(read))) items.push_back({parse_command(line), 0, 0});
     }
   }
   return items;
@@ -67,7 +82,7 @@ check_result fail(check_result c, std::string reason, std::string sent, std::str
 }
 
 bool is_transfer(const std::string& v) {
-  return v == "RETR" || v == "STOR" || v == "APPE" || v == "STOU" || v == "LIST" || v == "NLST" || v == "MLSD";
+  return netlib::ftp::control_analyzer::is_transfer_verb(v);
 }
 bool is_data_setup(const std::string& v) {
   return v == "PASV" || v == "EPSV" || v == "PORT" || v == "EPRT";

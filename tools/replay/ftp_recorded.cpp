@@ -1,33 +1,25 @@
-// Reading a recorded FTP control conversation. (1) Parse the server stream into replies with the
-// FTP reply parser (RFC 959 §4.2); reply 0 is the greeting. (2) Split the client stream into
-// command lines; each command takes the replies that follow in order: any 1yz preliminaries, then
-// one final reply (RFC 959 §4.2: no pipelining assumed, as every client in our captures waits).
-// (3) Track the data set-up: a PASV/EPSV answered 227/229 or a PORT/EPRT answered 200 names the
-// endpoint that accepts the data connection; the next transfer command that got a 1yz reply used
-// it, and the first unused recorded conversation whose server endpoint is that address is its data
+// Reading a recorded FTP control conversation. (1) Read the dialogue with netlib::ftp::control_analyzer,
+// the reader of lab-ftp analyze (one pairing rule for both): fed both directions in capture order
+// with their capture times, it gives each command line (its bytes in the client stream) the
+// replies that answered it, any 1yz preliminaries then the final one (RFC 959 §4.2, §5.4), and
+// the data set-ups: a PASV/EPSV answered 227/229 or a PORT/EPRT answered 2yz names the endpoint
+// that accepts the data connection. (2) The next transfer command that got a 1yz reply used it,
+// and the first unused recorded conversation whose server endpoint is that address is its data
 // connection (passive: the FTP server accepted it; active: the FTP client did).
 #include "ftp_recorded.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <cstdint>
 #include <set>
 
-#include "common/recorded_replies.hpp"
-#include "netlib/core/command_line.hpp"
-#include "netlib/ftp/data_address.hpp"
-#include "netlib/ftp/reply.hpp"
+#include "netlib/core/clock.hpp"
+#include "netlib/ftp/control_analyzer.hpp"
 #include "netlib/io/asio.hpp"
 
 namespace netlab::replay {
 
 namespace ftp = netlib::ftp;
-
-bool is_ftp_transfer_verb(std::string_view verb) {
-  return verb == "RETR" || verb == "LIST" || verb == "NLST" || verb == "MLSD" || is_ftp_upload_verb(verb);
-}
-
-bool is_ftp_upload_verb(std::string_view verb) {
-  return verb == "STOR" || verb == "STOU" || verb == "APPE";
-}
 
 std::string endpoint_key(const std::string& host, unsigned short port) {
   std::string text = host;
@@ -46,32 +38,6 @@ std::string endpoint_host(const std::string& endpoint) {
 }
 
 namespace ftp_recorded_local {
-
-std::vector<ftp_step> split_commands(const std::string& client) {
-  std::vector<ftp_step> out;
-  for (auto& c : netlib::recorded_commands(client)) {
-    ftp_step s;
-    s.begin = c.begin;
-    s.end = c.end;
-    s.verb = std::move(c.command.verb);
-    s.argument = std::move(c.command.argument);
-    out.push_back(std::move(s));
-  }
-  return out;
-}
-
-// The endpoint a data set-up names, as a key, or empty when this step sets nothing up.
-std::string setup_key(const ftp_step& s, const ftp::reply& final_reply, const std::string& server_host) {
-  std::optional<ftp::data_address> a;
-  if (s.verb == "PASV" && final_reply.code == 227) a = ftp::parse_pasv_reply(final_reply.text());
-  if (s.verb == "EPSV" && final_reply.code == 229) {
-    a = ftp::parse_epsv_reply(final_reply.text());
-    if (a) a->host = server_host;
-  }
-  if (s.verb == "PORT" && final_reply.code == 200) a = ftp::parse_port_argument(s.argument);
-  if (s.verb == "EPRT" && final_reply.code == 200) a = ftp::parse_eprt_argument(s.argument);
-  return a ? endpoint_key(a->host, a->port) : std::string{};
-}
 
 struct data_finder {
   const std::vector<recorded_conversation>& all;
@@ -93,36 +59,52 @@ ftp_dialogue read_ftp_dialogue(const recorded_conversation& control, const std::
   ftp_dialogue d;
   d.client_host = endpoint_host(control.client_endpoint);
   d.server_host = endpoint_host(control.server_endpoint);
-  const auto replies = netlab::recorded_replies<ftp::reply_parser>(control.server);
-  std::size_t next = 0;
-  while (next < replies.size() && replies[next].preliminary()) ++next;  // 120 before 220
-  if (next < replies.size()) d.greeting = replies[next++].code;
-  d.steps = split_commands(control.client);
+  ftp::control_analyzer analyzer;
+  for (const auto& p : control.pieces) {
+    if (p.gap) {
+      p.from_client ? analyzer.client_gap() : analyzer.server_gap();
+      continue;
+    }
+    const auto ts = netlib::from_nanoseconds(static_cast<std::int64_t>(std::llround(p.time_s * 1e9)));
+    const auto bytes =
+        netlib::as_bytes(std::string_view(p.from_client ? control.client : control.server).substr(p.offset, p.size));
+    p.from_client ? analyzer.client_bytes(bytes, ts) : analyzer.server_bytes(bytes, ts);
+  }
+  if (analyzer.greeting()) d.greeting = analyzer.greeting()->code;
+  const auto& setups = analyzer.setups();
+  std::size_t next_setup = 0;
   data_finder finder{all, {}};
   std::string pending;  // the address of the current data set-up
   bool pending_passive = true;
-  for (auto& s : d.steps) {
-    while (next < replies.size()) {
-      s.codes.push_back(replies[next].code);
-      if (!replies[next++].preliminary()) break;
+  for (std::size_t i = 0; i < analyzer.commands().size(); ++i) {
+    const auto& c = analyzer.commands()[i];
+    ftp_step s;
+    s.begin = c.client_begin;
+    s.end = c.client_end;
+    s.verb = c.verb;
+    s.argument = c.argument;
+    s.codes = c.preliminary_codes;
+    if (c.reply_code) s.codes.push_back(*c.reply_code);
+    for (; next_setup < setups.size() && setups[next_setup].command_index <= i; ++next_setup) {
+      const auto& setup = setups[next_setup];
+      pending = endpoint_key(setup.where.host.empty() ? d.server_host : setup.where.host, setup.where.port);
+      pending_passive = setup.passive;
     }
-    if (s.codes.empty()) continue;
-    if (const auto key = setup_key(s, replies[next - 1], d.server_host); !key.empty()) {
-      pending = key;
-      pending_passive = s.verb == "PASV" || s.verb == "EPSV";
+    if (!s.codes.empty() && ftp::control_analyzer::is_transfer_verb(s.verb)) {
+      s.transfer = ftp_recorded_transfer{ftp::control_analyzer::is_upload_verb(s.verb), false, 0, {}};
+      if (!pending.empty() && s.codes.size() >= 2) {  // else no data connection was opened
+        if (const auto* dc = finder.take(pending, control.id)) {
+          // Passive: the FTP server is the TCP server; active: the FTP server opened the connection.
+          const bool from_tcp_client = s.transfer->upload == pending_passive;
+          s.transfer->found = true;
+          s.transfer->conversation = dc->id;
+          s.transfer->data = from_tcp_client ? dc->client : dc->server;
+          d.data_conversations.push_back(dc->id);
+        }
+        pending.clear();
+      }
     }
-    if (!is_ftp_transfer_verb(s.verb)) continue;
-    s.transfer = ftp_recorded_transfer{is_ftp_upload_verb(s.verb), false, 0, {}};
-    if (pending.empty() || s.codes.size() < 2) continue;  // no data connection was opened
-    if (const auto* c = finder.take(pending, control.id)) {
-      // Passive: the FTP server is the TCP server; active: the FTP server opened the connection.
-      const bool from_tcp_client = s.transfer->upload == pending_passive;
-      s.transfer->found = true;
-      s.transfer->conversation = c->id;
-      s.transfer->data = from_tcp_client ? c->client : c->server;
-      d.data_conversations.push_back(c->id);
-    }
-    pending.clear();
+    d.steps.push_back(std::move(s));
   }
   return d;
 }

@@ -40,9 +40,6 @@ struct ftp_dialogue {
 // `all` is every conversation of the capture (to find the data connections).
 ftp_dialogue read_ftp_dialogue(const recorded_conversation& control, const std::vector<recorded_conversation>& all);
 
-// RFC 959 §4.1.3, RFC 3659 §7: the verbs that move bytes over a data connection.
-bool is_ftp_transfer_verb(std::string_view verb);
-bool is_ftp_upload_verb(std::string_view verb);
 // "HOST:PORT" as netlib::packet endpoints print it ("[::1]:21" for IPv6), host normalised.
 std::string endpoint_key(const std::string& host, unsigned short port);
 // The host part of an endpoint text ("127.0.0.1:21" -> "127.0.0.1", "[::1]:21" -> "::1").

@@ -26,16 +26,17 @@ class collector : public netlib::capture::stream_consumer {
   void on_bytes(netlib::packet::tcp_direction d, netlib::byte_view bytes, netlib::time_point ts) override {
     if (d == netlib::packet::tcp_direction::client_to_server) {
       c_.chunks.push_back({c_.client.size(), netlib::to_seconds(ts - start_)});
-      c_.pieces.push_back({true, false, c_.client.size(), bytes.size()});
+      c_.pieces.push_back({true, false, c_.client.size(), bytes.size(), netlib::to_seconds(ts - start_)});
       c_.client += netlib::as_chars(bytes);
     } else {
-      c_.pieces.push_back({false, false, c_.server.size(), bytes.size()});
+      c_.pieces.push_back({false, false, c_.server.size(), bytes.size(), netlib::to_seconds(ts - start_)});
       c_.server += netlib::as_chars(bytes);
     }
   }
-  void on_gap(netlib::packet::tcp_direction d, std::uint64_t size, netlib::time_point) override {
+  void on_gap(netlib::packet::tcp_direction d, std::uint64_t size, netlib::time_point ts) override {
     const bool client = d == netlib::packet::tcp_direction::client_to_server;
-    c_.pieces.push_back({client, true, client ? c_.client.size() : c_.server.size(), static_cast<std::size_t>(size)});
+    c_.pieces.push_back({client, true, client ? c_.client.size() : c_.server.size(), static_cast<std::size_t>(size),
+                         netlib::to_seconds(ts - start_)});
   }
 
  private:

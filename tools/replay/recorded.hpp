@@ -25,6 +25,7 @@ struct recorded_piece {
   bool gap = false;
   std::size_t offset = 0;
   std::size_t size = 0;
+  double time_s = 0;  // capture time, seconds since the conversation's first packet
 };
 
 struct recorded_conversation {

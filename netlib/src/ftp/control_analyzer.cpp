@@ -16,9 +16,12 @@
 namespace netlib::ftp {
 
 bool control_analyzer::is_transfer_verb(std::string_view verb) {
-  static constexpr std::array<std::string_view, 8> verbs = {"RETR", "STOR", "STOU", "APPE",
-                                                            "LIST", "NLST", "MLSD", "STAT"};
-  return std::find(verbs.begin(), verbs.end(), verb) != verbs.end() && verb != "STAT";
+  static constexpr std::array<std::string_view, 4> verbs = {"RETR", "LIST", "NLST", "MLSD"};
+  return std::find(verbs.begin(), verbs.end(), verb) != verbs.end() || is_upload_verb(verb);
+}
+
+bool control_analyzer::is_upload_verb(std::string_view verb) {
+  return verb == "STOR" || verb == "STOU" || verb == "APPE";
 }
 
 namespace {
@@ -69,8 +72,10 @@ void control_analyzer::server_gap() {
 
 void control_analyzer::client_bytes(byte_view bytes, time_point ts) {
   client_in_.append(bytes);
+  client_fed_ += bytes.size();
   if (!skip_to_line_start(client_in_, client_resync_)) return;
   for (int i = 0; i < 1000000 && !client_in_.empty(); ++i) {
+    const std::size_t begin = client_fed_ - client_in_.size();
     const command_result r = commands_parser_.next(client_in_.data());
     client_in_.consume(r.consumed);
     if (r.status == command_status::need_more) break;
@@ -78,7 +83,8 @@ void control_analyzer::client_bytes(byte_view bytes, time_point ts) {
       ++malformed_;
       continue;
     }
-    commands_.push_back(command_record{r.value.verb, r.value.argument, std::nullopt, {}, ts, {}});
+    commands_.push_back(command_record{
+        r.value.verb, r.value.argument, std::nullopt, {}, ts, {}, begin, client_fed_ - client_in_.size()});
   }
 }
 

@@ -14,6 +14,7 @@
 
 #include "support/peers.hpp"
 #include "support/process.hpp"
+#include "support/synthetic_capture.hpp"
 
 namespace {
 
@@ -156,6 +157,39 @@ TEST(ReplayFtp, PyftpdlibDifferencesAreNamed) {
   const auto& bounce = exchange(j, 7, "PORT 127,0,0,2,200,10");
   EXPECT_EQ(bounce["differences"], nlohmann::json::array({"reply code: recorded 504, now 501"}));
   EXPECT_EQ(exchange(j, 0, "RETR data.bin")["replayed"]["body_bytes"], 100000);
+}
+
+// The replay reads a recorded control dialogue as lab-ftp analyze does (one reader,
+// netlib::ftp::control_analyzer). Here the server closed an idle session with a 421 nobody asked
+// for, and the client then sent QUIT, which the recording holds no answer to. The old replay paired
+// replies with commands in order: it took the 421 for QUIT's answer and reported a difference
+// (recorded 421, now 221) that no server behaviour explains. Now both tools say QUIT went
+// unanswered; the replay stops before it and everything matches.
+TEST(ReplayFtp, ReadsTheDialogueAsLabFtpAnalyzeDoes) {
+  recipe_root root;
+  const auto file = root.dir + "/idle.pcapng";
+  netlab::test::write_dialogue(file, 21,
+                               {{false, "220 ready\r\n"},
+                                {true, "USER anonymous\r\n"},
+                                {false, "331 password please\r\n"},
+                                {true, "PASS guest\r\n"},
+                                {false, "230 logged in\r\n"},
+                                {false, "421 idle too long, closing\r\n"},
+                                {true, "QUIT\r\n"}});
+  const auto analyzed = run({bin_path("lab-ftp"), "analyze", file, "--json"});
+  ASSERT_EQ(analyzed.exit_code, 0) << analyzed.out << analyzed.err;
+  const auto commands = nlohmann::json::parse(analyzed.out)["sessions"][0]["commands"];
+  ASSERT_EQ(commands.size(), 3u) << commands.dump(2);
+  EXPECT_EQ(commands[2]["verb"], "QUIT");
+  EXPECT_TRUE(commands[2]["reply_code"].is_null()) << commands.dump(2);
+
+  process server(lab_ftp(root));
+  const auto r = run({bin_path("netlab-replay"), file, "--target", server.wait_listening(), "--json"});
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  const auto replayed = nlohmann::json::parse(r.out);
+  const auto& exchanges = replayed["conversations"][0]["exchanges"];
+  ASSERT_EQ(exchanges.size(), 3u) << exchanges.dump(2);  // the greeting, USER, PASS
+  EXPECT_EQ(exchanges[2]["recorded"]["status"], 230);
 }
 
 }  // namespace

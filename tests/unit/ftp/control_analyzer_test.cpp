@@ -37,6 +37,34 @@ TEST(ControlAnalyzer, PairsRepliesAndFindsSetupsAnySplit) {
   });
 }
 
+// Each command says which bytes of the client's stream it was (netlab-replay re-sends them,
+// netlab-grade checks their line ends), however the client's stream was cut; a line that is no
+// command takes its bytes out of no command's range.
+TEST(ControlAnalyzer, CommandsKnowTheirBytesAnySplit) {
+  const std::string with_bad_line = "USER a\r\nX1Y\r\nPASS b\nQUIT\r\n";
+  netlab::test::for_each_split(with_bad_line, [&](const netlab::test::pieces& p) {
+    control_analyzer a;
+    for (auto piece : p) a.client_bytes(as_bytes(piece), time_point{});
+    ASSERT_EQ(a.commands().size(), 3u);
+    std::vector<std::string> got;
+    for (const auto& c : a.commands())
+      got.push_back(with_bad_line.substr(c.client_begin, c.client_end - c.client_begin));
+    EXPECT_EQ(got, (std::vector<std::string>{"USER a\r\n", "PASS b\n", "QUIT\r\n"}));
+    EXPECT_EQ(a.malformed_lines(), 1u);
+  });
+}
+
+// One list of the verbs that use a data connection, for lab-ftp analyze, netlab-replay and
+// netlab-grade.
+TEST(ControlAnalyzer, TransferAndUploadVerbs) {
+  for (const char* v : {"RETR", "LIST", "NLST", "MLSD", "STOR", "STOU", "APPE"})
+    EXPECT_TRUE(control_analyzer::is_transfer_verb(v)) << v;
+  for (const char* v : {"STAT", "MLST", "SIZE", "PASV", "PORT", "ABOR"})
+    EXPECT_FALSE(control_analyzer::is_transfer_verb(v)) << v;
+  for (const char* v : {"STOR", "STOU", "APPE"}) EXPECT_TRUE(control_analyzer::is_upload_verb(v)) << v;
+  for (const char* v : {"RETR", "LIST"}) EXPECT_FALSE(control_analyzer::is_upload_verb(v)) << v;
+}
+
 TEST(ControlAnalyzer, InterleavedFeedingAndMissingReplies) {
   control_analyzer a;
   a.server_bytes(as_bytes("220 hi\r\n"), time_point{});

@@ -1,5 +1,6 @@
 #pragma once
-// Reads one FTP control dialogue from its two byte streams (as reassembled from a capture) and
+// Reads one FTP control dialogue from its two byte streams (as reassembled from a capture, or as
+// netlab-grade's relay recorded them; the reader of lab-ftp analyze, netlab-replay and the grader) and
 // records each command with its replies and each data-connection set-up (PASV/EPSV replies,
 // PORT/EPRT commands), so a capture analyzer can match data connections to the commands that
 // opened them. No I/O; any split of either stream gives the same records.
@@ -23,6 +24,10 @@ struct command_record {
   std::vector<int> preliminary_codes;  // 1yz replies (150 before a transfer)
   time_point sent{};
   time_point answered{};
+  // Where the command line stands in the client's stream as fed (gaps are not in it), its line
+  // end included: netlab-replay re-sends those bytes, netlab-grade checks them.
+  std::size_t client_begin = 0;
+  std::size_t client_end = 0;
 };
 
 struct data_setup {
@@ -47,6 +52,8 @@ class control_analyzer {
   [[nodiscard]] std::size_t malformed_lines() const noexcept { return malformed_; }
   // True for the verbs that move data over a data connection (RFC 959 §4.1.3, RFC 3659 §7).
   static bool is_transfer_verb(std::string_view verb);
+  // True for the transfer verbs whose data the client sends (STOR, STOU, APPE).
+  static bool is_upload_verb(std::string_view verb);
 
  private:
   void on_reply(const reply& r, time_point ts);
@@ -60,6 +67,7 @@ class control_analyzer {
   std::size_t next_unanswered_ = 0;
   std::size_t malformed_ = 0;
   bool greeting_done_ = false;
+  std::size_t client_fed_ = 0;  // client bytes fed so far
   bool client_resync_ = false;  // skip up to the next LF
   bool server_resync_ = false;
   std::size_t gaps_ = 0;
