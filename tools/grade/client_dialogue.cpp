@@ -30,4 +30,11 @@ std::string command_list(const std::vector<client_command>& commands) {
   return out;
 }
 
+std::vector<client_command> unread_lines(const std::string& client, std::size_t read) {
+  std::vector<client_command> out;
+  if (read >= client.size()) return out;
+  for (const auto& line : split_lf(client.substr(read))) out.push_back(parse_command(line));
+  return out;
+}
+
 }  // namespace netlab::grade

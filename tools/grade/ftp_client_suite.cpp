@@ -16,7 +16,6 @@
 
 #include "client_dialogue.hpp"
 #include "netlib/core/ascii.hpp"
-#include "netlib/core/clock.hpp"
 #include "netlib/ftp/control_analyzer.hpp"
 #include "netlib/ftp/reply.hpp"
 
@@ -47,23 +46,14 @@ std::vector<ftp_item> read_wire(const std::vector<conversation>& convs) {
   std::vector<ftp_item> items;
   for (const auto& conv : convs) {
     netlib::ftp::control_analyzer analyzer;
-    std::string client;
-    std::int64_t order = 0;
-    for (const auto& chunk : conv.chunks) {
-      const auto ts = netlib::from_nanoseconds(++order);
-      if (chunk.from_client) client += chunk.bytes;
-      chunk.from_client ? analyzer.client_bytes(netlib::as_bytes(chunk.bytes), ts)
-                        : analyzer.server_bytes(netlib::as_bytes(chunk.bytes), ts);
-    }
+    const std::string client = feed_relayed(conv, analyzer);
     std::size_t read = 0;
     for (const auto& c : analyzer.commands()) {
       items.push_back({parse_command(client.substr(c.client_begin, c.client_end - c.client_begin)),
                        c.reply_code.value_or(0), c.preliminary_codes.empty() ? 0 : c.preliminary_codes.front()});
       read = c.client_end;
     }
-    if (read < client.size()) {
-      for (const auto& line : split_lf(client.substr(read))) items.push_back({parse_command(line), 0, 0});
-    }
+    for (auto& c : unread_lines(client, read)) items.push_back({std::move(c), 0, 0});
   }
   return items;
 }

@@ -41,12 +41,7 @@ std::vector<pop3_item> read_wire(const std::vector<conversation>& convs) {
   std::vector<pop3_item> items;
   for (const auto& conv : convs) {
     netlib::pop3::session_analyzer analyzer;
-    std::string client;
-    for (const auto& chunk : conv.chunks) {
-      if (chunk.from_client) client += chunk.bytes;
-      chunk.from_client ? analyzer.client_bytes(netlib::as_bytes(chunk.bytes))
-                        : analyzer.server_bytes(netlib::as_bytes(chunk.bytes));
-    }
+    const std::string client = feed_relayed(conv, analyzer);
     const auto& s = analyzer.session();
     std::size_t read = 0;
     for (const auto& c : s.commands) {
@@ -56,8 +51,8 @@ std::vector<pop3_item> read_wire(const std::vector<conversation>& convs) {
       items.push_back(std::move(it));
       read = c.client_end;
     }
-    if (!s.encrypted && read < client.size()) {
-      for (const auto& line : split_lf(client.substr(read))) items.push_back({parse_command(line), false, {}});
+    if (!s.encrypted) {
+      for (auto& c : unread_lines(client, read)) items.push_back({std::move(c), false, {}});
     }
   }
   return items;

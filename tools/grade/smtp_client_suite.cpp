@@ -50,12 +50,7 @@ smtp_wire read_wire(const std::vector<conversation>& convs) {
   smtp_wire w;
   for (const auto& conv : convs) {
     netlib::smtp::session_analyzer analyzer;
-    std::string client;
-    for (const auto& chunk : conv.chunks) {
-      if (chunk.from_client) client += chunk.bytes;
-      chunk.from_client ? analyzer.client_bytes(netlib::as_bytes(chunk.bytes))
-                        : analyzer.server_bytes(netlib::as_bytes(chunk.bytes));
-    }
+    const std::string client = feed_relayed(conv, analyzer);
     const auto& s = analyzer.session();
     struct item {
       std::size_t begin, end;
@@ -84,9 +79,9 @@ smtp_wire read_wire(const std::vector<conversation>& convs) {
       read = it.end;
     }
     const bool text_open = !w.commands.empty() && w.commands.back().verb == "DATA" && w.codes.back() == 354;
-    if (!s.encrypted && !text_open && read < client.size()) {
-      for (const auto& line : split_lf(client.substr(read))) {
-        w.commands.push_back(parse_command(line));
+    if (!s.encrypted && !text_open) {
+      for (auto& c : unread_lines(client, read)) {
+        w.commands.push_back(std::move(c));
         w.codes.push_back(0);
       }
     }

@@ -9,11 +9,9 @@
 #include "ftp_recorded.hpp"
 
 #include <algorithm>
-#include <cmath>
 #include <cstdint>
 #include <set>
 
-#include "netlib/core/clock.hpp"
 #include "netlib/ftp/control_analyzer.hpp"
 #include "netlib/io/asio.hpp"
 
@@ -60,16 +58,7 @@ ftp_dialogue read_ftp_dialogue(const recorded_conversation& control, const std::
   d.client_host = endpoint_host(control.client_endpoint);
   d.server_host = endpoint_host(control.server_endpoint);
   ftp::control_analyzer analyzer;
-  for (const auto& p : control.pieces) {
-    if (p.gap) {
-      p.from_client ? analyzer.client_gap() : analyzer.server_gap();
-      continue;
-    }
-    const auto ts = netlib::from_nanoseconds(static_cast<std::int64_t>(std::llround(p.time_s * 1e9)));
-    const auto bytes =
-        netlib::as_bytes(std::string_view(p.from_client ? control.client : control.server).substr(p.offset, p.size));
-    p.from_client ? analyzer.client_bytes(bytes, ts) : analyzer.server_bytes(bytes, ts);
-  }
+  feed_pieces(control, analyzer);
   if (analyzer.greeting()) d.greeting = analyzer.greeting()->code;
   const auto& setups = analyzer.setups();
   std::size_t next_setup = 0;

@@ -2,6 +2,7 @@
 // The recorded side of a replay: each TCP conversation of a capture as its two reassembled byte
 // streams, with the capture time of every client chunk (for --pace) and the order in which the
 // two directions' pieces were captured (for the protocol analyzers that pair them).
+#include <cmath>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -9,6 +10,7 @@
 
 #include "netlib/capture/tcp_replay.hpp"
 #include "netlib/core/bytes.hpp"
+#include "netlib/core/clock.hpp"
 
 namespace netlab::replay {
 
@@ -40,8 +42,8 @@ struct recorded_conversation {
   [[nodiscard]] double time_at(std::size_t offset) const;
 };
 
-// Feeds a conversation to a protocol's session analyzer (netlib::dialogue_observer's
-// client_bytes, server_bytes and gap) in capture order.
+// Feeds a conversation to a protocol's dialogue analyzer (client_bytes, server_bytes, with the
+// capture time when it takes one, and gap) in capture order.
 template <class Analyzer>
 void feed_pieces(const recorded_conversation& c, Analyzer& analyzer) {
   for (const auto& p : c.pieces) {
@@ -50,7 +52,12 @@ void feed_pieces(const recorded_conversation& c, Analyzer& analyzer) {
       continue;
     }
     const auto bytes = netlib::as_bytes(std::string_view(p.from_client ? c.client : c.server).substr(p.offset, p.size));
-    p.from_client ? analyzer.client_bytes(bytes) : analyzer.server_bytes(bytes);
+    if constexpr (requires { analyzer.client_bytes(bytes, netlib::time_point{}); }) {
+      const auto ts = netlib::from_nanoseconds(static_cast<std::int64_t>(std::llround(p.time_s * 1e9)));
+      p.from_client ? analyzer.client_bytes(bytes, ts) : analyzer.server_bytes(bytes, ts);
+    } else {
+      p.from_client ? analyzer.client_bytes(bytes) : analyzer.server_bytes(bytes);
+    }
   }
 }
 

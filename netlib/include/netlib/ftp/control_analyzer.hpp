@@ -44,6 +44,8 @@ class control_analyzer {
   // Bytes missing from a direction (a capture gap): parsing resumes at the next line start.
   void client_gap();
   void server_gap();
+  // The same in the capture feed's words (netlib/capture/session_feed.hpp).
+  void gap(bool from_client, std::size_t /*size*/) { from_client ? client_gap() : server_gap(); }
   [[nodiscard]] std::size_t gaps() const noexcept { return gaps_; }
 
   [[nodiscard]] const std::vector<command_record>& commands() const noexcept { return commands_; }
