@@ -1,7 +1,7 @@
 #pragma once
 // Output shared by lab-delay and lab-throughput: a result is a JSON document (for --json), a table
-// of human-readable rows, and the calculator's explanation (for --explain). Calculator input
-// errors become usage errors (exit 2).
+// of human-readable rows, and the calculator's explanation (for --explain); the two flags are
+// common_flags. Calculator input errors become usage errors (exit 2).
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -37,6 +37,16 @@ inline std::vector<std::string> lines_of(const std::string& text) {
   }
   return out;
 }
+
+// The flags every calculator command has: --json and --explain, emit()'s json and explain.
+struct common_flags {
+  bool json = false;
+  bool explain = false;
+  void add(CLI::App& cmd) {
+    netlib::app::add_json_flag(cmd, json);
+    cmd.add_flag("--explain", explain, "Print each formula with the numbers substituted");
+  }
+};
 
 // Prints the report: JSON (with "explanation" lines when asked), or rows then the explanation.
 inline int emit(report r, bool json, bool explain) {

@@ -20,7 +20,6 @@ namespace lab_ftp {
 namespace {
 
 struct serve_options {
-  std::string root;
   netlib::server_cli::server_flags server{.max_connections = 200, .idle_timeout_s = 300};
   netlib::server_cli::auth_flags auth;
   std::string users_file;
@@ -81,7 +80,7 @@ int run_serve(const serve_options& o) {
   settings.data.port_min = lo;
   settings.data.port_max = hi;
   settings.data.idle_timeout = ms(o.data_timeout_s);
-  netlib::io::ftp_disk_file_system files(o.root);
+  netlib::io::ftp_disk_file_system files(o.server.root);
   settings.files = &files;
   std::mutex log_mutex;
   if (o.verbose) {
@@ -105,11 +104,9 @@ void add_serve_command(CLI::App& app) {
       app, "serve", "FTP server over a folder (RFC 959/2428/3659/2389, RFC 2577 checks, explicit FTPS)",
       "lab-ftp serve --root ./files --anonymous\n"
       "  lab-ftp serve --root ./files --users users.txt --write --listen 127.0.0.1:2121 --pasv-ports 50000-50100");
-  cmd->add_option("--root", o->root, "Folder served as / (nothing outside it is reachable)")
-      ->required()
-      ->check(netlib::app::input_folder());
   netlib::server_cli::add_server_flags(*cmd, o->server,
-                                       {.max_connections_flag = "--max-sessions",
+                                       {.root = "Folder served as / (nothing outside it is reachable)",
+                                        .max_connections_flag = "--max-sessions",
                                         .max_connections = "Control connections at once (421 beyond)",
                                         .idle_timeout = "Seconds a control connection may stay idle",
                                         .tls_cert = "PEM certificate: offer AUTH TLS (explicit FTPS, RFC 4217)"});

@@ -21,7 +21,6 @@ namespace lab_http {
 namespace {
 
 struct serve_options {
-  std::string root;
   netlib::server_cli::server_flags server{.max_connections = 1024, .max_per_address = 128, .idle_timeout_s = 15};
   netlib::server_cli::auth_flags auth;
   bool cookies = false;
@@ -65,7 +64,7 @@ std::unique_ptr<netlib::io::http_serve_context> make_context(const serve_options
     cache.bytes = static_cast<std::size_t>(o.file_cache_bytes);
     cache.settle = std::chrono::duration_cast<netlib::duration>(std::chrono::duration<double>(o.file_cache_settle_s));
     cache.valid = std::chrono::duration_cast<netlib::duration>(std::chrono::duration<double>(o.file_cache_valid_s));
-    ctx->files = std::make_unique<netlib::io::http_disk_files>(o.root, cache);
+    ctx->files = std::make_unique<netlib::io::http_disk_files>(o.server.root, cache);
   } catch (const netlib::io::io_error& e) {
     throw netlib::app::usage_error(std::string("--root: ") + e.what());
   }
@@ -122,11 +121,9 @@ void add_serve_command(CLI::App& app) {
       "lab-http serve --root ./site --listen 127.0.0.1:8080 --access-log access.log\n"
       "  lab-http serve --root ./site --cookies --auth-dir private --auth-users users.txt\n"
       "  lab-http serve --root ./site --tls-cert cert.pem --tls-key key.pem");
-  cmd->add_option("--root", o->root, "Document root (files are served from here, never from outside)")
-      ->required()
-      ->check(netlib::app::input_folder());
   netlib::server_cli::add_server_flags(*cmd, o->server,
-                                       {.max_connections = "Connections served at once (503 beyond)",
+                                       {.root = "Document root (files are served from here, never from outside)",
+                                        .max_connections = "Connections served at once (503 beyond)",
                                         .idle_timeout = "Seconds a keep-alive connection may stay idle",
                                         .tls_cert = "PEM certificate chain: serve HTTPS"});
   cmd->add_flag("--cookies", o->cookies, "Cookie lab: session cookie and a visit counter at /visits");

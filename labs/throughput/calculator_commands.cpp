@@ -19,20 +19,12 @@
 namespace netlab::lab_throughput {
 namespace {
 
+using labs::common_flags;
 using labs::report;
 using netlib::app::add_quantity;
 using netlib::units::format_bps;
 using netlib::units::format_seconds;
 namespace units = netlib::units;
-
-struct common_flags {
-  bool json = false;
-  bool explain = false;
-  void add(CLI::App& cmd) {
-    netlib::app::add_json_flag(cmd, json);
-    cmd.add_flag("--explain", explain, "Print each formula with the numbers substituted");
-  }
-};
 
 void add_path(CLI::App& app) {
   struct flags : common_flags {

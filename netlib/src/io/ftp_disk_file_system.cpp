@@ -162,13 +162,18 @@ unique_fd ftp_disk_file_system::open_parent(const std::string& path, std::string
   return std::move(r.fd);
 }
 
+unique_fd ftp_disk_file_system::open_parent_and_stat(const std::string& path, std::string& name, struct stat& st,
+                                                     fs_status& status) const {
+  unique_fd dir = open_parent(path, name, status);
+  if (dir && (status = stat_at(dir.get(), name, st)) != fs_status::ok) dir.reset();
+  return dir;
+}
+
 fs_status ftp_disk_file_system::stat(const std::string& path, ftp::file_info& out) {
   std::string name;
-  fs_status s;
-  const unique_fd dir = open_parent(path, name, s);
-  if (!dir) return s;
   struct stat st {};
-  if ((s = stat_at(dir.get(), name, st)) != fs_status::ok) return s;
+  fs_status s;
+  if (!open_parent_and_stat(path, name, st, s)) return s;
   if (has_other_names(st)) return fs_status::denied;  // a hard link: not served (disk_root.hpp)
   out = info_of(name == "." ? "" : name, st);
   return fs_status::ok;
@@ -219,11 +224,10 @@ fs_status ftp_disk_file_system::remove_directory(const std::string& path) {
 
 fs_status ftp_disk_file_system::remove_file(const std::string& path) {
   std::string name;
-  fs_status s;
-  const unique_fd dir = open_parent(path, name, s);
-  if (!dir) return s;
   struct stat st {};
-  if ((s = stat_at(dir.get(), name, st)) != fs_status::ok) return s;
+  fs_status s;
+  const unique_fd dir = open_parent_and_stat(path, name, st, s);
+  if (!dir) return s;
   if (S_ISDIR(st.st_mode)) return fs_status::is_a_directory;
   return ::unlinkat(dir.get(), name.c_str(), 0) == 0 ? fs_status::ok : from_errno(errno);
 }

@@ -10,6 +10,7 @@
 namespace netlib::server_cli {
 
 void add_server_flags(CLI::App& cmd, server_flags& flags, const server_flag_help& help) {
+  if (!help.root.empty()) cmd.add_option("--root", flags.root, help.root)->required()->check(app::input_folder());
   app::add_listen_option(cmd, flags.listen);
   cmd.add_option("--threads", flags.threads, "Threads serving connections (1..64)")->capture_default_str();
   cmd.add_option("--thread-model", flags.thread_model,

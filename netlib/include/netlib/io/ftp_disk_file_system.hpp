@@ -36,6 +36,10 @@ class ftp_disk_file_system final : public ftp::file_system {
   // The folder holding `path`'s last component (or an invalid fd with status set) and that
   // component in `name` ("." for the root itself).
   unique_fd open_parent(const std::string& path, std::string& name, ftp::fs_status& status) const;
+  // open_parent, then the last component's stat without following a link (a file or a folder), or
+  // an invalid fd with status set when either fails.
+  unique_fd open_parent_and_stat(const std::string& path, std::string& name, struct stat& st,
+                                 ftp::fs_status& status) const;
   disk_root root_;
 };
 

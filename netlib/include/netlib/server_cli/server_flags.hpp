@@ -1,6 +1,7 @@
 // The command-line flags every lab server shares, declared once: --listen, --threads,
-// --thread-model, the connection cap, --max-per-address, --idle-timeout and --tls-cert/--tls-key,
-// and their translation to netlib::io::server_options. Each server keeps its own defaults and help wording
+// --thread-model, the connection cap, --max-per-address, --idle-timeout and --tls-cert/--tls-key
+// (and --root for the servers that serve a folder), and their translation to
+// netlib::io::server_options. Each server keeps its own defaults and help wording
 // (RFC 5321's 300 s idle time for SMTP, 600 s for POP3, ...), and adds its protocol's own flags.
 // The servers that check passwords add the credentials guard's flags (--auth-max-failures,
 // --auth-delay, --auth-lockout; docs/architecture.md, "The credentials guard").
@@ -19,6 +20,7 @@
 namespace netlib::server_cli {
 
 struct server_flags {
+  std::string root;  // --root, for the servers that serve a folder (server_flag_help::root)
   app::host_port listen;
   unsigned threads = 1;
   std::string thread_model = "pool";
@@ -32,6 +34,8 @@ struct server_flags {
 
 // What a server says about its flags in --help; the defaults come from server_flags' values.
 struct server_flag_help {
+  // Not empty: the server serves a folder, a required --root FOLDER that must exist.
+  std::string root;
   std::string max_connections_flag = "--max-connections";
   std::string max_connections = "Connections served at once";
   std::string idle_timeout = "Seconds a client may stay silent";
