@@ -94,7 +94,7 @@ int main(int argc, char** argv) {
     double host_bytes = 0;
     for (std::size_t p = 0; p < passes; ++p) {
       const auto out = dc::place_flows(m, flows, false);
-      placed += out.placed + out.local;
+      placed += out.placed + out.same_host;
       for (auto h : t.hosts()) host_bytes += out.arc_bytes[t.host_uplink(h)];
     }
     const double cpu = cpu_seconds() - t0;
