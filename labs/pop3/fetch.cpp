@@ -49,12 +49,8 @@ int fetch(const fetch_options& o) {
   std::error_code ec;
   fs::create_directories(o.out, ec);
   if (ec || !fs::is_directory(o.out)) throw netlib::app::failure("cannot create the output folder '" + o.out + "'");
-  netlib::io::client_endpoint ep;
-  ep.host = hp.host;
-  ep.port = hp.port;
-  ep.timeout = std::chrono::milliseconds(static_cast<long long>(o.timeout_s * 1000));
-  if (o.stls) ep.tls = netlib::io::make_client_tls(!o.insecure, o.ca_file);
-  if (o.trace) ep.trace = [](std::string_view line) { std::cerr << line << '\n'; };
+  const auto ep =
+      netlib::io::make_client_endpoint({hp.host, hp.port, o.timeout_s, o.stls, o.insecure, o.ca_file, o.trace});
   nlohmann::json saved = nlohmann::json::array();
   std::size_t bytes = 0;
   const auto r = netlib::io::pop3_fetch(ep, {o.user, o.password, o.stls, o.remove}, [&](const auto& m) {

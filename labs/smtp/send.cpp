@@ -88,12 +88,8 @@ int send(const send_options& o) {
   if (!o.auth.empty()) co.auth = lab_mail::split_credentials(o.auth, "--auth");
   const std::string body(std::istreambuf_iterator<char>(std::cin), {});
   const std::string message = build(o, body);
-  netlib::io::client_endpoint ep;
-  ep.host = hp.host;
-  ep.port = hp.port;
-  ep.timeout = std::chrono::milliseconds(static_cast<long long>(o.timeout_s * 1000));
-  if (o.starttls) ep.tls = netlib::io::make_client_tls(!o.insecure, o.ca_file);
-  if (o.trace) ep.trace = [](std::string_view line) { std::cerr << line << '\n'; };
+  const auto ep =
+      netlib::io::make_client_endpoint({hp.host, hp.port, o.timeout_s, o.starttls, o.insecure, o.ca_file, o.trace});
   const auto r = netlib::io::smtp_send(ep, co, {o.from, o.to}, message);
   if (o.json) {
     nlohmann::json rejected = nlohmann::json::array();

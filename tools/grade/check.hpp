@@ -4,6 +4,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace netlab::grade {
@@ -86,5 +87,9 @@ suite_result run_session_checks(std::string suite, const Options& options,
 // A byte string made readable for a report: CR and LF shown as \r \n, other control bytes as
 // \xNN, cut at `limit` characters with "... (N bytes)".
 std::string printable(std::string_view bytes, std::size_t limit = 400);
+
+// `c` failed: why (one sentence), what the client sent (made printable) and what was expected.
+// For the client suites, whose checks read what a student's client put on the wire.
+check_result fail(check_result c, std::string reason, std::string_view sent, std::string expected);
 
 }  // namespace netlab::grade

@@ -64,13 +64,6 @@ std::string item_list(const std::vector<ftp_item>& items) {
   return out;
 }
 
-check_result fail(check_result c, std::string reason, std::string sent, std::string expected) {
-  c.reason = std::move(reason);
-  c.sent = printable(sent);
-  c.expected = std::move(expected);
-  return c;
-}
-
 bool is_transfer(const std::string& v) {
   return netlib::ftp::control_analyzer::is_transfer_verb(v);
 }

@@ -69,13 +69,6 @@ std::string lf_only(std::string s) {
   return s;
 }
 
-check_result fail(check_result c, std::string reason, std::string sent, std::string expected) {
-  c.reason = std::move(reason);
-  c.sent = printable(sent);
-  c.expected = std::move(expected);
-  return c;
-}
-
 bool is_transaction(const std::string& verb) {
   return verb == "STAT" || verb == "LIST" || verb == "RETR" || verb == "DELE" || verb == "UIDL" || verb == "TOP" ||
          verb == "NOOP" || verb == "RSET";

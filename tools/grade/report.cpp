@@ -30,6 +30,13 @@ bool suite_result::all_passed() const {
   return std::all_of(checks.begin(), checks.end(), [](const check_result& c) { return c.passed; });
 }
 
+check_result fail(check_result c, std::string reason, std::string_view sent, std::string expected) {
+  c.reason = std::move(reason);
+  c.sent = printable(sent);
+  c.expected = std::move(expected);
+  return c;
+}
+
 std::string printable(std::string_view bytes, std::size_t limit) {
   std::string out;
   for (std::size_t i = 0; i < bytes.size(); ++i) {

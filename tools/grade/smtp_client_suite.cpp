@@ -107,13 +107,6 @@ struct smtp_context {
   std::string maildir;
 };
 
-check_result fail(check_result c, std::string reason, std::string sent, std::string expected) {
-  c.reason = std::move(reason);
-  c.sent = printable(sent);
-  c.expected = std::move(expected);
-  return c;
-}
-
 check_result ehlo_check(const smtp_context& x) {
   auto c = make_check("ehlo_first", "RFC 5321 §3.2, §4.1.1.1",
                       "the first command is EHLO (or HELO) with a domain, "

@@ -9,6 +9,7 @@
 #include <chrono>
 #include <cstddef>
 #include <functional>
+#include <iostream>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -20,6 +21,7 @@
 #include "netlib/core/session.hpp"
 #include "netlib/io/asio.hpp"
 #include "netlib/io/tcp_client.hpp"
+#include "netlib/io/tls.hpp"
 
 namespace netlib::io {
 
@@ -30,6 +32,28 @@ struct client_endpoint {
   std::shared_ptr<ssl::context> tls;            // for STARTTLS/STLS
   std::function<void(std::string_view)> trace;  // "C: ..." / "S: ..." lines, when set
 };
+
+// What a lab client's command line says of its server (lab-smtp send, lab-pop3 fetch): HOST and
+// PORT, --timeout in seconds, whether it starts TLS (STARTTLS, STLS) and how it checks the
+// server's certificate (--insecure, --ca-file), and --trace (the dialogue on stderr).
+struct client_flags {
+  std::string host;
+  unsigned short port = 0;
+  double timeout_s = 30;
+  bool start_tls = false;
+  bool insecure = false;
+  std::string ca_file;
+  bool trace = false;
+};
+inline client_endpoint make_client_endpoint(const client_flags& f) {
+  client_endpoint ep;
+  ep.host = f.host;
+  ep.port = f.port;
+  ep.timeout = std::chrono::milliseconds(static_cast<long long>(f.timeout_s * 1000));
+  if (f.start_tls) ep.tls = make_client_tls(!f.insecure, f.ca_file);
+  if (f.trace) ep.trace = [](std::string_view line) { std::cerr << line << '\n'; };
+  return ep;
+}
 
 // One trace line per line of `text`, each after `prefix`.
 inline void trace_lines(const client_endpoint& server, std::string_view prefix, std::string_view text) {
