@@ -14,10 +14,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   netlib::smtp::session_analyzer a;
   const std::size_t fed = netlab::fuzz::feed_analyzer(a, data, size);
   std::vector<std::pair<std::size_t, std::size_t>> ranges;
-  for (const auto& c : a.session().commands) {
-    if (c.verb != "<unsolicited>") ranges.emplace_back(c.client_begin, c.client_end);
-  }
-  for (const auto& m : a.session().messages) ranges.emplace_back(m.client_begin, m.client_end);
+  for (const auto& u : netlib::smtp::units_in_client_order(a.session())) ranges.emplace_back(u.begin, u.end);
   netlab::fuzz::check_ranges(std::move(ranges), fed);
   return 0;
 }

@@ -52,19 +52,8 @@ smtp_wire read_wire(const std::vector<conversation>& convs) {
     netlib::smtp::session_analyzer analyzer;
     const std::string client = feed_relayed(conv, analyzer);
     const auto& s = analyzer.session();
-    struct item {
-      std::size_t begin, end;
-      bool message;
-      std::optional<int> code;
-    };
-    std::vector<item> items;
-    for (const auto& c : s.commands) {
-      if (c.client_end > c.client_begin) items.push_back({c.client_begin, c.client_end, false, c.reply_code});
-    }
-    for (const auto& m : s.messages) items.push_back({m.client_begin, m.client_end, true, m.reply_code});
-    std::sort(items.begin(), items.end(), [](const item& a, const item& b) { return a.begin < b.begin; });
     std::size_t read = 0;
-    for (const auto& it : items) {
+    for (const auto& it : netlib::smtp::units_in_client_order(s)) {
       const std::string raw = client.substr(it.begin, it.end - it.begin);
       if (it.message) {
         // The text as sent, without its "." line.
@@ -75,7 +64,7 @@ smtp_wire read_wire(const std::vector<conversation>& convs) {
       } else {
         w.commands.push_back(parse_command(raw));
       }
-      w.codes.push_back(it.code.value_or(0));
+      w.codes.push_back(it.reply_code.value_or(0));
       read = it.end;
     }
     const bool text_open = !w.commands.empty() && w.commands.back().verb == "DATA" && w.codes.back() == 354;

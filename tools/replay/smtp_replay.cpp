@@ -11,7 +11,6 @@
 
 #include <fmt/format.h>
 
-#include <algorithm>
 #include <optional>
 #include <string_view>
 #include <thread>
@@ -30,23 +29,16 @@ struct unit {
   std::optional<int> recorded;  // the recorded reply's code
 };
 
-// The units the analyzer found, in the client's order (a message's text stands between its DATA
-// and the next command).
+// The analyzer's units, labelled for the report: a command as sent (without its line end), a
+// message's text by its size.
 std::vector<unit> units_of(const netlib::smtp::observed_session& s, const std::string& client) {
   std::vector<unit> out;
-  for (const auto& c : s.commands) {
-    // An unsolicited reply has no client bytes; a line over the analyzer's limit (64 KiB) is not
-    // kept whole, and is not re-sent.
-    if (c.client_end == c.client_begin) continue;
-    std::string_view line = std::string_view(client).substr(c.client_begin, c.client_end - c.client_begin);
-    while (!line.empty() && (line.back() == '\n' || line.back() == '\r')) line.remove_suffix(1);
-    out.push_back({c.client_begin, c.client_end, std::string(line), c.reply_code});
+  for (const auto& u : netlib::smtp::units_in_client_order(s)) {
+    std::string_view line = std::string_view(client).substr(u.begin, u.end - u.begin);
+    while (!u.message && !line.empty() && (line.back() == '\n' || line.back() == '\r')) line.remove_suffix(1);
+    out.push_back({u.begin, u.end, u.message ? fmt::format("<message, {} bytes>", u.end - u.begin) : std::string(line),
+                   u.reply_code});
   }
-  for (const auto& m : s.messages) {
-    out.push_back({m.client_begin, m.client_end, fmt::format("<message, {} bytes>", m.client_end - m.client_begin),
-                   m.reply_code});
-  }
-  std::sort(out.begin(), out.end(), [](const unit& a, const unit& b) { return a.begin < b.begin; });
   return out;
 }
 

@@ -12,6 +12,8 @@
 // HELO/EHLO and the end of data clear it.
 #include "netlib/smtp/session_analyzer.hpp"
 
+#include <algorithm>
+
 #include "netlib/smtp/command.hpp"
 
 namespace netlib::smtp {
@@ -108,6 +110,16 @@ void session_analyzer::on_reply(int code, const std::string& text) {
   }
   if ((c.verb == "AUTH" || c.verb == "<auth-continuation>") && code == 334) mode_ = client_mode::auth_response;
   if (c.verb == "STARTTLS" && code == 220) stop_encrypted();
+}
+
+std::vector<observed_unit> units_in_client_order(const observed_session& s) {
+  std::vector<observed_unit> out;
+  for (const auto& c : s.commands) {
+    if (c.client_end > c.client_begin) out.push_back({c.client_begin, c.client_end, false, c.reply_code});
+  }
+  for (const auto& m : s.messages) out.push_back({m.client_begin, m.client_end, true, m.reply_code});
+  std::sort(out.begin(), out.end(), [](const observed_unit& a, const observed_unit& b) { return a.begin < b.begin; });
+  return out;
 }
 
 }  // namespace netlib::smtp

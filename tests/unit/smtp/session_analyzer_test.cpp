@@ -1,8 +1,5 @@
 #include <gtest/gtest.h>
 
-#include <algorithm>
-#include <utility>
-
 #include "netlib/smtp/session_analyzer.hpp"
 #include "support/split_feed.hpp"
 
@@ -64,7 +61,7 @@ TEST(SmtpSessionAnalyzer, PairsCommandsRepliesAndMessages) {
 }
 
 // Each command and message says which bytes of the client's stream it was (netlab-replay re-sends
-// them): together they cover the stream up to the TLS bytes, in order, without overlap.
+// them): units_in_client_order covers the stream up to the TLS bytes, in order, without overlap.
 TEST(SmtpSessionAnalyzer, CommandsAndMessagesCoverTheClientStream) {
   session_analyzer a;
   std::string client;
@@ -73,15 +70,13 @@ TEST(SmtpSessionAnalyzer, CommandsAndMessagesCoverTheClientStream) {
     if (e.from_client) client += e.bytes;
   }
   const auto& s = a.session();
-  std::vector<std::pair<std::size_t, std::size_t>> ranges;
-  for (const auto& c : s.commands) ranges.emplace_back(c.client_begin, c.client_end);
-  for (const auto& m : s.messages) ranges.emplace_back(m.client_begin, m.client_end);
-  std::sort(ranges.begin(), ranges.end());
-  std::size_t at = 0;
-  for (const auto& [begin, end] : ranges) {
-    EXPECT_EQ(begin, at);
-    at = end;
+  std::size_t at = 0, messages = 0;
+  for (const auto& u : netlib::smtp::units_in_client_order(s)) {
+    EXPECT_EQ(u.begin, at);
+    at = u.end;
+    messages += u.message ? 1 : 0;
   }
+  EXPECT_EQ(messages, 1U);
   EXPECT_EQ(at, client.size() - s.encrypted_client_bytes);
   EXPECT_EQ(client.substr(s.commands[1].client_begin, s.commands[1].client_end - s.commands[1].client_begin),
             "MAIL FROM:<a@x.org> SIZE=9\r\n");

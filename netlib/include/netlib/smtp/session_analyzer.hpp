@@ -48,6 +48,19 @@ struct observed_session : observed_transport {
   std::vector<observed_message> messages;
 };
 
+// One thing the client sent, a command line or a message's text, with the bytes of the client's
+// stream it was ([begin, end)) and the reply that answered it.
+struct observed_unit {
+  std::size_t begin = 0;
+  std::size_t end = 0;
+  bool message = false;  // a message's text, up to and including its "." line
+  std::optional<int> reply_code;
+};
+// The session's commands and message texts in the order the client sent them (netlab-replay
+// re-sends them, netlab-grade's client suite checks them). Left out: unsolicited replies, which
+// have no client bytes, and a line over the analyzer's limit (64 KiB), which it did not keep whole.
+std::vector<observed_unit> units_in_client_order(const observed_session& s);
+
 class session_analyzer : public dialogue_observer<session_analyzer> {
  public:
   session_analyzer() : dialogue_observer(65536) {}
